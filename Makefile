@@ -1,0 +1,39 @@
+# Two commands for a newcomer: `make run` and `make test`. Everything else is set up here.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8080
+CONF ?= conf
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install init-store lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[server,test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+init-store: $(STAMP)
+	$(BIN)/hugelite init-store --conf $(CONF) --if-needed
+
+run: init-store
+	$(BIN)/hugelite serve --conf $(CONF) --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache
