@@ -1,0 +1,91 @@
+"""The seam between the traversal machine (steps) and the graph runtime (storage + schema).
+
+Steps never see SQL or storage rows: they call a `GraphAccess`, always with whole batches,
+so that the runtime can answer each call with one storage query (DESIGN.md, set-at-a-time).
+`gremlin_engine/runtime/` implements it over `storage` and the schema service; a step may
+rely on nothing else about the graph.
+
+Conditions are `(key, P)` pairs where key is a property name or a `T` token (`T.id`,
+`T.label`); the runtime pushes what it can into index lookups and filters the rest itself,
+so callers may pass any predicate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Protocol
+
+from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, VertexProperty
+from gremlin_engine.traversal.tokens import Cardinality, Direction
+
+Condition = tuple[Any, Any]  # (property key | T token, P predicate)
+
+
+class GraphAccess(Protocol):
+    schema_mode: str  # "strict" (HugeGraph rules) or "auto" (TinkerGraph-like)
+
+    # ---- reads -------------------------------------------------------------------------
+    def vertices(
+        self,
+        ids: Sequence[Any] | None = None,
+        labels: Sequence[str] | None = None,
+        conditions: Sequence[Condition] = (),
+        limit: int | None = None,
+    ) -> Iterator[Vertex]:
+        """`g.V(ids).hasLabel(labels).has(conditions).limit(n)` as one query where possible.
+        With `ids`, results follow the order of `ids` (duplicates repeated), unknown ids skipped."""
+        ...
+
+    def edges(
+        self,
+        ids: Sequence[Any] | None = None,
+        labels: Sequence[str] | None = None,
+        conditions: Sequence[Condition] = (),
+        limit: int | None = None,
+    ) -> Iterator[Edge]: ...
+
+    def count(self, kind: str, labels: Sequence[str] | None = None, conditions: Sequence[Condition] = ()) -> int:
+        """`COUNT(*)` of 'vertex' or 'edge' elements."""
+        ...
+
+    def adjacent_vertices(
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+    ) -> list[tuple[int, Vertex]]:
+        """For a batch, the neighbour vertices as (index into `vertices`, neighbour) pairs, in
+        input order and then edge order. Neighbours have ids/labels, properties unloaded."""
+        ...
+
+    def adjacent_edges(
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+    ) -> list[tuple[int, Edge]]:
+        """Incident edges as (index into `vertices`, edge) pairs; edges come with their
+        properties loaded and both end vertices set (unloaded)."""
+        ...
+
+    def load(self, elements: Iterable[Element]) -> None:
+        """Fills the properties of every unloaded element in the batch (one query per kind)."""
+        ...
+
+    # ---- writes (inside the current transaction) ------------------------------------
+    def add_vertex(self, label: str | None, id: Any = None, properties: Sequence[tuple[Any, ...]] = ()) -> Vertex:
+        """properties: (key, value) or (key, value, Cardinality, meta dict) tuples."""
+        ...
+
+    def add_edge(
+        self, label: str, out_v: Vertex, in_v: Vertex, id: Any = None, properties: Sequence[tuple[str, Any]] = ()
+    ) -> Edge: ...
+
+    def set_property(
+        self,
+        element: Element,
+        key: str,
+        value: Any,
+        cardinality: Cardinality | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> VertexProperty | Property: ...
+
+    def set_meta_property(self, vp: VertexProperty, key: str, value: Any) -> Property: ...
+
+    def remove_property(self, prop: VertexProperty | Property) -> None: ...
+
+    def drop(self, elements: Sequence[Element]) -> None: ...
