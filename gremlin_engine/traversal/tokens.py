@@ -111,9 +111,43 @@ class WithOptions(_Token):
     map = "map"
 
 
+class GType(_Token):
+    """Type tokens for `P.typeOf(GType.INT)` (TinkerPop 3.8); values are Java simple names."""
+
+    BIGDECIMAL = "BigDecimal"
+    BIGINT = "BigInteger"
+    BINARY = "Binary"
+    BOOLEAN = "Boolean"
+    BYTE = "Byte"
+    CHAR = "Character"
+    DATETIME = "OffsetDateTime"
+    DOUBLE = "Double"
+    DURATION = "Duration"
+    EDGE = "Edge"
+    FLOAT = "Float"
+    GRAPH = "Graph"
+    INT = "Integer"
+    LIST = "List"
+    LONG = "Long"
+    MAP = "Map"
+    NULL = "Null"
+    NUMBER = "Number"
+    PATH = "Path"
+    PROPERTY = "Property"
+    SET = "Set"
+    SHORT = "Short"
+    STRING = "String"
+    TREE = "Tree"
+    UUID = "UUID"
+    VERTEX = "Vertex"
+    VPROPERTY = "VertexProperty"
+
+
 TOKEN_ENUMS: dict[str, type[_Token]] = {
     cls.__name__: cls
-    for cls in (T, Direction, Order, Scope, Column, Pop, Cardinality, Operator, Pick, Merge, DT, Barrier, WithOptions)
+    for cls in (
+        T, Direction, Order, Scope, Column, Pop, Cardinality, Operator, Pick, Merge, DT, Barrier, WithOptions, GType
+    )
 }
 
 
