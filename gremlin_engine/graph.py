@@ -1,0 +1,455 @@
+"""The engine facade: graph configurations, the registry of open graphs, and `Graph`.
+
+Everything outside the engine (the REST adapter, the CLI, embedded users, tests) reaches a
+graph through these three classes and nothing else: they own the store's life cycle (open,
+initialise, refuse a store that is not ready, close) and delegate all graph work to the
+runtime (`gremlin_engine.runtime.api`), the schema service and the task manager, each
+imported lazily so that this module stays importable while those parts evolve.
+
+Store readiness is checked here, not in the server: a non-memory store must be initialised
+beforehand (`hugelite init-store`) and by this store version, exactly as HugeGraph refuses to
+start on an uninitialised backend. A memory store initialises itself, since nothing
+outlives the process anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
+from gremlin_engine.variables import VariableService
+
+#: graph modes (HugeGraph `GraphMode`); see spec "States and transitions"
+GRAPH_MODES = ("NONE", "RESTORING", "MERGING", "LOADING")
+#: graph read modes (HugeGraph `GraphReadMode`); HugeGraph starts every graph in OLTP_ONLY
+READ_MODES = ("ALL", "OLTP_ONLY", "OLAP_ONLY")
+BACKENDS = ("sqlite", "memory")
+SCHEMA_MODES = ("strict", "auto")
+
+_MODE_KEY = "graph.mode"
+_READ_MODE_KEY = "graph.read_mode"
+INIT_HINT = "hugelite init-store --conf DIR"
+
+
+@dataclass
+class GraphConfig:
+    """One graph's configuration, as read from `conf/graphs/<name>.properties`.
+
+    `store` is the SQLite file (None for memory); a relative path is resolved against the
+    working directory when the store is opened, as HugeGraph resolves its data paths.
+    `extra` keeps every other property, and `text` the original file text for `/conf`.
+    """
+
+    name: str
+    backend: str = "sqlite"
+    store: str | None = None
+    schema_mode: str = "strict"
+    extra: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise IllegalArgument(
+                f"Graph '{self.name}': backend must be one of {list(BACKENDS)}, but got '{self.backend}'"
+            )
+        if self.schema_mode not in SCHEMA_MODES:
+            raise IllegalArgument(
+                f"Graph '{self.name}': schema.mode must be one of {list(SCHEMA_MODES)}, "
+                f"but got '{self.schema_mode}'"
+            )
+        if self.backend == "memory":
+            self.store = None
+        elif not self.store:
+            self.store = f"data/{self.name}.db"
+
+    @classmethod
+    def from_properties(cls, name: str, props: Mapping[str, str], text: str = "") -> GraphConfig:
+        """Builds a config from parsed `.properties` pairs (keys `backend`, `store`,
+        `schema.mode`; everything else lands in `extra`)."""
+        known = {"backend", "store", "schema.mode"}
+        backend = (props.get("backend") or "sqlite").strip().lower()
+        cfg = cls(
+            name=name,
+            backend=backend,
+            store=(props.get("store") or "").strip() or None,
+            schema_mode=(props.get("schema.mode") or "strict").strip().lower(),
+            extra={k: v for k, v in props.items() if k not in known},
+            text=text,
+        )
+        if not cfg.text:
+            cfg.text = cfg.properties_text()
+        return cfg
+
+    @property
+    def store_path(self) -> Path | None:
+        """The absolute store file, or None for memory."""
+        if self.store is None:
+            return None
+        return Path(self.store).expanduser().resolve()
+
+    def properties(self) -> dict[str, str]:
+        props = {"backend": self.backend}
+        if self.store is not None:
+            props["store"] = self.store
+        props["schema.mode"] = self.schema_mode
+        props.update(self.extra)
+        return props
+
+    def properties_text(self) -> str:
+        lines = [f"# graph '{self.name}'"]
+        lines += [f"{k}={v}" for k, v in self.properties().items()]
+        return "\n".join(lines) + "\n"
+
+
+def _store_api() -> Any:
+    import storage
+
+    return storage
+
+
+def _open_raw_store(cfg: GraphConfig) -> Any:
+    path = cfg.store_path
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return _store_api().open_store(str(path) if path is not None else None)
+
+
+def _not_ready(cfg: GraphConfig, why: str) -> StoreNotReady:
+    return StoreNotReady(f"Graph '{cfg.name}': {why}; run `{INIT_HINT}` before starting the server")
+
+
+class Graph:
+    """One open graph. Thread-safe: every call opens its own store transaction."""
+
+    def __init__(self, config: GraphConfig, store: Any, registry: GraphRegistry | None = None) -> None:
+        self.config = config
+        self.store = store
+        self.registry = registry
+        self._lock = threading.RLock()
+        self._schema: Any = None
+        self._tasks: Any = None
+        self.variables = VariableService(self)
+        self.closed = False
+
+    # ---- identity -------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
+    def backend(self) -> str:
+        return self.config.backend
+
+    @property
+    def schema_mode(self) -> str:
+        return self.config.schema_mode
+
+    def __repr__(self) -> str:
+        return f"hugegraph[{self.name}]"
+
+    # ---- services (lazy: their modules import this one) ------------------------------
+    @property
+    def schema(self) -> Any:
+        if self._schema is None:
+            with self._lock:
+                if self._schema is None:
+                    from gremlin_engine.schema import SchemaService
+
+                    self._schema = SchemaService(self)
+        return self._schema
+
+    @property
+    def tasks(self) -> Any:
+        if self._tasks is None:
+            with self._lock:
+                if self._tasks is None:
+                    from gremlin_engine.tasks import TaskManager
+
+                    self._tasks = TaskManager(self)
+        return self._tasks
+
+    # ---- modes ------------------------------------------------------------------------
+    @property
+    def mode(self) -> str:
+        return self._meta(_MODE_KEY, "NONE")
+
+    def set_mode(self, mode: str) -> str:
+        if mode not in GRAPH_MODES:
+            raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
+        self._set_meta(_MODE_KEY, mode)
+        return mode
+
+    @property
+    def read_mode(self) -> str:
+        return self._meta(_READ_MODE_KEY, "OLTP_ONLY")
+
+    def set_read_mode(self, mode: str) -> str:
+        if mode not in READ_MODES:
+            raise IllegalArgument(f"Graph read mode must be one of {list(READ_MODES)}, but got '{mode}'")
+        self._set_meta(_READ_MODE_KEY, mode)
+        return mode
+
+    def _meta(self, key: str, default: str) -> str:
+        with self.store.read() as tx:
+            value = tx.meta_get(key)
+        return default if value is None else str(value)
+
+    def _set_meta(self, key: str, value: str) -> None:
+        with self.store.write() as tx:
+            tx.meta_set(key, value)
+
+    # ---- data -------------------------------------------------------------------------
+    def clear(self) -> None:
+        """Drops schema, data, indexes and variables (not tasks or store metadata)."""
+        with self.store.write() as tx:
+            tx.clear()
+        with self._lock:
+            schema, self._schema = self._schema, None
+        if schema is not None and hasattr(schema, "invalidate"):
+            schema.invalidate()
+
+    def stats(self) -> dict[str, Any]:
+        """Figures for `/metrics`: element counts and the store's size on disk."""
+        with self.store.read() as tx:
+            vertices = int(tx.vertex_count())
+            edges = int(tx.edge_count())
+        path = self.config.store_path
+        size = 0
+        if path is not None:
+            for suffix in ("", "-wal", "-shm"):
+                p = Path(str(path) + suffix)
+                if p.exists():
+                    size += p.stat().st_size
+        return {
+            "backend": self.backend,
+            "vertices": vertices,
+            "edges": edges,
+            "store_bytes": size,
+            "store": str(path) if path is not None else None,
+        }
+
+    # ---- running Gremlin -------------------------------------------------------------
+    def execute(
+        self,
+        script: str,
+        bindings: Mapping[str, Any] | None = None,
+        aliases: Mapping[str, str] | None = None,
+        timeout_ms: float | None = None,
+        cancel: Any = None,
+    ) -> list[Any]:
+        """Runs Gremlin script text with this graph as the default graph (`g`, `graph`)."""
+        if self.registry is not None:
+            return self.registry.execute(script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel)
+        from gremlin_engine.runtime import api
+
+        solo = GraphRegistry()
+        solo._graphs[self.name] = self
+        return api.execute_script(solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel)
+
+    def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> list[Any]:
+        from gremlin_engine.runtime import api
+
+        return api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel)
+
+    def iterate(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> Iterator[Any]:
+        """Streams results (for 206 partial batches); falls back to a full run when the
+        runtime offers no streaming entry point."""
+        from gremlin_engine.runtime import api
+
+        streaming = getattr(api, "iterate_traversal", None)
+        if streaming is not None:
+            return streaming(self, ir, timeout_ms=timeout_ms, cancel=cancel)
+        return iter(api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel))
+
+    # ---- life cycle -------------------------------------------------------------------
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        tasks = self._tasks
+        if tasks is not None:
+            for stop in ("close", "shutdown"):
+                fn = getattr(tasks, stop, None)
+                if fn is not None:
+                    fn()
+                    break
+        close = getattr(self.store, "close", None)
+        if close is not None:
+            close()
+
+
+class GraphRegistry:
+    """The graphs one server (or one embedded user) holds open, by name.
+
+    `evaluation_timeout_ms` is the default time limit for scripts; `import_dir` is the only
+    folder `g.io(path).read()` may read from.
+    """
+
+    def __init__(self, evaluation_timeout_ms: float | None = 30000, import_dir: Path | str | None = None) -> None:
+        self.evaluation_timeout_ms = evaluation_timeout_ms
+        self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
+        self._graphs: dict[str, Graph] = {}
+        self._lock = threading.RLock()
+
+    # ---- stores -----------------------------------------------------------------------
+    @staticmethod
+    def store_status(cfg: GraphConfig) -> str:
+        """'ready', 'uninitialised', 'mismatch' or 'memory' — without changing anything."""
+        if cfg.backend == "memory":
+            return "memory"
+        path = cfg.store_path
+        assert path is not None
+        if not path.exists():
+            return "uninitialised"
+        api = _store_api()
+        store = api.open_store(str(path))
+        try:
+            store.check_ready()
+            return "ready"
+        except api.StoreNotInitialised:
+            return "uninitialised"
+        except api.StoreVersionMismatch:
+            return "mismatch"
+        finally:
+            store.close()
+
+    @staticmethod
+    def init_store(cfg: GraphConfig) -> bool:
+        """Creates the store's tables and records the store version. Idempotent: returns
+        False when the store was already initialised. A store written by another store
+        version is refused with `StoreNotReady` (initialising over it would lose data)."""
+        if cfg.backend == "memory":
+            return False
+        api = _store_api()
+        store = _open_raw_store(cfg)
+        try:
+            try:
+                store.check_ready()
+                return False
+            except api.StoreNotInitialised:
+                store.initialise()
+                return True
+            except api.StoreVersionMismatch as e:
+                raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
+        finally:
+            store.close()
+
+    # ---- graphs -----------------------------------------------------------------------
+    def open(self, cfg: GraphConfig) -> Graph:
+        """Opens (never creates) the graph's store and registers it under its name."""
+        api = _store_api()
+        with self._lock:
+            if cfg.name in self._graphs:
+                raise ExistedError(f"The graph '{cfg.name}' has existed")
+            if cfg.backend == "memory":
+                store = api.open_store(None)
+                store.initialise()
+            else:
+                path = cfg.store_path
+                assert path is not None
+                if not path.exists():
+                    raise _not_ready(cfg, f"store {path} does not exist (uninitialised)")
+                store = api.open_store(str(path))
+                try:
+                    store.check_ready()
+                except api.StoreNotInitialised as e:
+                    store.close()
+                    raise _not_ready(cfg, f"store {path} is not initialised") from e
+                except api.StoreVersionMismatch as e:
+                    store.close()
+                    raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
+            graph = Graph(cfg, store, self)
+            self._graphs[cfg.name] = graph
+            return graph
+
+    def create(self, cfg: GraphConfig) -> Graph:
+        """Creates a graph at runtime (POST /graphs/{name}): initialises its store, then
+        opens it. An existing store file is reused as it is when it is ready."""
+        with self._lock:
+            if cfg.name in self._graphs:
+                raise ExistedError(f"The graph '{cfg.name}' has existed")
+            for other in self._graphs.values():
+                if cfg.store_path is not None and other.config.store_path == cfg.store_path:
+                    raise IllegalArgument(
+                        f"The store '{cfg.store}' is already used by graph '{other.name}'"
+                    )
+            self.init_store(cfg)
+            return self.open(cfg)
+
+    def drop(self, name: str, delete_store: bool = True) -> GraphConfig:
+        """Closes and unregisters a graph and (by default) deletes its store files."""
+        with self._lock:
+            graph = self.get(name)
+            del self._graphs[name]
+        graph.close()
+        path = graph.config.store_path
+        if delete_store and path is not None:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                p = Path(str(path) + suffix)
+                if p.is_dir():
+                    shutil.rmtree(p)
+                elif p.exists():
+                    os.remove(p)
+        return graph.config
+
+    def get(self, name: str) -> Graph:
+        graph = self._graphs.get(name)
+        if graph is None:
+            raise NotFound(f"Graph '{name}' does not exist")
+        return graph
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._graphs
+
+    def names(self) -> list[str]:
+        return list(self._graphs)
+
+    def graphs(self) -> list[Graph]:
+        return list(self._graphs.values())
+
+    def close_all(self) -> None:
+        with self._lock:
+            graphs, self._graphs = list(self._graphs.values()), {}
+        for graph in graphs:
+            graph.close()
+
+    # ---- scripts ----------------------------------------------------------------------
+    def resolve_alias_target(self, target: str) -> str:
+        """Maps an alias value onto a bound name. Accepts `hugegraph`, `__g_hugegraph`, and
+        the graphspace forms hugegraph-python 1.7 sends (`DEFAULT-hugegraph`,
+        `__g_DEFAULT-hugegraph`)."""
+        prefix = "__g_" if target.startswith("__g_") else ""
+        bare = target[len(prefix):]
+        if bare not in self._graphs and "-" in bare:
+            _space, _, graph = bare.partition("-")
+            if graph in self._graphs:
+                return prefix + graph
+        return target
+
+    def execute(
+        self,
+        script: str,
+        bindings: Mapping[str, Any] | None = None,
+        aliases: Mapping[str, str] | None = None,
+        graph: str | None = None,
+        timeout_ms: float | None = None,
+        cancel: Any = None,
+    ) -> list[Any]:
+        """Runs a script in which every graph is bound by name and its traversal source as
+        `__g_<name>`; `aliases` adds names (`g`, `graph`) for those. `graph` names the
+        default graph (the one `g`/`graph` mean when no alias says otherwise)."""
+        from gremlin_engine.runtime import api
+
+        if graph is not None:
+            self.get(graph)
+        resolved = {k: self.resolve_alias_target(str(v)) for k, v in (aliases or {}).items()}
+        limit = self.evaluation_timeout_ms if timeout_ms is None else timeout_ms
+        if limit is not None and limit <= 0:
+            limit = None
+        return api.execute_script(self, graph, script, dict(bindings or {}), resolved, limit, cancel)
