@@ -1,0 +1,129 @@
+"""Schema on first use: what `schema_mode = "auto"` adds to the service.
+
+In auto mode the graph behaves like TinkerGraph: `g.addV('person').property('age', 29)`
+works without a schema, because the first use of a label or key creates it, with types
+inferred from the value. A later value that does not fit an inferred key widens the key
+(to OBJECT, or to LIST/SET cardinality) instead of failing, and keys used on a label are
+appended to it as nullable properties. Edge labels created here may link more than one pair
+of vertex labels. In strict mode every `ensure_*` only looks up and raises HugeGraph's error
+for unknown names.
+
+All of this runs in the caller's write transaction `tx`, so a rolled-back script leaves no
+schema behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from gremlin_engine.errors import IllegalArgument
+from gremlin_engine.schema import coercion
+from gremlin_engine.schema.model import (
+    EDGE_LABEL,
+    PROPERTY_KEY,
+    VERTEX_LABEL,
+    Cardinality,
+    DataType,
+    EdgeLabel,
+    Frequency,
+    IdStrategy,
+    PropertyKey,
+    VertexLabel,
+)
+
+
+class AutoSchema:
+    """Mixin of `SchemaService` (needs its read API, `_put`, `schema_mode`, `new_user_data`)."""
+
+    def _auto(self) -> bool:
+        return self.schema_mode == "auto"  # type: ignore[attr-defined]
+
+    def ensure_property_key(
+        self, tx: Any, name: str, sample_value: Any = None, cardinality: Cardinality | str | None = None
+    ) -> PropertyKey:
+        """The key `name`; in auto mode created (or widened) so that `sample_value` fits."""
+        pk: PropertyKey | None = self.property_key(name)  # type: ignore[attr-defined]
+        card = Cardinality(str(cardinality).upper()) if cardinality is not None else None
+        if not self._auto():
+            if pk is None:
+                raise IllegalArgument(f"Undefined property key: '{name}'")
+            return pk
+        if pk is None:
+            data_type, inferred_card = (
+                coercion.infer_data_type(sample_value) if sample_value is not None else (DataType.OBJECT, Cardinality.SINGLE)
+            )
+            if card is not None and card is not Cardinality.SINGLE:
+                inferred_card = card
+            self.check_name(name)  # type: ignore[attr-defined]
+            pk = PropertyKey(
+                id=tx.schema_next_id(PROPERTY_KEY),
+                name=name,
+                data_type=data_type,
+                cardinality=inferred_card,
+                user_data=self.new_user_data({}),  # type: ignore[attr-defined]
+            )
+            self._put(tx, pk)  # type: ignore[attr-defined]
+            return pk
+        changed = pk
+        if card is not None and card is not Cardinality.SINGLE and pk.cardinality is Cardinality.SINGLE:
+            changed = dataclasses.replace(changed, cardinality=card)
+        if sample_value is not None and not coercion.fits(changed, sample_value):
+            changed = dataclasses.replace(changed, data_type=DataType.OBJECT)
+        if changed != pk:
+            self._put(tx, changed)  # type: ignore[attr-defined]
+        return changed
+
+    def ensure_vertex_label(self, tx: Any, name: str, id_strategy: IdStrategy | str | None = None) -> VertexLabel:
+        """The vertex label `name`; in auto mode created on first use (AUTOMATIC ids unless a
+        strategy is given: the runtime passes CUSTOMIZE_* when the first vertex brings an id)."""
+        vl: VertexLabel | None = self.vertex_label(name)  # type: ignore[attr-defined]
+        if vl is not None:
+            return vl
+        if not self._auto():
+            raise IllegalArgument(f"Undefined vertex label: '{name}'")
+        self.check_name(name)  # type: ignore[attr-defined]
+        vl = VertexLabel(
+            id=tx.schema_next_id(VERTEX_LABEL),
+            name=name,
+            id_strategy=IdStrategy(str(id_strategy)) if id_strategy else IdStrategy.AUTOMATIC,
+            user_data=self.new_user_data({}),  # type: ignore[attr-defined]
+        )
+        self._put(tx, vl)  # type: ignore[attr-defined]
+        return vl
+
+    def ensure_edge_label(self, tx: Any, name: str, out_label: str, in_label: str) -> EdgeLabel:
+        """The edge label `name`; in auto mode created on first use, and given a further link
+        when it is used between another pair of vertex labels."""
+        el: EdgeLabel | None = self.edge_label(name)  # type: ignore[attr-defined]
+        if el is None:
+            if not self._auto():
+                raise IllegalArgument(f"Undefined edge label: '{name}'")
+            self.check_name(name)  # type: ignore[attr-defined]
+            el = EdgeLabel(
+                id=tx.schema_next_id(EDGE_LABEL),
+                name=name,
+                source_label=out_label,
+                target_label=in_label,
+                links=((out_label, in_label),),
+                frequency=Frequency.SINGLE,
+                user_data=self.new_user_data({}),  # type: ignore[attr-defined]
+            )
+            self._put(tx, el)  # type: ignore[attr-defined]
+            return el
+        if (out_label, in_label) not in el.links and self._auto():
+            el = dataclasses.replace(el, links=(*el.links, (out_label, in_label)))
+            self._put(tx, el)  # type: ignore[attr-defined]
+        return el
+
+    def ensure_label_properties(self, tx: Any, label: VertexLabel | EdgeLabel, keys: list[str]) -> VertexLabel | EdgeLabel:
+        """Auto mode: adds `keys` (existing property keys) to a label as nullable properties."""
+        missing = [k for k in keys if k not in label.properties]
+        if not missing or not self._auto():
+            return label
+        order = {pk.name: pk.id for pk in self.property_keys()}  # type: ignore[attr-defined]
+        props = tuple(sorted({*label.properties, *missing}, key=lambda n: order.get(n, 1 << 62)))
+        nullable = tuple(sorted({*label.nullable_keys, *missing}, key=lambda n: order.get(n, 1 << 62)))
+        label = dataclasses.replace(label, properties=props, nullable_keys=nullable)
+        self._put(tx, label)  # type: ignore[attr-defined]
+        return label

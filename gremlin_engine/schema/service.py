@@ -1,0 +1,263 @@
+"""The schema service: one per graph, the only way schema is read or changed.
+
+Schema is small and read on every element write and most queries, so the whole of it is held
+in memory as an immutable snapshot (`_Snapshot`) and replaced wholesale after a change.
+Changes are written to the store in a transaction first; the snapshot is updated in the same
+step so that later statements of the same transaction see the new element. If the
+transaction rolls back, the snapshot is dropped (`invalidate()`) and reloaded from the store
+on the next read: the graph facade calls `invalidate()` after a failed write transaction
+(and transactions the service opens itself do it on their own).
+
+Reads (`property_key`, `vertex_label`, ...) return `None` for unknown names; the `get_*`
+forms used by REST raise `NotFound` with HugeGraph's message. Creating, changing and
+removing schema lives in `changes.py` (mixed in here), schema jobs in `jobs.py`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import orjson
+
+from gremlin_engine.errors import NotFound
+from gremlin_engine.schema import coercion, indexing
+from gremlin_engine.schema.auto import AutoSchema
+from gremlin_engine.schema.changes import SchemaChanges
+from gremlin_engine.schema.model import (
+    EDGE_LABEL,
+    INDEX_LABEL,
+    KINDS,
+    MODEL_OF,
+    PROPERTY_KEY,
+    READABLE,
+    VERTEX_LABEL,
+    BaseType,
+    EdgeLabel,
+    IndexLabel,
+    PropertyKey,
+    SchemaElement,
+    VertexLabel,
+    store_json,
+)
+
+
+class _Snapshot:
+    """All schema of a graph, by kind, by name and by id."""
+
+    __slots__ = ("by_name", "by_id")
+
+    def __init__(self, elements: dict[str, list[SchemaElement]]) -> None:
+        self.by_name: dict[str, dict[str, SchemaElement]] = {}
+        self.by_id: dict[str, dict[int, SchemaElement]] = {}
+        for kind in KINDS:
+            items = sorted(elements.get(kind, ()), key=lambda e: e.id)
+            self.by_name[kind] = {e.name: e for e in items}
+            self.by_id[kind] = {e.id: e for e in items}
+
+    def with_element(self, element: SchemaElement, removed: bool = False) -> _Snapshot:
+        elements = {k: list(v.values()) for k, v in self.by_id.items()}
+        kind = element.kind
+        elements[kind] = [e for e in elements[kind] if e.id != element.id]
+        if not removed:
+            elements[kind].append(element)
+        return _Snapshot(elements)
+
+
+def _body_of(row: Any) -> dict[str, Any]:
+    """The JSON body of a storage schema row (a row object or an (id, name, body) tuple)."""
+    for attr in ("body_json", "body", "json"):
+        body = getattr(row, attr, None)
+        if body is not None:
+            break
+    else:
+        body = row[-1]
+    return orjson.loads(body) if isinstance(body, (str, bytes)) else dict(body)
+
+
+class SchemaService(SchemaChanges, AutoSchema):
+    """Schema of one graph. `graph` gives `store`, `config.schema_mode`, `mode`, `name` and
+    (for jobs) `tasks`."""
+
+    def __init__(self, graph: Any) -> None:
+        self.graph = graph
+        self._lock = threading.RLock()
+        self._snap: _Snapshot | None = None
+
+    # ---- plumbing ------------------------------------------------------------------------
+    @property
+    def store(self) -> Any:
+        return self.graph.store
+
+    @property
+    def schema_mode(self) -> str:
+        config = getattr(self.graph, "config", None)
+        return getattr(config, "schema_mode", "strict") or "strict"
+
+    @property
+    def graph_mode(self) -> str:
+        mode = getattr(self.graph, "mode", "NONE")
+        mode = mode() if callable(mode) else mode
+        return str(getattr(mode, "value", mode) or "NONE").upper()
+
+    @property
+    def graph_name(self) -> str:
+        return str(getattr(self.graph, "name", None) or getattr(getattr(self.graph, "config", None), "name", "hugegraph"))
+
+    def invalidate(self) -> None:
+        """Forget the cached schema; the next read reloads it (after a rollback, a clear, ...)."""
+        with self._lock:
+            self._snap = None
+
+    reload = invalidate
+
+    def _load(self, tx: Any = None) -> _Snapshot:
+        def read(t: Any) -> _Snapshot:
+            found: dict[str, list[SchemaElement]] = {}
+            for kind in KINDS:
+                model = MODEL_OF[kind]
+                found[kind] = [model.from_json(_body_of(row)) for row in t.schema_list(kind)]
+            return _Snapshot(found)
+
+        if tx is not None:
+            return read(tx)
+        with self.store.read() as t:
+            return read(t)
+
+    def _snapshot(self, tx: Any = None) -> _Snapshot:
+        snap = self._snap
+        if snap is None:
+            with self._lock:
+                snap = self._snap
+                if snap is None:
+                    snap = self._snap = self._load(tx)
+        return snap
+
+    @contextmanager
+    def _writing(self, tx: Any = None) -> Iterator[Any]:
+        """The caller's transaction, or one of our own that invalidates the cache on failure."""
+        if tx is not None:
+            yield tx
+            return
+        try:
+            with self.store.write() as own:
+                yield own
+        except BaseException:
+            self.invalidate()
+            raise
+
+    def _put(self, tx: Any, element: SchemaElement) -> None:
+        tx.schema_put(element.kind, element.id, element.name, orjson.dumps(store_json(element)).decode())
+        with self._lock:
+            self._snap = self._snapshot(tx).with_element(element)
+        hook = getattr(tx, "on_rollback", None)
+        if callable(hook):
+            hook(self.invalidate)
+
+    def _delete(self, tx: Any, element: SchemaElement) -> None:
+        tx.schema_delete(element.kind, element.id)
+        with self._lock:
+            self._snap = self._snapshot(tx).with_element(element, removed=True)
+        hook = getattr(tx, "on_rollback", None)
+        if callable(hook):
+            hook(self.invalidate)
+
+    # ---- reads ----------------------------------------------------------------------------
+    def element(self, kind: str, name: str) -> SchemaElement | None:
+        return self._snapshot().by_name[kind].get(name)
+
+    def element_by_id(self, kind: str, id: int) -> SchemaElement | None:
+        return self._snapshot().by_id[kind].get(int(id))
+
+    def elements(self, kind: str) -> list[SchemaElement]:
+        """All elements of a kind in id order."""
+        return list(self._snapshot().by_id[kind].values())
+
+    def property_key(self, name: str) -> PropertyKey | None:
+        return self._snapshot().by_name[PROPERTY_KEY].get(name)  # type: ignore[return-value]
+
+    def property_key_by_id(self, id: int) -> PropertyKey | None:
+        return self._snapshot().by_id[PROPERTY_KEY].get(int(id))  # type: ignore[return-value]
+
+    def vertex_label(self, name: str) -> VertexLabel | None:
+        return self._snapshot().by_name[VERTEX_LABEL].get(name)  # type: ignore[return-value]
+
+    def vertex_label_by_id(self, id: int) -> VertexLabel | None:
+        return self._snapshot().by_id[VERTEX_LABEL].get(int(id))  # type: ignore[return-value]
+
+    def edge_label(self, name: str) -> EdgeLabel | None:
+        return self._snapshot().by_name[EDGE_LABEL].get(name)  # type: ignore[return-value]
+
+    def edge_label_by_id(self, id: int) -> EdgeLabel | None:
+        return self._snapshot().by_id[EDGE_LABEL].get(int(id))  # type: ignore[return-value]
+
+    def index_label(self, name: str) -> IndexLabel | None:
+        return self._snapshot().by_name[INDEX_LABEL].get(name)  # type: ignore[return-value]
+
+    def index_label_by_id(self, id: int) -> IndexLabel | None:
+        return self._snapshot().by_id[INDEX_LABEL].get(int(id))  # type: ignore[return-value]
+
+    def property_keys(self) -> list[PropertyKey]:
+        return self.elements(PROPERTY_KEY)  # type: ignore[return-value]
+
+    def vertex_labels(self) -> list[VertexLabel]:
+        return self.elements(VERTEX_LABEL)  # type: ignore[return-value]
+
+    def edge_labels(self) -> list[EdgeLabel]:
+        return self.elements(EDGE_LABEL)  # type: ignore[return-value]
+
+    def index_labels(self) -> list[IndexLabel]:
+        return self.elements(INDEX_LABEL)  # type: ignore[return-value]
+
+    def get(self, kind: str, name: str) -> SchemaElement:
+        """Like `element`, but an unknown name is HugeGraph's 404."""
+        found = self.element(kind, name)
+        if found is None:
+            raise NotFound(f"{READABLE[kind]} with name '{name}' does not exist")
+        return found
+
+    def get_many(self, kind: str, names: list[str] | None = None) -> list[SchemaElement]:
+        if not names:
+            return self.elements(kind)
+        return [self.get(kind, n) for n in names]
+
+    def index_labels_for(self, base_type: BaseType | str, label_name: str) -> list[IndexLabel]:
+        """The index labels on a vertex or edge label, in id order (CREATED and building ones:
+        writes must maintain an index while it is being built)."""
+        bt = BaseType(base_type if not isinstance(base_type, str) or base_type.isupper() else
+                      {"vertex": "VERTEX_LABEL", "edge": "EDGE_LABEL"}[base_type])
+        return [il for il in self.index_labels() if il.base_type == bt and il.base_value == label_name]
+
+    def schema_json(self) -> dict[str, list[dict[str, Any]]]:
+        """`GET /schema`: everything, range index types unmapped."""
+        return {
+            "propertykeys": [e.to_json() for e in self.property_keys()],
+            "vertexlabels": [e.to_json() for e in self.vertex_labels()],
+            "edgelabels": [e.to_json() for e in self.edge_labels()],
+            "indexlabels": [e.to_json(public_range=False) for e in self.index_labels()],
+        }
+
+    # ---- values and indexes ---------------------------------------------------------------
+    def coerce(self, pk: PropertyKey | str, value: Any) -> Any:
+        """Validates and converts `value` for a key (by object or name); IllegalArgument with
+        HugeGraph's message when it does not fit. Unknown key names are IllegalArgument too."""
+        if isinstance(pk, str):
+            found = self.property_key(pk)
+            if found is None:
+                from gremlin_engine.errors import IllegalArgument
+
+                raise IllegalArgument(f"Undefined property key: '{pk}'")
+            pk = found
+        return coercion.coerce(pk, value)
+
+    def index_entries(self, element_kind: str, label: str, props: Mapping[str, Any]) -> list[tuple[int, Any]]:
+        """`(index_id, value)` pairs an element of `label` with `props` (name → coerced value)
+        must have in storage. `element_kind` is 'vertex' or 'edge'."""
+        base = BaseType.VERTEX_LABEL if element_kind.startswith("v") else BaseType.EDGE_LABEL
+        return indexing.index_entries_of(self.index_labels_for(base, label), props)
+
+    def index_lookup_value(self, index: IndexLabel, values: list[Any]) -> Any:
+        """The stored value an equality lookup on `index` must ask for (values coerced)."""
+        return indexing.lookup_value(index, values)
