@@ -1,0 +1,52 @@
+"""hugelite storage: a graph's vertices, edges, index entries, schema, variables and tasks in
+SQLite, through SQLAlchemy Core. Imports nothing else of hugelite and knows nothing of Gremlin.
+
+    store = open_store("data/hugegraph.db")   # or open_store(None) for memory
+    store.initialise()                        # once (idempotent): `hugelite init-store`
+    store.check_ready()                       # raises StoreNotInitialised / StoreVersionMismatch
+    with store.write() as tx:
+        key = tx.vertex_insert("marko", label_id=1, props='{"name":"marko"}')
+    with store.read() as tx:
+        tx.adjacent([key], "out")
+
+See `docs/internals.md` (Storage) for the method table and `storage/tables.py` for the
+physical model.
+"""
+
+from __future__ import annotations
+
+from storage.errors import (
+    MissingEndpoint,
+    ReadOnlyTransaction,
+    StoreBusy,
+    StoreClosed,
+    StoreConflict,
+    StoreError,
+    StoreNotInitialised,
+    StoreVersionMismatch,
+)
+from storage.rows import EdgeRow, SchemaRow, VertexRow
+from storage.store import Store, open_store
+from storage.tables import SCHEMA_KINDS, STORE_VERSION
+from storage.tx import ReadTx, Tx, WriteTx
+
+__all__ = [
+    "SCHEMA_KINDS",
+    "STORE_VERSION",
+    "EdgeRow",
+    "MissingEndpoint",
+    "ReadOnlyTransaction",
+    "ReadTx",
+    "SchemaRow",
+    "Store",
+    "StoreBusy",
+    "StoreClosed",
+    "StoreConflict",
+    "StoreError",
+    "StoreNotInitialised",
+    "StoreVersionMismatch",
+    "Tx",
+    "VertexRow",
+    "WriteTx",
+    "open_store",
+]

@@ -1,0 +1,204 @@
+"""`Store`: one SQLite database (file or memory) and its transactions.
+
+Concurrency model
+-----------------
+* **file**: `write()` takes a per-store lock (one writer per process, so writers queue
+  here rather than spin on SQLITE_BUSY) and issues ``BEGIN IMMEDIATE`` (which also waits,
+  up to the busy timeout, for writers in other processes). `read()` takes any pooled
+  connection and ``BEGIN``s; in WAL mode its first read pins a snapshot that later commits
+  do not disturb, and readers never wait for the writer.
+* **memory**: one connection shared by everybody, so every transaction, read or write,
+  holds the store lock for its duration. Simple, and safe from any thread.
+
+Both commit on normal exit and roll back on exception. A transaction belongs to the thread
+that opened it. Inside an open transaction the same thread may open `read()` again and gets a
+read-only view of the *same* transaction (it sees the outer uncommitted writes); opening
+`write()` inside any transaction of the same thread raises `StoreError` instead of
+deadlocking. Driver errors escaping a transaction are re-raised as `StoreError`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError
+
+from storage.engine import create_sqlite_engine
+from storage.errors import StoreBusy, StoreClosed, StoreError, StoreNotInitialised, StoreVersionMismatch
+from storage.tables import STORE_VERSION, metadata
+from storage.tx import Tx
+
+MEMORY_NAMES = (None, "", ":memory:")
+
+
+def open_store(
+    path: str | Path | None = None, *, busy_timeout_ms: int = 5000, write_wait_s: float = 120.0
+) -> Store:
+    """Open (never create tables in) the store at `path`; None or ":memory:" for a private
+    in-memory store. Call `initialise()` to create it, `check_ready()` to verify it."""
+    return Store(path, busy_timeout_ms=busy_timeout_ms, write_wait_s=write_wait_s)
+
+
+class Store:
+    """One graph's database. Thread-safe; open transactions with `read()` / `write()`."""
+
+    def __init__(self, path: str | Path | None, *, busy_timeout_ms: int = 5000, write_wait_s: float = 120.0) -> None:
+        self.memory = path in MEMORY_NAMES
+        self.path: str | None = None if self.memory else str(Path(path))  # type: ignore[arg-type]
+        self.engine = create_sqlite_engine(self.path, busy_timeout_ms=busy_timeout_ms)
+        self._write_wait_s = write_wait_s
+        # memory: one lock for everything (one shared connection); file: the writer lock
+        self._lock = threading.RLock() if self.memory else threading.Lock()
+        self._local = threading.local()
+        self._closed = False
+
+    @property
+    def display_path(self) -> str:
+        return ":memory:" if self.path is None else self.path
+
+    def __repr__(self) -> str:
+        return f"<storage.Store {self.display_path}>"
+
+    # ---- transactions --------------------------------------------------------------------
+    @contextmanager
+    def read(self) -> Iterator[Tx]:
+        """A snapshot read transaction; its write methods raise `ReadOnlyTransaction`."""
+        outer: Tx | None = getattr(self._local, "tx", None)
+        if outer is not None:
+            yield Tx(outer.conn, outer.raw, True)
+            return
+        self._ensure_open()
+        locked = False
+        if self.memory:
+            self._lock.acquire()
+            locked = True
+        try:
+            with self._session("BEGIN", readonly=True) as tx:
+                yield tx
+        finally:
+            if locked:
+                self._lock.release()
+
+    @contextmanager
+    def write(self) -> Iterator[Tx]:
+        """The single write transaction (``BEGIN IMMEDIATE``): commit on exit, rollback on error."""
+        if getattr(self._local, "tx", None) is not None:
+            raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
+        self._ensure_open()
+        if not self._lock.acquire(timeout=self._write_wait_s):
+            raise StoreBusy(f"store at {self.display_path}: no write lock after {self._write_wait_s:g}s")
+        try:
+            with self._session("BEGIN IMMEDIATE", readonly=False) as tx:
+                yield tx
+        finally:
+            self._lock.release()
+
+    @contextmanager
+    def _session(self, begin: str, readonly: bool) -> Iterator[Tx]:
+        try:
+            conn = self.engine.connect()
+        except DBAPIError as exc:
+            raise StoreError(f"store at {self.display_path}: cannot connect: {exc.orig}") from exc
+        raw = conn.connection.driver_connection
+        try:
+            try:
+                raw.execute(begin)  # type: ignore[union-attr]
+            except sqlite3.Error as exc:
+                raise StoreError(f"store at {self.display_path}: {begin} failed: {exc}") from exc
+            tx = Tx(conn, raw, readonly)  # type: ignore[arg-type]
+            self._local.tx = tx
+            try:
+                yield tx
+            except BaseException as exc:
+                _end(raw, "ROLLBACK")
+                if isinstance(exc, sqlite3.Error | DBAPIError):
+                    orig = getattr(exc, "orig", exc)
+                    raise StoreError(f"store at {self.display_path}: {orig}") from exc
+                raise
+            else:
+                if readonly:
+                    _end(raw, "ROLLBACK")
+                else:
+                    try:
+                        raw.execute("COMMIT")  # type: ignore[union-attr]
+                    except sqlite3.Error as exc:
+                        _end(raw, "ROLLBACK")
+                        raise StoreError(f"store at {self.display_path}: commit failed: {exc}") from exc
+            finally:
+                self._local.tx = None
+        finally:
+            conn.close()
+
+    # ---- lifecycle -----------------------------------------------------------------------
+    def initialise(self) -> None:
+        """Create the tables and record the store version. Idempotent; refuses a store written
+        by another store version."""
+        if self.path is not None:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        with self.write() as tx:
+            metadata.create_all(tx.conn)
+            found = tx.meta_get("store_version")
+            if found is not None and found != STORE_VERSION:
+                raise StoreVersionMismatch(self.display_path, found, STORE_VERSION)
+            if found is None:
+                tx.meta_set("store_version", STORE_VERSION)
+                tx.meta_set("backend", "sqlite")
+
+    def stored_version(self) -> str | None:
+        """The store version recorded in the database, None when it is not initialised."""
+        if self.path is not None and not Path(self.path).exists():
+            return None
+        with self.read() as tx:
+            if tx._one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") is None:
+                return None
+            return tx.meta_get("store_version")
+
+    def is_initialised(self) -> bool:
+        return self.stored_version() is not None
+
+    def check_ready(self) -> None:
+        """Raise `StoreNotInitialised` or `StoreVersionMismatch` unless the store can be used."""
+        found = self.stored_version()
+        if found is None:
+            raise StoreNotInitialised(self.display_path)
+        if found != STORE_VERSION:
+            raise StoreVersionMismatch(self.display_path, found, STORE_VERSION)
+
+    def size_bytes(self) -> int:
+        """Database size (page_count * page_size), for metrics."""
+        with self.read() as tx:
+            return int(tx._scalar("PRAGMA page_count")) * int(tx._scalar("PRAGMA page_size"))
+
+    def close(self) -> None:
+        """Release every connection; a memory store's data is gone afterwards."""
+        if not self._closed:
+            self._closed = True
+            self.engine.dispose()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _ensure_open(self) -> None:
+        if self._closed:
+            raise StoreClosed(f"store at {self.display_path} is closed")
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def _end(raw: Any, statement: str) -> None:
+    """End a transaction if one is still open (a failed COMMIT may already have ended it)."""
+    if raw.in_transaction:
+        try:
+            raw.execute(statement)
+        except sqlite3.Error:
+            pass

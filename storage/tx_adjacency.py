@@ -1,0 +1,122 @@
+"""Adjacency: the incident edges (or just neighbour keys) of a whole batch of vertices.
+
+One statement answers the whole batch: the vertex keys travel as one JSON array read by
+``json_each(?)``, which drives a nested loop over the adjacency index
+``ix_edges_out (out_key, label_id, sort_values, in_key)`` / ``ix_edges_in``. Rows come back
+ordered by (position of the vertex key in the input, label_id, sort_values, other key), and
+for 'both' the out-edges of a vertex precede its in-edges, so a self-loop appears twice, as
+in TinkerPop. Each distinct input key is answered once, at its first position.
+
+`limit_per_vertex` is pushed into SQL as a correlated ``LIMIT`` sub-select per vertex, so a
+vertex with a million edges costs `limit` index steps, not a million.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from storage._sql import json_keys, label_filter, label_key, unique
+from storage.errors import StoreError
+from storage.rows import EdgeRow
+from storage.tx_base import TxBase
+
+_E_COLS = ("key", "id", "label_id", "out_key", "in_key", "sort_values", "props")
+# direction -> (column matching the input key, column holding the other end)
+_SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
+          "both": (("out_key", "in_key"), ("in_key", "out_key"))}
+
+
+def _direction(direction: Any) -> str:
+    d = getattr(direction, "name", direction)
+    d = str(d).lower()
+    if d not in _SIDES:
+        raise StoreError(f"direction must be 'out', 'in' or 'both', not {direction!r}")
+    return d
+
+
+def _side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limited: bool, dir_no: int) -> str:
+    """One direction of the batch query: the selected columns, then the sort columns
+    (ORDER BY on a compound select may only name result columns, hence the aliases)."""
+    tail = (
+        f", k.key AS pos, {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, "
+        f"e.{other} AS other"
+    )
+    head = f"SELECT {select}{tail} FROM json_each(?) AS k JOIN edges AS e ON "
+    if not limited:
+        return f"{head}e.{this} = k.value{label_filter('e.label_id', labels)}"
+    return (
+        f"{head}e.key IN (SELECT x.key FROM edges AS x WHERE x.{this} = k.value"
+        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{other} LIMIT ?)"
+    )
+
+
+@lru_cache(maxsize=512)
+def _adjacent_sql(direction: str, labels: tuple[int, ...], limited: bool, keys_only: bool) -> str:
+    parts = []
+    for dir_no, (this, other) in enumerate(_SIDES[direction]):
+        select = f"k.value, e.{other}" if keys_only else ", ".join(f"e.{c}" for c in _E_COLS)
+        parts.append(_side_sql(select, this, other, labels, limited, dir_no))
+    return " UNION ALL ".join(parts) + " ORDER BY pos, d, o_label, o_sort, other"
+
+
+class AdjacencyMixin(TxBase):
+    __slots__ = ()
+
+    def _adjacent_rows(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None,
+        limit_per_vertex: int | None, keys_only: bool,
+    ) -> list[Any]:
+        d = _direction(direction)
+        wanted = unique(keys)
+        if not wanted or (label_ids is not None and len(label_ids) == 0):
+            return []
+        if limit_per_vertex is not None and limit_per_vertex <= 0:
+            return []
+        limited = limit_per_vertex is not None
+        sql = _adjacent_sql(d, label_key(label_ids), limited, keys_only)
+        arg = json_keys(wanted)
+        params: list[Any] = []
+        for _ in _SIDES[d]:
+            params.append(arg)
+            if limited:
+                params.append(int(limit_per_vertex))  # type: ignore[arg-type]
+        rows = self.raw.execute(sql, params).fetchall()
+        if limited and d == "both":
+            rows = _trim_per_vertex(rows, 2 if keys_only else 7, int(limit_per_vertex))  # type: ignore[arg-type]
+        return rows
+
+    def adjacent(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+        limit_per_vertex: int | None = None,
+    ) -> list[EdgeRow]:
+        """Incident edges of every vertex in `keys` (direction 'out', 'in' or 'both').
+
+        Ordered by (input position, label_id, sort_values, other key); for 'both' out-edges
+        come first and a self-loop appears twice. `limit_per_vertex` keeps the first n edges
+        of each vertex in that order (for 'both': n in total, out-edges first)."""
+        make = EdgeRow._make
+        return [make(r[:7]) for r in self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, False)]
+
+    def adjacent_keys(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+        limit_per_vertex: int | None = None,
+    ) -> list[tuple[int, int]]:
+        """(from_key, to_key) pairs in the same order as `adjacent`, read from the adjacency
+        index alone (no edge row is touched): the form for `out()` without edge data."""
+        return [(r[0], r[1]) for r in self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True)]
+
+
+def _trim_per_vertex(rows: list[Any], pos_col: int, limit: int) -> list[Any]:
+    """Keep the first `limit` rows of each input position (rows are ordered by position)."""
+    out = []
+    current, seen = None, 0
+    for r in rows:
+        pos = r[pos_col]
+        if pos != current:
+            current, seen = pos, 0
+        if seen < limit:
+            out.append(r)
+        seen += 1
+    return out

@@ -1,0 +1,238 @@
+"""Vertex and edge rows: point lookups, scans, counts, inserts, updates, deletes.
+
+Every batch method takes the whole batch in one statement (or one per 900 ids), see `_sql`.
+Lookups return rows in the order of first occurrence of each distinct id/key in the input;
+unknown ids are skipped. Scans go in key order (insertion order), paged by `after_key`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from storage._sql import json_keys, label_filter, label_key, padded_chunks, placeholders, unique
+from storage.rows import EdgeRow, VertexRow
+from storage.tx_base import TxBase, translate
+
+_V_COLS = "key, id, label_id, props"
+_E_COLS = "key, id, label_id, out_key, in_key, sort_values, props"
+_COLS = {"vertices": _V_COLS, "edges": _E_COLS}
+_ROW = {"vertices": VertexRow._make, "edges": EdgeRow._make}
+_MIN_KEY = -(2**63)
+
+
+@lru_cache(maxsize=256)
+def _by_ids_sql(table: str, n: int) -> str:
+    return f"SELECT {_COLS[table]} FROM {table} WHERE id IN ({placeholders(n)})"
+
+
+@lru_cache(maxsize=8)
+def _by_keys_sql(table: str) -> str:
+    cols = ", ".join(f"t.{c.strip()}" for c in _COLS[table].split(","))
+    return (
+        f"SELECT {cols} FROM json_each(?) AS k CROSS JOIN {table} AS t ON t.key = k.value "
+        f"ORDER BY k.key"
+    )
+
+
+@lru_cache(maxsize=256)
+def _scan_sql(table: str, labels: tuple[int, ...]) -> str:
+    return (
+        f"SELECT {_COLS[table]} FROM {table} WHERE key > ?{label_filter('label_id', labels)} "
+        f"ORDER BY key LIMIT ?"
+    )
+
+
+@lru_cache(maxsize=256)
+def _count_sql(table: str, labels: tuple[int, ...]) -> str:
+    where = f" WHERE 1{label_filter('label_id', labels)}" if labels else ""
+    return f"SELECT count(*) FROM {table}{where}"
+
+
+def _next_key_sql(table: str) -> str:
+    return (
+        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '" + table + "'), 0), "
+        "coalesce((SELECT max(key) FROM " + table + "), 0)) + 1"
+    )
+
+
+_NEXT_KEY = {t: _next_key_sql(t) for t in ("vertices", "edges")}
+_V_INSERT = "INSERT INTO vertices (key, id, label_id, props) VALUES (?, ?, ?, ?)"
+_V_INSERT_AUTO = "INSERT INTO vertices (id, label_id, props) VALUES (?, ?, ?)"
+_E_INSERT = (
+    "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, props) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_E_INSERT_AUTO = (
+    "INSERT INTO edges (id, label_id, out_key, in_key, sort_values, props) VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
+class ElementsMixin(TxBase):
+    __slots__ = ()
+
+    # ---- shared helpers ------------------------------------------------------------------
+    def _by_ids(self, table: str, ids: Iterable[Any]) -> list[Any]:
+        wanted = unique(ids)
+        if not wanted:
+            return []
+        make = _ROW[table]
+        found: dict[Any, Any] = {}
+        for size, part in padded_chunks(wanted):
+            for row in self.raw.execute(_by_ids_sql(table, size), part):
+                found[row[1]] = row
+        return [make(found[i]) for i in wanted if i in found]
+
+    def _by_keys(self, table: str, keys: Iterable[int]) -> list[Any]:
+        wanted = unique(keys)
+        if not wanted:
+            return []
+        make = _ROW[table]
+        return [make(r) for r in self.raw.execute(_by_keys_sql(table), (json_keys(wanted),))]
+
+    def _scan(self, table: str, label_ids: Sequence[int] | None, after_key: int | None, limit: int | None) -> list[Any]:
+        if label_ids is not None and len(label_ids) == 0:
+            return []
+        sql = _scan_sql(table, label_key(label_ids))
+        params = (_MIN_KEY if after_key is None else int(after_key), -1 if limit is None else int(limit))
+        make = _ROW[table]
+        return [make(r) for r in self.raw.execute(sql, params)]
+
+    def _count(self, table: str, label_ids: Sequence[int] | None) -> int:
+        if label_ids is not None and len(label_ids) == 0:
+            return 0
+        return int(self._scalar(_count_sql(table, label_key(label_ids))))
+
+    def _delete(self, table: str, keys: Iterable[int]) -> int:
+        self._w()
+        wanted = unique(keys)
+        if not wanted:
+            return 0
+        sql = f"DELETE FROM {table} WHERE key IN (SELECT value FROM json_each(?))"
+        return self.raw.execute(sql, (json_keys(wanted),)).rowcount
+
+    def _next_key(self, table: str) -> int:
+        return int(self._scalar(_NEXT_KEY[table]))
+
+    # ---- vertices ------------------------------------------------------------------------
+    def vertices_by_ids(self, ids: Iterable[Any]) -> list[VertexRow]:
+        return self._by_ids("vertices", ids)
+
+    def vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
+        return self._by_keys("vertices", keys)
+
+    def vertices_scan(
+        self, label_ids: Sequence[int] | None = None, after_key: int | None = None, limit: int | None = None
+    ) -> list[VertexRow]:
+        """Vertices with key > after_key (and a label in label_ids), in key order."""
+        return self._scan("vertices", label_ids, after_key, limit)
+
+    def vertex_count(self, label_ids: Sequence[int] | None = None) -> int:
+        return self._count("vertices", label_ids)
+
+    def vertex_insert(self, id: Any, label_id: int, props: Any = None) -> int:
+        """Insert one vertex and return its key. `id=None` makes the id equal to the key."""
+        self._w()
+        try:
+            if id is None:
+                key = self._next_key("vertices")
+                self.raw.execute(_V_INSERT, (key, key, label_id, props))
+                return key
+            cur = self.raw.execute(_V_INSERT_AUTO, (id, label_id, props))
+        except sqlite3.Error as exc:
+            raise translate(exc, f"insert vertex {id!r}") from exc
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def vertices_insert(self, rows: Iterable[tuple[Any, int, Any]]) -> list[int]:
+        """Insert (id, label_id, props) rows in one executemany; all or nothing."""
+        self._w()
+        base = self._next_key("vertices")
+        params = []
+        for n, (id_, label_id, props) in enumerate(rows):
+            key = base + n
+            params.append((key, key if id_ is None else id_, label_id, props))
+        if params:
+            self._savepoint_many(_V_INSERT, params, "insert vertices")
+        return [p[0] for p in params]
+
+    def vertex_update(self, key: int, props: Any = None, label_id: int | None = None) -> bool:
+        """Replace props and/or label of one vertex; None leaves a field unchanged."""
+        self._w()
+        sets, params = [], []
+        if props is not None:
+            sets.append("props = ?")
+            params.append(props)
+        if label_id is not None:
+            sets.append("label_id = ?")
+            params.append(int(label_id))
+        if not sets:
+            return self._one("SELECT 1 FROM vertices WHERE key = ?", (key,)) is not None
+        params.append(key)
+        return self.raw.execute(f"UPDATE vertices SET {', '.join(sets)} WHERE key = ?", params).rowcount > 0
+
+    def vertices_update(self, rows: Iterable[tuple[int, Any]]) -> None:
+        """Replace the props of many vertices: (key, props) rows in one executemany."""
+        self._w()
+        self.raw.executemany("UPDATE vertices SET props = ? WHERE key = ?", [(p, k) for k, p in rows])
+
+    def vertices_delete(self, keys: Iterable[int]) -> int:
+        """Delete vertices; their incident edges and all their index entries go with them.
+        Returns the number of vertices deleted."""
+        return self._delete("vertices", keys)
+
+    # ---- edges ---------------------------------------------------------------------------
+    def edges_by_ids(self, ids: Iterable[Any]) -> list[EdgeRow]:
+        return self._by_ids("edges", ids)
+
+    def edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:
+        return self._by_keys("edges", keys)
+
+    def edges_scan(
+        self, label_ids: Sequence[int] | None = None, after_key: int | None = None, limit: int | None = None
+    ) -> list[EdgeRow]:
+        return self._scan("edges", label_ids, after_key, limit)
+
+    def edge_count(self, label_ids: Sequence[int] | None = None) -> int:
+        return self._count("edges", label_ids)
+
+    def edge_insert(
+        self, id: Any, label_id: int, out_key: int, in_key: int, sort_values: str = "", props: Any = None
+    ) -> int:
+        """Insert one edge and return its key. `id=None` makes the id equal to the key."""
+        self._w()
+        try:
+            if id is None:
+                key = self._next_key("edges")
+                self.raw.execute(_E_INSERT, (key, key, label_id, out_key, in_key, sort_values or "", props))
+                return key
+            cur = self.raw.execute(_E_INSERT_AUTO, (id, label_id, out_key, in_key, sort_values or "", props))
+        except sqlite3.Error as exc:
+            raise translate(exc, f"insert edge {id!r}") from exc
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def edges_insert(self, rows: Iterable[tuple[Any, int, int, int, str, Any]]) -> list[int]:
+        """Insert (id, label_id, out_key, in_key, sort_values, props) rows; all or nothing."""
+        self._w()
+        base = self._next_key("edges")
+        params = []
+        for n, (id_, label_id, out_key, in_key, sort_values, props) in enumerate(rows):
+            key = base + n
+            params.append((key, key if id_ is None else id_, label_id, out_key, in_key, sort_values or "", props))
+        if params:
+            self._savepoint_many(_E_INSERT, params, "insert edges")
+        return [p[0] for p in params]
+
+    def edge_update(self, key: int, props: Any) -> bool:
+        self._w()
+        return self.raw.execute("UPDATE edges SET props = ? WHERE key = ?", (props, key)).rowcount > 0
+
+    def edges_update(self, rows: Iterable[tuple[int, Any]]) -> None:
+        """Replace the props of many edges: (key, props) rows in one executemany."""
+        self._w()
+        self.raw.executemany("UPDATE edges SET props = ? WHERE key = ?", [(p, k) for k, p in rows])
+
+    def edges_delete(self, keys: Iterable[int]) -> int:
+        """Delete edges and their index entries; returns the number deleted."""
+        return self._delete("edges", keys)

@@ -1,0 +1,163 @@
+"""Index entries: one table serves secondary, unique, range and search index labels.
+
+An entry is (index_id, value, elem_kind, elem_key). `value` has no type affinity, so SQLite
+compares numbers numerically (an int 5 and a real 5.0 are equal) and orders every number
+before every string and every string before every blob. Lookups return element keys in index
+order (value, then key), each key once; with `limit` the cursor stops early, so a limited
+lookup reads only what it returns.
+
+Entries of deleted vertices and edges are removed by triggers (see `tables`), so the engine
+only maintains entries on insert and property change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from storage._sql import padded_chunks, placeholders, unique
+from storage.errors import StoreError
+from storage.tx_base import TxBase
+
+_ADD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key) VALUES (?, ?, ?, ?)"
+_ANY = object()
+
+
+@lru_cache(maxsize=64)
+def _eq_sql(n: int) -> str:
+    return (
+        f"SELECT elem_key FROM index_entries WHERE index_id = ? AND value IN ({placeholders(n)}) "
+        f"ORDER BY value, elem_key"
+    )
+
+
+@lru_cache(maxsize=64)
+def _eq_count_sql(n: int) -> str:
+    return (
+        f"SELECT count(DISTINCT elem_key) FROM index_entries "
+        f"WHERE index_id = ? AND value IN ({placeholders(n)})"
+    )
+
+
+def _type_class(value: Any) -> int:
+    """SQLite's comparison class: 0 number, 1 text, 2 blob."""
+    if isinstance(value, int | float | Decimal):
+        return 0
+    if isinstance(value, str):
+        return 1
+    if isinstance(value, bytes | bytearray | memoryview):
+        return 2
+    raise StoreError(f"index values must be numbers, strings or bytes, not {type(value).__name__}")
+
+
+# Smallest value of each class, to bound an open range inside its own class.
+_CLASS_FLOOR = {1: "", 2: b""}
+
+
+def _range_where(lo: Any, hi: Any, lo_incl: bool, hi_incl: bool) -> tuple[str, list[Any]]:
+    """The value conditions of a range, kept inside the type class of its bounds: a range
+    with only a numeric lower bound must not run on into the strings."""
+    conds: list[str] = []
+    params: list[Any] = []
+    cls = _type_class(lo if lo is not None else hi) if (lo is not None or hi is not None) else None
+    if lo is not None:
+        conds.append("value >= ?" if lo_incl else "value > ?")
+        params.append(lo)
+    elif cls in _CLASS_FLOOR:
+        conds.append("value >= ?")
+        params.append(_CLASS_FLOOR[cls])  # type: ignore[index]
+    if hi is not None:
+        conds.append("value <= ?" if hi_incl else "value < ?")
+        params.append(hi)
+    elif cls is not None and cls + 1 in _CLASS_FLOOR:
+        conds.append("value < ?")
+        params.append(_CLASS_FLOOR[cls + 1])
+    return "".join(f" AND {c}" for c in conds), params
+
+
+def _distinct(rows: Iterable[Any], limit: int | None, seen: dict[int, None] | None = None) -> list[int]:
+    seen = {} if seen is None else seen
+    if limit is not None and len(seen) >= limit:
+        return list(seen)
+    for (key,) in rows:
+        if key not in seen:
+            seen[key] = None
+            if limit is not None and len(seen) >= limit:
+                break
+    return list(seen)
+
+
+class IndexMixin(TxBase):
+    __slots__ = ()
+
+    def index_add(self, index_id: int, value: Any, elem_key: int, elem_kind: str = "v") -> None:
+        """Add one entry (a no-op if it exists). `elem_kind` is 'v' or 'e': it lets deleting an
+        element remove its entries; pass 'e' for edge index labels."""
+        self._w()
+        self.raw.execute(_ADD, (index_id, value, elem_kind, elem_key))
+
+    def index_add_many(self, rows: Iterable[tuple[int, Any, int, str]]) -> None:
+        """Add (index_id, value, elem_key, elem_kind) entries in one executemany."""
+        self._w()
+        self.raw.executemany(_ADD, [(i, v, kind, k) for i, v, k, kind in rows])
+
+    def index_remove(self, index_id: int, elem_key: int, value: Any = _ANY) -> int:
+        """Remove the entries of one element in one index (only the one with `value` if given)."""
+        self._w()
+        if value is _ANY:
+            sql = "DELETE FROM index_entries WHERE elem_key = ? AND index_id = ?"
+            return self.raw.execute(sql, (elem_key, index_id)).rowcount
+        sql = "DELETE FROM index_entries WHERE index_id = ? AND value = ? AND elem_key = ?"
+        return self.raw.execute(sql, (index_id, value, elem_key)).rowcount
+
+    def index_drop(self, index_id: int) -> int:
+        """Remove every entry of an index label (when the index label is deleted or rebuilt)."""
+        self._w()
+        return self.raw.execute("DELETE FROM index_entries WHERE index_id = ?", (index_id,)).rowcount
+
+    def index_eq(self, index_id: int, values: Sequence[Any], limit: int | None = None) -> list[int]:
+        """Keys of elements having any of `values` in the index, in (value, key) order, once each."""
+        wanted = unique(values)
+        if not wanted or (limit is not None and limit <= 0):
+            return []
+        seen: dict[int, None] = {}
+        for size, part in padded_chunks(wanted):
+            _distinct(self.raw.execute(_eq_sql(size), [index_id, *part]), limit, seen)
+            if limit is not None and len(seen) >= limit:
+                break
+        return list(seen)
+
+    def index_eq_count(self, index_id: int, values: Sequence[Any]) -> int:
+        """How many distinct elements have any of `values` (for count() pushdown)."""
+        wanted = unique(values)
+        if not wanted:
+            return 0
+        if len(wanted) <= 900:
+            size, part = next(padded_chunks(wanted))
+            return int(self._scalar(_eq_count_sql(size), [index_id, *part]))
+        return len(self.index_eq(index_id, wanted))
+
+    def index_range(
+        self, index_id: int, lo: Any = None, hi: Any = None, lo_incl: bool = True, hi_incl: bool = True,
+        limit: int | None = None,
+    ) -> list[int]:
+        """Keys of elements whose value lies between lo and hi (None = open end), in (value,
+        key) order, once each. An open end stays within the bound's type class (numbers,
+        strings or bytes)."""
+        if limit is not None and limit <= 0:
+            return []
+        where, params = _range_where(lo, hi, lo_incl, hi_incl)
+        sql = f"SELECT elem_key FROM index_entries WHERE index_id = ?{where} ORDER BY value, elem_key"
+        return _distinct(self.raw.execute(sql, [index_id, *params]), limit)
+
+    def index_values(self, index_id: int, elem_key: int) -> list[Any]:
+        """The values an element has in one index (to remove stale entries on update)."""
+        sql = "SELECT value FROM index_entries WHERE elem_key = ? AND index_id = ? ORDER BY value"
+        return [r[0] for r in self.raw.execute(sql, (elem_key, index_id))]
+
+    def index_scan(self, index_id: int) -> list[tuple[Any, int]]:
+        """Every (value, elem_key) of an index in index order (rebuild checks, tests)."""
+        sql = "SELECT value, elem_key FROM index_entries WHERE index_id = ? ORDER BY value, elem_key"
+        return [(v, k) for v, k in self.raw.execute(sql, (index_id,))]

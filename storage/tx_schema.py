@@ -1,0 +1,84 @@
+"""Store metadata and the schema catalogue (property keys, vertex/edge/index labels).
+
+Schema bodies are opaque JSON text written by the engine; storage only keeps the numeric
+id and the name unique per kind, and hands out ids from a per-kind counter that never
+reuses the id of a deleted schema element.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from storage.errors import StoreError
+from storage.rows import SchemaRow
+from storage.tables import SCHEMA_KINDS
+from storage.tx_base import TxBase, translate
+
+_SCHEMA_COLS = "id, name, body"
+_PUT = (
+    "INSERT INTO schema_items (kind, id, name, body) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (kind, id) DO UPDATE SET name = excluded.name, body = excluded.body"
+)
+_SEQ_RAISE = (
+    "INSERT INTO schema_seq (kind, last_id) VALUES (?, ?) "
+    "ON CONFLICT (kind) DO UPDATE SET last_id = max(last_id, excluded.last_id)"
+)
+_SEQ_NEXT = (
+    "INSERT INTO schema_seq (kind, last_id) VALUES (?, 1) "
+    "ON CONFLICT (kind) DO UPDATE SET last_id = last_id + 1 RETURNING last_id"
+)
+
+
+def _kind(kind: str) -> str:
+    if kind not in SCHEMA_KINDS:
+        raise StoreError(f"unknown schema kind {kind!r}: one of {sorted(SCHEMA_KINDS)}")
+    return kind
+
+
+class SchemaMixin(TxBase):
+    __slots__ = ()
+
+    # ---- meta ----------------------------------------------------------------------------
+    def meta_get(self, key: str) -> str | None:
+        return self._scalar("SELECT value FROM meta WHERE key = ?", (key,))
+
+    def meta_set(self, key: str, value: str) -> None:
+        self._w()
+        self.raw.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, str(value)),
+        )
+
+    # ---- schema --------------------------------------------------------------------------
+    def schema_list(self, kind: str) -> list[SchemaRow]:
+        """Every schema element of a kind, in id order."""
+        sql = f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? ORDER BY id"
+        return [SchemaRow._make(r) for r in self.raw.execute(sql, (_kind(kind),))]
+
+    def schema_get(self, kind: str, name: str) -> SchemaRow | None:
+        row = self._one(f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? AND name = ?", (_kind(kind), name))
+        return None if row is None else SchemaRow._make(row)
+
+    def schema_get_id(self, kind: str, id: int) -> SchemaRow | None:
+        row = self._one(f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? AND id = ?", (_kind(kind), id))
+        return None if row is None else SchemaRow._make(row)
+
+    def schema_put(self, kind: str, id: int, name: str, body_json: Any) -> None:
+        """Insert or replace the schema element `id` of `kind`. A name already used by another
+        element of the same kind raises `StoreConflict`."""
+        self._w()
+        try:
+            self.raw.execute(_PUT, (_kind(kind), int(id), name, body_json))
+        except sqlite3.Error as exc:
+            raise translate(exc, f"{kind} {name!r} (id {id}) conflicts with an existing name") from exc
+        self.raw.execute(_SEQ_RAISE, (kind, int(id)))
+
+    def schema_delete(self, kind: str, id: int) -> bool:
+        self._w()
+        return self.raw.execute("DELETE FROM schema_items WHERE kind = ? AND id = ?", (_kind(kind), id)).rowcount > 0
+
+    def schema_next_id(self, kind: str) -> int:
+        """Reserve and return the next id of a kind: 1, 2, 3... (never one in use or deleted)."""
+        self._w()
+        return int(self._scalar(_SEQ_NEXT, (_kind(kind),)))
