@@ -1,0 +1,341 @@
+"""The task manager: persistent task records and the worker pool that runs them.
+
+One manager per graph, owned by the engine (so embedded use runs schema jobs and gremlin
+jobs too, with no server). Records live in the store's task table and survive restarts; the
+callables do not, so a task that was queued or running when the process died is marked
+`failed` when the manager starts (`cancelling` ones become `cancelled`).
+
+Life of a task (single node, as HugeGraph): `new` (record written) → `queued` (handed to
+the pool) → `running` → `success` | `failed` | `cancelled`. `cancel()` on a queued or
+running task sets `cancelling` and trips its `CancelToken`; the job stops at its next check
+and the worker records `cancelled` (a job that finishes first still ends `success`).
+
+A task may be submitted inside a write transaction that is still open (a schema change in a
+Gremlin script or REST call): its record is written in that transaction, and the worker
+simply waits for the single store writer before it starts, so it sees the committed change
+or, after a rollback, no task at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import orjson
+
+from gremlin_engine.errors import HugeliteError, IllegalArgument, NotFound, TraversalCancelled
+from gremlin_engine.limits import CancelToken
+from gremlin_engine.tasks.model import COMPLETED, SERVER_ID, first_line, status_name, task_json
+from gremlin_engine.tasks.results import plain_json
+
+log = logging.getLogger("hugelite.tasks")
+GREMLIN_CALLABLE = "org.apache.hugegraph.job.GremlinJob"
+MAX_PENDING = 10000
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class TaskContext:
+    """What a running job sees: `check()` (raises on cancel) and `progress(n)`."""
+
+    def __init__(self, task_id: int, token: CancelToken) -> None:
+        self.task_id = task_id
+        self.token = token
+        self.progress_value = 0
+
+    def check(self) -> None:
+        self.token.check()
+
+    def progress(self, n: int) -> None:
+        self.progress_value = int(n)
+
+
+class TaskManager:
+    """Tasks of one graph. `workers` threads run jobs; `result_serializer(results) -> str`
+    (set by the REST layer) turns gremlin job results into `task_result` JSON."""
+
+    def __init__(self, graph: Any, workers: int = 2) -> None:
+        self.graph = graph
+        self.result_serializer: Callable[[Any], str] | None = None
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"tasks-{getattr(graph, 'name', 'g')}")
+        self._tokens: dict[int, CancelToken] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+        self._recovered = False
+        if not _in_transaction(graph.store):
+            self.recover()
+
+    @property
+    def store(self) -> Any:
+        return self.graph.store
+
+    # ---- start-up ---------------------------------------------------------------------------
+    def recover(self, tx: Any = None) -> int:
+        """Marks tasks left unfinished by a previous process: failed (cancelling: cancelled).
+        Runs once, when the manager starts (or at its first submit, if it was created inside
+        an open transaction)."""
+        if self._recovered:
+            return 0
+        if tx is None:
+            with self.store.write() as own:
+                return self.recover(own)
+        self._recovered = True
+        fixed = 0
+        for rec in tx.task_list(status=["new", "scheduling", "scheduled", "queued", "restoring", "running", "cancelling"]):
+            if rec["status"] == "cancelling":
+                fields = {"status": "cancelled", "update_ms": now_ms()}
+            else:
+                fields = {
+                    "status": "failed",
+                    "update_ms": now_ms(),
+                    "result": "org.apache.hugegraph.HugeException: The task was interrupted because the server stopped",
+                }
+            tx.task_update(rec["id"], fields)
+            fixed += 1
+        return fixed
+
+    # ---- submit -------------------------------------------------------------------------------
+    def submit(
+        self,
+        type: str,
+        name: str,
+        callable_name: str,
+        input: Any,
+        fn: Callable[[TaskContext], Any],
+        tx: Any = None,
+        description: str | None = None,
+    ) -> int:
+        """Records a task and queues `fn(ctx)`; returns the task id. `input` is stored as
+        JSON text (strings as they are)."""
+        if self._closed:
+            raise IllegalArgument("The task manager is closed")
+        text = input if input is None or isinstance(input, str) else orjson.dumps(input).decode()
+        record = {
+            "type": type,
+            "name": name,
+            "status": "new",
+            "progress": 0,
+            "create_ms": now_ms(),
+            "retries": 0,
+            "callable": callable_name,
+            "input": text,
+            "description": description,
+        }
+
+        def write(t: Any) -> int:
+            pending = len(t.task_list(status=["new", "queued", "running"], limit=MAX_PENDING + 1))
+            if pending >= MAX_PENDING:
+                raise IllegalArgument(f"Pending tasks size {pending} has exceeded the max limit {MAX_PENDING}")
+            task_id = t.task_insert(record)
+            t.task_update(task_id, {"status": "queued", "server": SERVER_ID, "update_ms": now_ms()})
+            return task_id
+
+        if tx is not None:
+            self.recover(tx)
+            task_id = write(tx)
+        else:
+            with self.store.write() as own:
+                self.recover(own)
+                task_id = write(own)
+        token = CancelToken()
+        with self._lock:
+            self._tokens[task_id] = token
+        self._pool.submit(self._run, task_id, fn, token)
+        return task_id
+
+    def submit_gremlin(
+        self,
+        script: str,
+        bindings: dict[str, Any] | None = None,
+        language: str = "gremlin-groovy",
+        serializer: Callable[[Any], str] | None = None,
+    ) -> int:
+        """An async Gremlin job (`POST /jobs/gremlin`): `g`, `graph` and the graph's name are
+        bound; the results become `task_result` JSON via `serializer` (or the manager's
+        `result_serializer`, or plain JSON)."""
+        if script is None:
+            raise IllegalArgument("The gremlin parameter can't be null")
+        if language is None:
+            raise IllegalArgument("The language parameter can't be null")
+        name = self.graph.name
+        task_input = {"gremlin": script, "aliases": {name: "graph"}, "bindings": dict(bindings or {}), "language": language}
+        ser = serializer or self.result_serializer or plain_json
+
+        def job(ctx: TaskContext) -> Any:
+            aliases = {"g": f"__g_{name}", "graph": name}
+            results = self.graph.execute(script, dict(bindings or {}), aliases, timeout_ms=0, cancel=ctx.token)
+            return _Serialized(ser(results))
+
+        return self.submit("gremlin", first_line(script), GREMLIN_CALLABLE, task_input, job)
+
+    # ---- running --------------------------------------------------------------------------------
+    def _run(self, task_id: int, fn: Callable[[TaskContext], Any], token: CancelToken) -> None:
+        ctx = TaskContext(task_id, token)
+        try:
+            with self.store.write() as tx:
+                rec = tx.task_get(task_id)
+                if rec is None:
+                    return  # rolled back with its transaction, or deleted
+                if rec["status"] in ("cancelling", "cancelled") or token.cancelled:
+                    tx.task_update(task_id, {"status": "cancelled", "update_ms": now_ms()})
+                    return
+                tx.task_update(task_id, {"status": "running", "update_ms": now_ms()})
+            status, result = "success", None
+            try:
+                value = fn(ctx)
+                result = value.text if isinstance(value, _Serialized) else (None if value is None else plain_json(value))
+            except TraversalCancelled:
+                status = "cancelled"
+            except BaseException as exc:  # a job's failure is its task's result, not ours
+                status = "failed"
+                result = _failure_text(exc)
+                if not isinstance(exc, HugeliteError):
+                    log.exception("task %s failed", task_id)
+            with self.store.write() as tx:
+                rec = tx.task_get(task_id)
+                if rec is None:
+                    return
+                if status == "success" and token.cancelled and rec["status"] == "cancelling":
+                    status = "success"  # finished before it noticed the cancel
+                fields: dict[str, Any] = {"status": status, "update_ms": now_ms(), "progress": ctx.progress_value}
+                if result is not None:
+                    fields["result"] = result
+                tx.task_update(task_id, fields)
+        except BaseException:
+            log.exception("task %s could not be recorded", task_id)
+        finally:
+            with self._lock:
+                self._tokens.pop(task_id, None)
+
+    # ---- reads ----------------------------------------------------------------------------------
+    def record(self, task_id: int) -> dict[str, Any] | None:
+        with self.store.read() as tx:
+            return tx.task_get(int(task_id))
+
+    def get(self, task_id: int) -> dict[str, Any]:
+        """The task map with details; 404 `Can't find task with id 'N'`."""
+        rec = self.record(task_id)
+        if rec is None:
+            raise NotFound(f"Can't find task with id '{task_id}'")
+        return task_json(rec, details=True)
+
+    def list(
+        self,
+        status: str | None = None,
+        limit: int | None = 100,
+        page: str | None = None,
+        ids: list[int] | None = None,
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """Task maps without details, ascending id, and the next page token (None at the
+        end; only meaningful when `page` was given: "" asks for the first page)."""
+        if ids:
+            if status is not None:
+                raise IllegalArgument(f"Not support status when query task by ids, but got status='{status}'")
+            if page is not None:
+                raise IllegalArgument(f"Not support page when query task by ids, but got page='{page}'")
+            with self.store.read() as tx:
+                found = [tx.task_get(int(i)) for i in ids]
+            return [task_json(r, details=False) for r in found if r is not None], None
+        wanted = status_name(status) if status is not None else None
+        after = None
+        if page:
+            try:
+                after = int(page)
+            except ValueError:
+                raise IllegalArgument(f"Invalid page: '{page}'") from None
+        fetch = None if limit is None or limit < 0 else limit + 1
+        with self.store.read() as tx:
+            records = tx.task_list(status=wanted, limit=fetch, after_id=after)
+        next_page = None
+        if fetch is not None and len(records) > limit:  # type: ignore[operator]
+            records = records[:limit]
+            next_page = str(records[-1]["id"]) if records else None
+        return [task_json(r, details=False) for r in records], next_page
+
+    # ---- changes --------------------------------------------------------------------------------
+    def cancel(self, task_id: int) -> dict[str, Any]:
+        """`PUT /tasks/{id}?action=cancel`: the task map, now `cancelling` or `cancelled`."""
+        with self.store.write() as tx:
+            rec = tx.task_get(int(task_id))
+            if rec is None:
+                raise NotFound(f"Can't find task with id '{task_id}'")
+            if rec["status"] in COMPLETED or rec["status"] == "cancelling":
+                raise IllegalArgument(f"Can't cancel task '{task_id}' which is completed or cancelling")
+            new = "cancelled" if rec["status"] in ("new", "scheduling", "scheduled") else "cancelling"
+            tx.task_update(rec["id"], {"status": new, "update_ms": now_ms()})
+            rec = tx.task_get(rec["id"])
+        with self._lock:
+            token = self._tokens.get(int(task_id))
+        if token is not None:
+            token.cancel()
+        return task_json(rec, details=True)
+
+    def delete(self, task_id: int, force: bool = False) -> None:
+        """Removes a task record (never its effects); incomplete tasks only with `force`,
+        which also cancels them."""
+        with self.store.write() as tx:
+            rec = tx.task_get(int(task_id))
+            if rec is None:
+                raise IllegalArgument(f"There is no task with id '{task_id}'")
+            if rec["status"] not in COMPLETED and not force:
+                raise IllegalArgument(
+                    f"Can't delete incomplete task '{task_id}' in status {rec['status']}, "
+                    f"Please try to cancel the task first"
+                )
+            tx.task_delete(rec["id"])
+        with self._lock:
+            token = self._tokens.get(int(task_id))
+        if token is not None:
+            token.cancel()
+
+    def wait(self, task_id: int, timeout_s: float = 30.0, interval_s: float = 0.01) -> dict[str, Any]:
+        """Blocks until a task completes (tests, embedded callers, `BaseApiTest.waitTask`)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            rec = self.record(task_id)
+            if rec is None:
+                raise NotFound(f"Can't find task with id '{task_id}'")
+            if rec["status"] in COMPLETED:
+                return task_json(rec, details=True)
+            if time.monotonic() >= deadline:
+                raise IllegalArgument(f"Task '{task_id}' did not complete within {timeout_s:g}s")
+            time.sleep(interval_s)
+
+    def close(self) -> None:
+        """Stops accepting tasks, cancels running ones and waits for the workers."""
+        self._closed = True
+        with self._lock:
+            tokens = list(self._tokens.values())
+        for token in tokens:
+            token.cancel()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    shutdown = close
+
+
+def _in_transaction(store: Any) -> bool:
+    """Whether this thread has a store transaction open (then we must not open another)."""
+    local = getattr(store, "_local", None)
+    return getattr(local, "tx", None) is not None
+
+
+class _Serialized:
+    """A job result already rendered as JSON text by a serializer."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _failure_text(exc: BaseException) -> str:
+    """`e.toString()` as HugeGraph stores it: `<java class>: <message>`."""
+    java = getattr(exc, "java_exception", None) or "java.lang.RuntimeException"
+    message = str(exc)
+    return f"{java}: {message}" if message else java
