@@ -1,0 +1,145 @@
+"""The Starlette application: routes, middleware and the graph registry's life cycle.
+
+`create_app(settings)` is a factory with no import-time state, so tests can build as many
+independent apps as they like. Resources are discovered, not listed: every module in
+`rest_adapter/resources/` may expose
+
+* `routes`: graph-scoped routes with paths relative to the graph (`/schema/propertykeys`;
+  `/` is the graph itself). Each is served twice, under `/graphs/{graph}` and under
+  `/graphspaces/DEFAULT/graphs/{graph}` (hugegraph-python 1.7's layout);
+* `server_routes`: absolute routes (`/versions`, `/gremlin`, `/metrics`, ...).
+
+`rest_adapter.gremlin_ws`, when present, contributes `websocket_routes` (the Gremlin Server
+protocol on `/gremlin`).
+
+Middleware, outermost first: trailing-slash tolerance (a path ending in `/` is routed as
+without it, no redirect), request telemetry, gzip for large 2xx bodies, then Starlette's
+exception handling with the one error table of `rest_adapter/errors.py`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import pkgutil
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from gremlin_engine import GraphRegistry
+from rest_adapter import resources as resources_pkg
+from rest_adapter.compression import GzipMiddleware
+from rest_adapter.errors import exception_handlers
+from rest_adapter.settings import Settings
+from rest_adapter.telemetry import Telemetry, TelemetryMiddleware
+
+log = logging.getLogger("hugelite.rest")
+
+GRAPH_PREFIXES = ("/graphs/{graph}", "/graphspaces/DEFAULT/graphs/{graph}")
+GZIP_MINIMUM_SIZE = 1024
+
+
+class TrailingSlashMiddleware:
+    """Routes `/metrics/` as `/metrics` and `.../propertykeys/age/?action=x` as without the
+    slash: hugegraph-python sends both forms, and a redirect would drop PUT bodies in some
+    clients."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            path = scope["path"]
+            if len(path) > 1 and path.endswith("/"):
+                scope = dict(scope)
+                scope["path"] = path.rstrip("/") or "/"
+                raw = scope.get("raw_path")
+                if raw:
+                    scope["raw_path"] = raw.rstrip(b"/") or b"/"
+        await self.app(scope, receive, send)
+
+
+def _resource_modules() -> list[Any]:
+    mods = []
+    for info in sorted(pkgutil.iter_modules(resources_pkg.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        mods.append(importlib.import_module(f"{resources_pkg.__name__}.{info.name}"))
+    return mods
+
+
+def build_routes() -> list[BaseRoute]:
+    server: list[BaseRoute] = []
+    scoped: list[Route] = []
+    for mod in _resource_modules():
+        server.extend(getattr(mod, "server_routes", ()))
+        scoped.extend(getattr(mod, "routes", ()))
+    out: list[BaseRoute] = list(server)
+    for prefix in GRAPH_PREFIXES:
+        if prefix != GRAPH_PREFIXES[0]:
+            # `GET /graphspaces/DEFAULT/graphs` lists graphs too
+            out += [
+                Route(prefix.rsplit("/", 1)[0] + r.path[len("/graphs"):], r.endpoint, methods=r.methods)
+                for r in server
+                if isinstance(r, Route) and r.path == "/graphs"
+            ]
+        for r in scoped:
+            path = prefix if r.path == "/" else prefix + r.path
+            out.append(Route(path, r.endpoint, methods=r.methods, name=None))
+    try:
+        ws = importlib.import_module("rest_adapter.gremlin_ws")
+    except ModuleNotFoundError as e:
+        if e.name != "rest_adapter.gremlin_ws":
+            raise
+    else:
+        out.extend(getattr(ws, "websocket_routes", ()))
+    return out
+
+
+def open_registry(settings: Settings) -> GraphRegistry:
+    """Opens every configured graph; raises `StoreNotReady` naming the graph and the fix."""
+    registry = GraphRegistry(evaluation_timeout_ms=settings.evaluation_timeout_ms, import_dir=settings.import_dir)
+    try:
+        for cfg in settings.graphs:
+            registry.open(cfg)
+    except BaseException:
+        registry.close_all()
+        raise
+    return registry
+
+
+def create_app(settings: Settings | None = None, registry: GraphRegistry | None = None) -> Starlette:
+    """The ASGI app. With `registry`, that (already open) registry is served and closed at
+    shutdown; otherwise the lifespan opens the graphs of `settings`."""
+    settings = settings or Settings()
+    telemetry = Telemetry()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        reg = registry if registry is not None else open_registry(settings)
+        app.state.registry = reg
+        try:
+            yield
+        finally:
+            reg.close_all()
+
+    app = Starlette(
+        routes=build_routes(),
+        middleware=[
+            Middleware(TrailingSlashMiddleware),
+            Middleware(TelemetryMiddleware, telemetry=telemetry),
+            Middleware(GzipMiddleware, minimum_size=GZIP_MINIMUM_SIZE),
+        ],
+        exception_handlers=exception_handlers(),
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.telemetry = telemetry
+    if registry is not None:
+        app.state.registry = registry
+    return app

@@ -1,0 +1,138 @@
+"""The `hugelite` command: serve, init-store, load, version.
+
+`serve` opens every configured graph before it binds the port, so an uninitialised or
+mismatched store stops it at once with a message naming the graph and the fix (HugeGraph
+refuses to start in that case too) and a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from gremlin_engine import GraphRegistry, HugeliteError, StoreNotReady
+from rest_adapter.resources.versions import API, GREMLIN, HUGEGRAPH_CORE
+from rest_adapter.settings import Settings, SettingsError
+
+CONF_HELP = "configuration folder holding rest-server.properties and graphs/ (default: ./conf)"
+
+
+def _load_settings(conf: str) -> Settings:
+    try:
+        return Settings.load(conf)
+    except SettingsError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _package_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("hugelite")
+    except Exception:
+        return "unknown"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """hugelite: a HugeGraph-compatible graph server over SQLite."""
+
+
+@main.command()
+@click.option("--conf", default="conf", show_default=True, help=CONF_HELP)
+@click.option("--host", default=None, help="address to bind (default: from restserver.url)")
+@click.option("--port", default=None, type=int, help="port to bind (default: from restserver.url)")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None:
+    """Serve the REST interface (and /gremlin) for every graph in CONF/graphs."""
+    import uvicorn
+
+    from rest_adapter.app import create_app, open_registry
+
+    started = time.perf_counter()
+    settings = _load_settings(conf)
+    try:
+        registry = open_registry(settings)
+    except StoreNotReady as e:
+        click.echo(f"hugelite: cannot start: {str(e).replace('--conf DIR', f'--conf {conf}')}", err=True)
+        sys.exit(2)
+    except HugeliteError as e:
+        click.echo(f"hugelite: cannot start: {e}", err=True)
+        sys.exit(2)
+    host = host or settings.host
+    port = port if port is not None else settings.port
+    app = create_app(settings, registry=registry)
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    click.echo(
+        f"hugelite {_package_version()} serving {', '.join(registry.names()) or 'no graphs'} "
+        f"on http://{host}:{port} (opened in {(time.perf_counter() - started) * 1000:.0f} ms)",
+        err=True,
+    )
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=log_level == "debug")
+
+
+@main.command("init-store")
+@click.option("--conf", default="conf", show_default=True, help=CONF_HELP)
+@click.option("--if-needed", is_flag=True,
+              help="only report stores that were initialised now (quiet when all are ready)")
+def init_store(conf: str, if_needed: bool) -> None:
+    """Create the tables of every configured graph's store (idempotent)."""
+    settings = _load_settings(conf)
+    failed = False
+    for cfg in settings.graphs:
+        if cfg.backend == "memory":
+            if not if_needed:
+                click.echo(f"{cfg.name}: memory backend, nothing to initialise")
+            continue
+        try:
+            created = GraphRegistry.init_store(cfg)
+        except StoreNotReady as e:
+            click.echo(f"hugelite: {e}", err=True)
+            failed = True
+            continue
+        if created:
+            click.echo(f"{cfg.name}: initialised store {cfg.store_path}")
+        elif not if_needed:
+            click.echo(f"{cfg.name}: store {cfg.store_path} is already initialised")
+    if failed:
+        sys.exit(2)
+
+
+@main.command()
+@click.argument("graph")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--conf", default="conf", show_default=True, help=CONF_HELP)
+def load(graph: str, file: Path, conf: str) -> None:
+    """Load a GraphSON file (TinkerPop adjacency-list format) into GRAPH."""
+    from gremlin_engine import io as graph_io
+
+    settings = _load_settings(conf)
+    cfg = next((c for c in settings.graphs if c.name == graph), None)
+    if cfg is None:
+        raise click.ClickException(f"Graph '{graph}' is not configured in {settings.graphs_dir}")
+    registry = GraphRegistry(evaluation_timeout_ms=None, import_dir=settings.import_dir)
+    try:
+        g = registry.open(cfg)
+        started = time.perf_counter()
+        result = graph_io.load_graphson(g, file)
+        elapsed = time.perf_counter() - started
+    except HugeliteError as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        registry.close_all()
+    click.echo(f"{graph}: loaded {file} in {elapsed:.2f} s" + (f" ({result})" if result is not None else ""))
+
+
+@main.command()
+def version() -> None:
+    """Print hugelite's version and the HugeGraph / TinkerPop versions it speaks."""
+    click.echo(f"hugelite {_package_version()} (HugeGraph core {HUGEGRAPH_CORE}, api {API}, TinkerPop {GREMLIN})")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,123 @@
+"""What every resource handler needs from a request: its graph, its JSON body, a JSON
+response, and a way to run blocking engine calls off the event loop.
+
+Handlers stay thin: `graph = graph_of(request)`, `body = await read_json(request, dict)`,
+`result = await run(graph.schema.list, "propertykey")`, `return json_response(result)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import orjson
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from gremlin_engine import Graph, GraphRegistry
+from rest_adapter.errors import bad_request
+
+T = TypeVar("T")
+
+JSON_TYPE = "application/json"
+_TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean"}
+
+
+def registry_of(request: Request) -> GraphRegistry:
+    return request.app.state.registry
+
+
+def settings_of(request: Request) -> Any:
+    return request.app.state.settings
+
+
+def graph_of(request: Request) -> Graph:
+    """The graph named by the `{graph}` path parameter (404 `Graph 'x' does not exist`)."""
+    return registry_of(request).get(request.path_params["graph"])
+
+
+async def run(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Runs a blocking engine call in the thread pool (storage and traversals block)."""
+    return await run_in_threadpool(fn, *args, **kwargs)
+
+
+async def read_json(request: Request, expect: type | tuple[type, ...] | None = None, required: bool = True) -> Any:
+    """The request body as JSON. Malformed JSON or a body of the wrong JSON type is a 400
+    (HugeGraph answers those from Jackson's mappers); an empty body is None, or a 400 when
+    `required`."""
+    raw = await request.body()
+    if not raw.strip():
+        if required:
+            raise bad_request("The request body can't be empty")
+        return None
+    if request.headers.get("content-encoding", "").lower() == "gzip":
+        import gzip
+
+        try:
+            raw = gzip.decompress(raw)
+        except OSError as e:
+            raise bad_request(f"Invalid gzip request body: {e}") from None
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        raise bad_request(f"Invalid JSON in request body: {e}") from None
+    if expect is not None and not isinstance(value, expect):
+        wanted = expect if isinstance(expect, tuple) else (expect,)
+        names = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in wanted))
+        raise bad_request(f"The request body must be a JSON {names}, but got {_json_type(value)}")
+    return value
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    for t, name in _TYPE_NAMES.items():
+        if type(value) is t:
+            return name
+    return type(value).__name__
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS),
+        status_code=status,
+        media_type=JSON_TYPE,
+        headers=headers,
+    )
+
+
+def no_content() -> Response:
+    return Response(status_code=204)
+
+
+def query_one(request: Request, name: str, default: str | None = None) -> str | None:
+    """A single-valued query parameter; given twice is a 400 (as HugeGraph's Jersey params)."""
+    values = request.query_params.getlist(name)
+    if not values:
+        return default
+    if len(values) > 1:
+        raise bad_request(f"Invalid query param '{name}', can only accept one value, but got {values}")
+    return values[0]
+
+
+def query_int(request: Request, name: str, default: int | None = None) -> int | None:
+    value = query_one(request, name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise bad_request(f"The query param '{name}' must be an integer, but got '{value}'") from None
+
+
+def query_bool(request: Request, name: str, default: bool = False) -> bool:
+    value = query_one(request, name)
+    if value is None or value == "":
+        return default
+    low = value.lower()
+    if low in ("true", "1", "yes"):
+        return True
+    if low in ("false", "0", "no"):
+        return False
+    raise bad_request(f"The query param '{name}' must be a boolean, but got '{value}'")

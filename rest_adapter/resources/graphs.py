@@ -1,0 +1,166 @@
+"""Graph management: list, show, create and drop graphs; clear; conf; mode; read mode.
+
+Server-level `GET /graphs` lists graphs; everything else is graph-scoped (`routes`, whose
+path `/` stands for the graph itself, `/graphs/{graph}`), mounted by `app.py` under both
+`/graphs/{graph}` and `/graphspaces/DEFAULT/graphs/{graph}`.
+
+Creating a graph at runtime accepts HugeGraph 1.5's `text/plain` properties body (answered
+200, as 1.5 does) and 1.7's JSON object of properties (answered 201); a non-memory graph
+gets a `conf/graphs/<name>.properties` file so it is there again after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from gremlin_engine import GraphConfig, IllegalArgument
+from rest_adapter.context import (
+    graph_of,
+    json_response,
+    no_content,
+    query_one,
+    read_json,
+    registry_of,
+    run,
+    settings_of,
+)
+from rest_adapter.errors import bad_request
+from rest_adapter.settings import check_graph_name, graph_config_from_text, parse_properties
+
+log = logging.getLogger("hugelite.rest")
+
+CONFIRM_CLEAR = "I'm sure to delete all data"
+CONFIRM_DROP = "I'm sure to drop the graph"
+
+
+def _info(graph: object) -> dict[str, str]:
+    return {"name": graph.name, "backend": graph.backend}  # type: ignore[attr-defined]
+
+
+async def list_graphs(request: Request) -> Response:
+    return json_response({"graphs": registry_of(request).names()})
+
+
+async def get_graph(request: Request) -> Response:
+    return json_response(_info(graph_of(request)))
+
+
+async def _config_from_body(request: Request, name: str) -> tuple[GraphConfig, bool]:
+    """(config, came as JSON). A JSON body is an object of property values; any other body
+    is `.properties` text. `clone_graph_name` starts from an existing graph's properties."""
+    base: dict[str, str] = {}
+    clone = query_one(request, "clone_graph_name")
+    if clone:
+        src = registry_of(request).get(clone)
+        base = {k: v for k, v in src.config.properties().items() if k != "store"}
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    raw = (await request.body()).decode("utf-8", errors="replace")
+    as_json = ctype == "application/json" or (not ctype.startswith("text/") and raw.lstrip().startswith("{"))
+    if as_json and raw.strip():
+        body = await read_json(request, dict)
+        props = dict(base)
+        for k, v in body.items():
+            if isinstance(v, (dict, list)):
+                raise bad_request(f"The graph config value of '{k}' must be a string, number or boolean")
+            props[str(k)] = str(v).lower() if isinstance(v, bool) else str(v)
+        props.pop("gremlin.graph", None)
+        return GraphConfig.from_properties(name, props), True
+    if not raw.strip() and not base:
+        raise bad_request("The graph config can't be empty")
+    if base:
+        props = {**base, **parse_properties(raw)}
+        return GraphConfig.from_properties(name, props), False
+    return graph_config_from_text(name, raw), False
+
+
+async def create_graph(request: Request) -> Response:
+    name = check_graph_name(request.path_params["graph"])
+    registry = registry_of(request)
+    if name in registry:
+        raise IllegalArgument(f"The graph '{name}' has existed")
+    cfg, as_json = await _config_from_body(request, name)
+    graph = await run(registry.create, cfg)
+    settings = settings_of(request)
+    conf_file = settings.graph_file(name) if settings is not None else None
+    if conf_file is not None and cfg.backend != "memory":
+        try:
+            conf_file.write_text(cfg.text if cfg.text else cfg.properties_text(), encoding="utf-8")
+        except OSError as e:  # the graph works; it just won't come back after a restart
+            log.warning("could not write %s: %s", conf_file, e)
+    return json_response(_info(graph), status=201 if as_json else 200)
+
+
+async def drop_graph(request: Request) -> Response:
+    name = request.path_params["graph"]
+    registry = registry_of(request)
+    registry.get(name)
+    if query_one(request, "confirm_message") != CONFIRM_DROP:
+        raise IllegalArgument(f"Please take the message: {CONFIRM_DROP}")
+    await run(registry.drop, name)
+    settings = settings_of(request)
+    conf_file = settings.graph_file(name) if settings is not None else None
+    if conf_file is not None and conf_file.exists():
+        conf_file.unlink()
+    return no_content()
+
+
+async def get_conf(request: Request) -> Response:
+    graph = graph_of(request)
+    text = graph.config.text or graph.config.properties_text()
+    return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
+
+
+async def clear_graph(request: Request) -> Response:
+    graph = graph_of(request)
+    if query_one(request, "confirm_message") != CONFIRM_CLEAR:
+        raise IllegalArgument(f"Please take the message: {CONFIRM_CLEAR}")
+    await run(graph.clear)
+    return no_content()
+
+
+async def _mode_body(request: Request, what: str) -> str:
+    value = await read_json(request, (str, type(None)), required=False)
+    if value is None:
+        raise IllegalArgument(f"{what} can't be null")
+    return value
+
+
+async def get_mode(request: Request) -> Response:
+    graph = graph_of(request)
+    return json_response({"mode": await run(lambda: graph.mode)})
+
+
+async def put_mode(request: Request) -> Response:
+    graph = graph_of(request)
+    mode = await _mode_body(request, "Graph mode")
+    return json_response({"mode": await run(graph.set_mode, mode)})
+
+
+async def get_read_mode(request: Request) -> Response:
+    graph = graph_of(request)
+    return json_response({"graph_read_mode": await run(lambda: graph.read_mode)})
+
+
+async def put_read_mode(request: Request) -> Response:
+    graph = graph_of(request)
+    mode = await _mode_body(request, "Graph-read-mode")
+    return json_response({"graph_read_mode": await run(graph.set_read_mode, mode)})
+
+
+server_routes = [Route("/graphs", list_graphs, methods=["GET"])]
+
+routes = [
+    Route("/", get_graph, methods=["GET"]),
+    Route("/", create_graph, methods=["POST"]),
+    Route("/", drop_graph, methods=["DELETE"]),
+    Route("/conf", get_conf, methods=["GET"]),
+    Route("/clear", clear_graph, methods=["DELETE"]),
+    Route("/mode", get_mode, methods=["GET"]),
+    Route("/mode", put_mode, methods=["PUT"]),
+    Route("/graph_read_mode", get_read_mode, methods=["GET"]),
+    Route("/graph_read_mode", put_read_mode, methods=["PUT"]),
+]

@@ -1,0 +1,131 @@
+"""Server settings, read from a HugeGraph-style configuration folder.
+
+```
+conf/rest-server.properties     restserver.url, graphs, gremlinserver.*, batch.*, auth.*
+conf/graphs/<name>.properties   one file per graph: backend, store, schema.mode, ...
+```
+
+Both use Java `.properties` syntax (the subset HugeGraph's files use): `#` and `!` start
+comment lines, `key=value` or `key: value` (or `key value`), blank lines ignored, a
+trailing backslash continues a line. Relative paths (`graphs`, `store`,
+`gremlin.import_dir`) resolve against the working directory, as in HugeGraph, so
+`make run` from the checkout finds `conf/graphs` and `data/`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+from gremlin_engine import GraphConfig, IllegalArgument
+
+GRAPH_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,47}$")
+_SEP_RE = re.compile(r"\s*[=:]\s*|\s+")
+
+
+class SettingsError(Exception):
+    """A configuration the server cannot start with; the message names the file and key."""
+
+
+def parse_properties(text: str) -> dict[str, str]:
+    """Parses `.properties` text into an ordered dict (later keys win)."""
+    props: dict[str, str] = {}
+    pending = ""
+    for raw in text.splitlines():
+        line = raw.strip() if not pending else raw.lstrip()
+        if not pending and (not line or line[0] in "#!"):
+            continue
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            pending += line[:-1]
+            continue
+        line, pending = pending + line, ""
+        if not line:
+            continue
+        m = _SEP_RE.search(line)
+        if m is None:
+            props[line] = ""
+        else:
+            props[line[: m.start()]] = line[m.end():].strip()
+    if pending:
+        m = _SEP_RE.search(pending)
+        key, value = (pending, "") if m is None else (pending[: m.start()], pending[m.end():])
+        props[key] = value.strip()
+    return props
+
+
+def graph_config_from_text(name: str, text: str) -> GraphConfig:
+    """A graph config from `.properties` text (a graph file, or a POST /graphs/{name} body)."""
+    return GraphConfig.from_properties(name, parse_properties(text), text=text)
+
+
+def check_graph_name(name: str) -> str:
+    if not GRAPH_NAME_RE.match(name):
+        raise IllegalArgument(
+            f"Invalid graph name '{name}': it must start with a letter and contain only "
+            "letters, digits and '_' (at most 48 characters)"
+        )
+    return name
+
+
+@dataclass
+class Settings:
+    """Everything the server reads from its configuration folder."""
+
+    conf_dir: Path | None = None
+    host: str = "127.0.0.1"
+    port: int = 8080
+    graphs_dir: Path | None = None
+    graphs: list[GraphConfig] = field(default_factory=list)
+    evaluation_timeout_ms: int = 30000
+    gremlin_port: int = 0
+    import_dir: Path | None = None
+    max_vertices_per_batch: int = 500
+    max_edges_per_batch: int = 500
+    # every rest-server property as written, for parts that read their own keys (auth.*)
+    raw: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, conf_dir: str | Path = "conf") -> Settings:
+        conf = Path(conf_dir)
+        server_file = conf / "rest-server.properties"
+        if not server_file.is_file():
+            raise SettingsError(f"{server_file} does not exist (pass --conf DIR pointing at a conf folder)")
+        raw = parse_properties(server_file.read_text(encoding="utf-8"))
+        s = cls(conf_dir=conf.resolve(), raw=raw)
+        url = raw.get("restserver.url", "http://127.0.0.1:8080")
+        parsed = urlparse(url if "://" in url else f"http://{url}")
+        s.host = parsed.hostname or "127.0.0.1"
+        s.port = parsed.port or 8080
+        s.evaluation_timeout_ms = _int(raw, "gremlinserver.evaluation_timeout_ms", 30000, server_file)
+        s.gremlin_port = _int(raw, "gremlinserver.port", 0, server_file)
+        s.max_vertices_per_batch = _int(raw, "batch.max_vertices_per_batch", 500, server_file)
+        s.max_edges_per_batch = _int(raw, "batch.max_edges_per_batch", 500, server_file)
+        if raw.get("gremlin.import_dir"):
+            s.import_dir = Path(raw["gremlin.import_dir"]).expanduser().resolve()
+        graphs = raw.get("graphs")
+        s.graphs_dir = Path(graphs).expanduser().resolve() if graphs else (conf / "graphs").resolve()
+        if not s.graphs_dir.is_dir():
+            raise SettingsError(f"{server_file}: graphs folder {s.graphs_dir} does not exist")
+        for f in sorted(s.graphs_dir.glob("*.properties")):
+            name = f.stem
+            try:
+                check_graph_name(name)
+                s.graphs.append(graph_config_from_text(name, f.read_text(encoding="utf-8")))
+            except IllegalArgument as e:
+                raise SettingsError(f"{f}: {e}") from e
+        return s
+
+    def graph_file(self, name: str) -> Path | None:
+        return None if self.graphs_dir is None else self.graphs_dir / f"{name}.properties"
+
+
+def _int(raw: dict[str, str], key: str, default: int, where: Path) -> int:
+    value = raw.get(key)
+    if value in (None, ""):
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise SettingsError(f"{where}: {key} must be an integer, but got '{value}'") from None

@@ -1,0 +1,248 @@
+"""Request metrics: per-route counters, rates and latency histograms, gathered by a
+middleware and read by `/metrics`.
+
+Shapes follow Dropwizard's JSON (what HugeGraph's `/metrics?type=json` shows): meters
+carry `count`, `mean_rate` and exponentially weighted 1/5/15-minute rates; histograms and
+timers carry a snapshot (`min`, `max`, `mean`, `stddev`, `p50` ... `p999`) over a sliding
+window of the most recent samples. Metric names are `<METHOD> <route template>` (for
+example `GET /graphs/{graph}/schema`), so the set of names stays bounded whatever ids
+clients put in their URLs.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+WINDOW = 1028  # Dropwizard's default reservoir size
+_TICK = 5.0  # seconds between EWMA updates, as Dropwizard
+
+
+class _EWMA:
+    def __init__(self, minutes: float) -> None:
+        self.alpha = 1.0 - math.exp(-_TICK / 60.0 / minutes)
+        self.rate = 0.0
+        self.uncounted = 0
+        self.initialised = False
+
+    def tick(self) -> None:
+        instant = self.uncounted / _TICK
+        self.uncounted = 0
+        if self.initialised:
+            self.rate += self.alpha * (instant - self.rate)
+        else:
+            self.rate, self.initialised = instant, True
+
+
+class Meter:
+    """Event count and rates (events per second)."""
+
+    def __init__(self, now: float) -> None:
+        self.count = 0
+        self.start = now
+        self.last_tick = now
+        self.ewmas = (_EWMA(1), _EWMA(5), _EWMA(15))
+
+    def _catch_up(self, now: float) -> None:
+        ticks = int((now - self.last_tick) / _TICK)
+        if ticks <= 0:
+            return
+        self.last_tick += ticks * _TICK
+        for e in self.ewmas:
+            for _ in range(min(ticks, 2000)):
+                e.tick()
+
+    def mark(self, now: float) -> None:
+        self._catch_up(now)
+        self.count += 1
+        for e in self.ewmas:
+            e.uncounted += 1
+
+    def snapshot(self, now: float) -> dict[str, Any]:
+        self._catch_up(now)
+        elapsed = max(now - self.start, 1e-9)
+        m1, m5, m15 = (e.rate for e in self.ewmas)
+        return {
+            "count": self.count,
+            "mean_rate": self.count / elapsed,
+            "m1_rate": m1,
+            "m5_rate": m5,
+            "m15_rate": m15,
+            "units": "events/second",
+        }
+
+
+class Histogram:
+    """Count, sum and extremes over all samples; quantiles over the last `WINDOW`."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.min = math.inf
+        self.max = -math.inf
+        self.window: deque[float] = deque(maxlen=WINDOW)
+
+    def update(self, value: float) -> None:
+        self.count += 1
+        self.total += value
+        self.min = min(self.min, value)
+        self.max = max(self.max, value)
+        self.window.append(value)
+
+    def snapshot(self) -> dict[str, Any]:
+        values = sorted(self.window)
+        n = len(values)
+        mean = self.total / self.count if self.count else 0.0
+        if n:
+            wmean = sum(values) / n
+            stddev = math.sqrt(sum((v - wmean) ** 2 for v in values) / n)
+        else:
+            stddev = 0.0
+
+        def q(p: float) -> float:
+            if not n:
+                return 0.0
+            return values[min(n - 1, max(0, math.ceil(p * n) - 1))]
+
+        return {
+            "count": self.count,
+            "min": self.min if self.count else 0.0,
+            "max": self.max if self.count else 0.0,
+            "mean": mean,
+            "stddev": stddev,
+            "p50": q(0.50),
+            "p75": q(0.75),
+            "p95": q(0.95),
+            "p98": q(0.98),
+            "p99": q(0.99),
+            "p999": q(0.999),
+        }
+
+
+class RouteStats:
+    def __init__(self, now: float) -> None:
+        self.meter = Meter(now)
+        self.latency = Histogram()
+        self.success = 0
+        self.failed = 0
+        self.statuses: dict[int, int] = {}
+
+
+class Telemetry:
+    """All request metrics of one server process."""
+
+    def __init__(self) -> None:
+        self.started = time.time()
+        self._lock = threading.Lock()
+        self.routes: dict[tuple[str, str], RouteStats] = {}
+        self.total = Meter(time.monotonic())
+        self.errors = 0
+
+    def record(self, method: str, template: str, status: int, elapsed_ms: float) -> None:
+        now = time.monotonic()
+        with self._lock:
+            stats = self.routes.get((method, template))
+            if stats is None:
+                stats = self.routes[(method, template)] = RouteStats(now)
+            stats.meter.mark(now)
+            stats.latency.update(elapsed_ms)
+            stats.statuses[status] = stats.statuses.get(status, 0) + 1
+            if status >= 400:
+                stats.failed += 1
+                self.errors += 1
+            else:
+                stats.success += 1
+            self.total.mark(now)
+
+    def _items(self) -> list[tuple[str, str, RouteStats]]:
+        return sorted(((m, t, s) for (m, t), s in self.routes.items()), key=lambda x: (x[1], x[0]))
+
+    def counters(self) -> dict[str, Any]:
+        with self._lock:
+            out: dict[str, Any] = {
+                "hugelite.requests.total": {"count": self.total.count},
+                "hugelite.requests.failed": {"count": self.errors},
+            }
+            for method, template, s in self._items():
+                out[f"{method} {template}.success"] = {"count": s.success}
+                out[f"{method} {template}.failed"] = {"count": s.failed}
+                for status, n in sorted(s.statuses.items()):
+                    out[f"{method} {template}.status.{status}"] = {"count": n}
+            return out
+
+    def meters(self) -> dict[str, Any]:
+        now = time.monotonic()
+        with self._lock:
+            out = {"hugelite.requests": self.total.snapshot(now)}
+            for method, template, s in self._items():
+                out[f"{method} {template}"] = s.meter.snapshot(now)
+            return out
+
+    def histograms(self) -> dict[str, Any]:
+        with self._lock:
+            return {f"{m} {t}.latency_ms": s.latency.snapshot() for m, t, s in self._items()}
+
+    def timers(self) -> dict[str, Any]:
+        now = time.monotonic()
+        with self._lock:
+            out = {}
+            for method, template, s in self._items():
+                rates = s.meter.snapshot(now)
+                snap = s.latency.snapshot()
+                snap.update({k: rates[k] for k in ("mean_rate", "m1_rate", "m5_rate", "m15_rate")})
+                snap["duration_units"] = "milliseconds"
+                snap["rate_units"] = "calls/second"
+                out[f"{method} {template}"] = snap
+            return out
+
+    def statistics(self) -> dict[str, Any]:
+        """HugeGraph's per-API statistics (`/metrics/statistics`), keyed `<path>/<METHOD>`."""
+        with self._lock:
+            out = {}
+            for method, template, s in self._items():
+                snap = s.latency.snapshot()
+                out[f"{template}/{method}"] = {
+                    "TOTAL_REQUEST": s.success + s.failed,
+                    "SUCCESS_REQUEST": s.success,
+                    "FAILED_REQUEST": s.failed,
+                    "MEAN_RESPONSE_TIME": snap["mean"],
+                    "MAX_RESPONSE_TIME": snap["max"],
+                    "P50_RESPONSE_TIME": snap["p50"],
+                    "P95_RESPONSE_TIME": snap["p95"],
+                    "P99_RESPONSE_TIME": snap["p99"],
+                }
+            return out
+
+
+class TelemetryMiddleware:
+    """Times every HTTP request and records it under its route template."""
+
+    def __init__(self, app: ASGIApp, telemetry: Telemetry) -> None:
+        self.app = app
+        self.telemetry = telemetry
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "(unmatched)"
+            elapsed = (time.perf_counter() - start) * 1000.0
+            self.telemetry.record(scope["method"], template, status, elapsed)
