@@ -23,6 +23,10 @@ from storage.tx_base import TxBase
 
 _ADD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key) VALUES (?, ?, ?, ?)"
 _ANY = object()
+# The entries of one element in one index. Naming both kinds lets the planner use all three
+# columns of ix_index_entries_elem; left to itself it prefers walking the primary key of the
+# whole index (to skip a sort), which is slow for a big index.
+_BY_ELEM = "elem_key = ? AND elem_kind IN ('v', 'e') AND index_id = ?"
 
 
 @lru_cache(maxsize=64)
@@ -107,7 +111,7 @@ class IndexMixin(TxBase):
         """Remove the entries of one element in one index (only the one with `value` if given)."""
         self._w()
         if value is _ANY:
-            sql = "DELETE FROM index_entries WHERE elem_key = ? AND index_id = ?"
+            sql = f"DELETE FROM index_entries WHERE {_BY_ELEM}"
             return self.raw.execute(sql, (elem_key, index_id)).rowcount
         sql = "DELETE FROM index_entries WHERE index_id = ? AND value = ? AND elem_key = ?"
         return self.raw.execute(sql, (index_id, value, elem_key)).rowcount
@@ -154,7 +158,9 @@ class IndexMixin(TxBase):
 
     def index_values(self, index_id: int, elem_key: int) -> list[Any]:
         """The values an element has in one index (to remove stale entries on update)."""
-        sql = "SELECT value FROM index_entries WHERE elem_key = ? AND index_id = ? ORDER BY value"
+        # `+index_id`: without it the planner walks the whole index's primary key to avoid
+        # sorting these few values
+        sql = "SELECT value FROM index_entries WHERE elem_key = ? AND elem_kind IN ('v', 'e') AND +index_id = ? ORDER BY value"
         return [r[0] for r in self.raw.execute(sql, (elem_key, index_id))]
 
     def index_scan(self, index_id: int) -> list[tuple[Any, int]]:
