@@ -12,7 +12,14 @@ from gremlin_engine.io.graphson import (
     parse_lines,
     read_graphson_lines,
 )
-from gremlin_engine.io.loader import load_graphson, load_records, read_into, resolve_import_path
+from gremlin_engine.io.loader import (
+    load_graph_records,
+    load_graphson,
+    load_records,
+    read_into,
+    resolve_import_path,
+    write_access,
+)
 
 __all__ = [
     "EdgeRecord",
@@ -21,10 +28,12 @@ __all__ = [
     "PropertyRecord",
     "VertexRecord",
     "decode_value",
+    "load_graph_records",
     "load_graphson",
     "load_records",
     "parse_lines",
     "read_graphson_lines",
     "read_into",
     "resolve_import_path",
+    "write_access",
 ]

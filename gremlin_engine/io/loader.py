@@ -20,6 +20,7 @@ from typing import Any
 
 from gremlin_engine.errors import Forbidden, IllegalArgument, NotFound
 from gremlin_engine.io.graphson import GraphRecords, GraphSONError, read_graphson_lines
+from gremlin_engine.traversal.tokens import T
 
 #: file suffixes `g.io()` can read; anything else is refused with a message naming it
 READABLE_SUFFIXES = (".json", ".graphson")
@@ -28,9 +29,16 @@ READABLE_SUFFIXES = (".json", ".graphson")
 def load_records(access: Any, records: GraphRecords) -> tuple[int, int]:
     """Adds every vertex, then every edge; returns (vertices, edges) added."""
     added: dict[Any, Any] = {}
+    # TinkerGraph keeps vertex property ids; the runtime takes a user-supplied one as T.id
+    # in the meta map, which only auto-mode (TinkerGraph-like) graphs accept
+    keep_vp_ids = getattr(access, "schema_mode", "strict") == "auto"
     for vr in records.vertices:
-        props = [(p.key, p.value, vr.cardinality(p.key), dict(p.meta)) for p in vr.properties]
-        # a multi-property key needs list cardinality from its first value on
+        props = []
+        for p in vr.properties:
+            meta: dict[Any, Any] = dict(p.meta)
+            if keep_vp_ids and p.id is not None:
+                meta[T.id] = p.id
+            props.append((p.key, p.value, vr.cardinality(p.key), meta))
         added[vr.id] = access.add_vertex(vr.label, vr.id, props)
     n_edges = 0
     for er in records.edges:
@@ -71,18 +79,32 @@ def read_into(access: Any, path: str | Path, import_dir: str | Path | None) -> t
 
 
 @contextlib.contextmanager
-def _write_access(graph: Any) -> Iterator[Any]:
-    """A GraphAccess over one write transaction of `graph` (commits on success)."""
-    from gremlin_engine.runtime import api
+def write_access(graph: Any) -> Iterator[Any]:
+    """A GraphAccess over one write transaction of `graph`; commits when the block ends
+    normally, rolls back when it raises."""
+    try:
+        from gremlin_engine.runtime import api
+    except ImportError:
+        api = None  # type: ignore[assignment]
+    opener = getattr(api, "write_access", None)
+    if opener is not None:
+        with opener(graph) as access:
+            yield access
+        return
+    from gremlin_engine.runtime.access import StoreAccess
 
-    with api.write_access(graph) as access:
-        yield access
+    with graph.store.write() as tx:
+        yield StoreAccess.for_graph(graph, tx)
+
+
+def load_graph_records(graph: Any, records: GraphRecords) -> tuple[int, int]:
+    """Loads already-read records into `graph` in one write transaction."""
+    with write_access(graph) as access:
+        return load_records(access, records)
 
 
 def load_graphson(graph: Any, path: str | Path) -> tuple[int, int]:
     """Loads a GraphSON 3.0 adjacency file into `graph` in one write transaction, keeping
     the file's vertex and edge ids. Not path-restricted: this is for trusted callers (tests,
     the CLI); scripts go through `read_into`."""
-    records = read_graphson_lines(path)
-    with _write_access(graph) as access:
-        return load_records(access, records)
+    return load_graph_records(graph, read_graphson_lines(path))

@@ -112,16 +112,14 @@ class EngineExecutor:
 
     def _new_graph(self, dataset: str) -> Any:
         from gremlin_engine.graph import GraphConfig
-        from gremlin_engine.io import load_records
-        from gremlin_engine.runtime import api
+        from gremlin_engine.io import load_graph_records
 
         extra = {} if self.strategies else dict(NO_STRATEGIES)
         cfg = GraphConfig(name=f"tp_{dataset}_{next(self._names)}", backend="memory", schema_mode="auto", extra=extra)
         graph = self.registry.create(cfg)
         records = self.records(dataset)
         if records is not None:
-            with api.write_access(graph) as access:
-                load_records(access, records)
+            load_graph_records(graph, records)
         return graph
 
     def open(self, dataset: str, fresh: bool) -> EngineHandle:
