@@ -1,0 +1,86 @@
+"""The traversal machine: compile a `TraversalIR` into steps, optimise, and run it lazily
+against a `GraphAccess`.
+
+    run(ir, access, cancel=None, strategies=True) -> Iterator[result objects]
+    compile_traversal(ir, strategies=True) -> CompiledTraversal   (options on `.options`)
+    explain(ir) -> str
+
+Results are yielded lazily with bulk expanded; callers (the runtime) may stop pulling at
+any time. Side-effects, sacks and paths are per call.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+from gremlin_engine.access import GraphAccess
+from gremlin_engine.limits import CancelToken
+from gremlin_engine.traversal.compiler import SourceOptions, compile_ir
+from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
+from gremlin_engine.traversal.ir import TraversalIR
+from gremlin_engine.traversal.traverser import Context
+
+__all__ = ["CompiledTraversal", "compile_traversal", "explain", "run"]
+
+
+def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTraversal:
+    """IR -> steps (+ strategies). The source options are attached as `.options`."""
+    compiled = compile_ir(ir, strategies=strategies)
+    traversal = compiled.traversal
+    traversal.options = compiled.options  # type: ignore[attr-defined]
+    return traversal
+
+
+def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelToken | None) -> Context:
+    opts: SourceOptions = getattr(traversal, "options", None) or SourceOptions()
+    sack = None
+    if opts.sack is not None:
+        initial = opts.sack[0]
+
+        def sack() -> Any:
+            return copy.copy(initial)
+
+    return Context(
+        access=access,
+        cancel=cancel or CancelToken(),
+        side_effects={k: copy.copy(v) for k, v in opts.side_effects.items()},
+        sack_initial=sack,
+        sack_merge=opts.sack[2] if opts.sack is not None and len(opts.sack) > 2 else None,
+        track_paths=traversal.needs_paths(),
+        bulk=opts.bulk,
+    )
+
+
+def run_compiled(
+    traversal: CompiledTraversal, access: GraphAccess, *, cancel: CancelToken | None = None
+) -> Iterator[Any]:
+    ctx = _context(traversal, access, cancel)
+    return objects(execute(traversal, (), ctx))
+
+
+def run(
+    ir: TraversalIR,
+    access: GraphAccess,
+    *,
+    cancel: CancelToken | None = None,
+    strategies: bool = True,
+) -> Iterator[Any]:
+    """Compiles and runs `ir`; a generator of result objects (bulk expanded).
+
+    Errors in the traversal text (unknown step, bad arguments) raise at the call; runtime
+    errors raise while iterating."""
+    traversal = compile_traversal(ir, strategies=strategies)
+    return run_compiled(traversal, access, cancel=cancel)
+
+
+def explain(ir: TraversalIR) -> str:
+    """The traversal as compiled, then after each strategy (like TinkerPop's explain())."""
+    from gremlin_engine.traversal.strategies import apply_strategies
+
+    traversal = compile_traversal(ir, strategies=False)
+    trace: list[str] = [f"{'Original':<28} {traversal!r}"]
+    apply_strategies(traversal, disabled=traversal.options.strategies_off, trace=trace)
+    trace.append(f"{'Final':<28} {traversal!r}")
+    return "\n".join(trace)

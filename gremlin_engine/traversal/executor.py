@@ -1,0 +1,98 @@
+"""Pull-based execution: chains each step's generator over the previous one's.
+
+A `CompiledTraversal` is a list of step instances (after strategies). `execute` wires
+`step.process(upstream, ctx)` generators together, so nothing runs until the caller pulls,
+and a downstream `limit` stops upstream work by simply not pulling any more. Steps that
+need a whole batch (flat-maps, property loads) cut the stream with `traverser.batches`.
+
+Child traversals (`where(out())`, `by(values('age'))`, `repeat(...)`) are `CompiledTraversal`s
+too; parents run them through the same `execute`, either for one traverser
+(`first_result`, `results`) or for a whole stream (`execute`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gremlin_engine.traversal.traverser import Context, Traverser
+
+if TYPE_CHECKING:
+    from gremlin_engine.traversal.steps.base import Step
+
+
+NOTHING: Any = object()  # "the child traversal produced no result"
+
+
+@dataclass
+class CompiledTraversal:
+    """Step instances ready to run. `anonymous` child traversals start from their parent's
+    traverser; root traversals start from their source step."""
+
+    steps: list[Step] = field(default_factory=list)
+    anonymous: bool = False
+
+    def walk(self) -> Iterator[Step]:
+        """Every step, including those of nested child traversals (depth first)."""
+        for s in self.steps:
+            yield s
+            for child in s.children():
+                yield from child.walk()
+
+    def needs_paths(self) -> bool:
+        return any(s.requires_path or s.labels for s in self.walk())
+
+    def is_identity(self) -> bool:
+        return not self.steps
+
+    def __repr__(self) -> str:
+        head = "__" if self.anonymous else "g"
+        return ".".join([head, *map(repr, self.steps)]) if self.steps else head + ".identity()"
+
+
+def execute(traversal: CompiledTraversal, start: Iterable[Traverser], ctx: Context) -> Iterator[Traverser]:
+    """Runs `traversal` over the `start` stream (ignored by source steps, which make their own)."""
+    it: Iterator[Traverser] = iter(start)
+    for step in traversal.steps:
+        it = step.process(it, ctx)
+        if step.labels:
+            it = _labelled(it, step.labels)
+    return it
+
+
+def _labelled(it: Iterator[Traverser], labels: tuple[str, ...]) -> Iterator[Traverser]:
+    for t in it:
+        t.add_labels(labels)
+        yield t
+
+
+def results(child: CompiledTraversal, t: Traverser, ctx: Context) -> Iterator[Traverser]:
+    """The child's output traversers for one parent traverser."""
+    return execute(child, (t.clone(),), ctx)
+
+
+def first_result(child: CompiledTraversal, t: Traverser, ctx: Context) -> Any:
+    """The first object the child yields for `t`, or NOTHING (used by `by()` and friends)."""
+    if not child.steps:
+        return t.obj
+    for r in results(child, t, ctx):
+        return r.obj
+    return NOTHING
+
+
+def produces(child: CompiledTraversal, t: Traverser, ctx: Context) -> bool:
+    """Whether the child yields anything for `t` (filter semantics of where/and/or/not)."""
+    if not child.steps:
+        return True
+    for _ in results(child, t, ctx):
+        return True
+    return False
+
+
+def objects(traversers: Iterable[Traverser]) -> Iterator[Any]:
+    """Expands bulk: the result objects a client sees."""
+    for t in traversers:
+        obj = t.obj
+        for _ in range(t.bulk):
+            yield obj

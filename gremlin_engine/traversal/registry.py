@@ -1,0 +1,207 @@
+"""THE step table: Gremlin step name -> factory and accepted argument signatures.
+
+This is the one place that says which steps exist and what they accept; the compiler
+checks every call against it (`UnsupportedStep` / `StepArgumentError` naming the step) and
+docs/tests can derive the support matrix from `REGISTRY`.
+
+Signatures are tiny strings: space-separated argument kinds, each optionally suffixed
+with `?` (optional) or `*` (any number); alternatives are separated by `|`.
+Kinds: any, str, int, num, bool, trav, pred, key (str or T), map, list, none, and token
+enum names (T, Scope, Order, Column, Pop, Cardinality, Direction, Pick, Operator, Merge,
+DT, WithOptions, GType).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gremlin_engine.errors import StepArgumentError
+from gremlin_engine.structure.numbers import is_number
+from gremlin_engine.traversal.executor import CompiledTraversal
+from gremlin_engine.traversal.predicates import P
+from gremlin_engine.traversal.steps import (
+    barrier,
+    branch,
+    filter,
+    flatmap,
+    map,
+    mutation,
+    range,
+    sideeffect,
+    source,
+)
+from gremlin_engine.traversal.steps import strings as text
+from gremlin_engine.traversal.steps.base import IdentityStep
+from gremlin_engine.traversal.tokens import TOKEN_ENUMS, T
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    factory: Callable[..., Any]
+    signature: str
+    family: str
+
+
+_KINDS: dict[str, Callable[[Any], bool]] = {
+    "any": lambda a: True,
+    "str": lambda a: isinstance(a, str),
+    "int": lambda a: is_number(a) and int(a) == a,
+    "num": is_number,
+    "bool": lambda a: isinstance(a, bool),
+    "trav": lambda a: isinstance(a, CompiledTraversal),
+    "pred": lambda a: isinstance(a, P),
+    "key": lambda a: isinstance(a, str | T),
+    "map": lambda a: isinstance(a, dict),
+    "list": lambda a: isinstance(a, list | tuple | set),
+    "none": lambda a: a is None,
+}
+for _name, _cls in TOKEN_ENUMS.items():
+    _KINDS[_name] = lambda a, c=_cls: isinstance(a, c)
+
+
+def _parse(sig: str) -> list[list[tuple[list[str], str]]]:
+    alts = []
+    for alt in sig.split("|"):
+        params = []
+        for tok in alt.split():
+            mod = tok[-1] if tok[-1] in "?*" else ""
+            kinds = (tok[:-1] if mod else tok).split("/")
+            params.append((kinds, mod))
+        alts.append(params)
+    return alts
+
+
+def _match(params: list[tuple[list[str], str]], args: tuple[Any, ...]) -> bool:
+    if not params:
+        return not args
+    (kinds, mod), rest = params[0], params[1:]
+    ok = bool(args) and any(_KINDS[k](args[0]) for k in kinds)
+    if mod == "*":
+        return _match(rest, args) or (ok and _match(params, args[1:]))
+    if mod == "?":
+        return (ok and _match(rest, args[1:])) or _match(rest, args)
+    return ok and _match(rest, args[1:])
+
+
+def check_args(name: str, spec: StepSpec, args: tuple[Any, ...]) -> None:
+    if any(_match(alt, args) for alt in _parse(spec.signature)):
+        return
+    shown = ", ".join(repr(a) for a in args)
+    raise StepArgumentError(f"{name}() does not accept ({shown}); expected {name}({spec.signature.replace('|', ' or ')})")
+
+
+def _s(family: str, table: dict[str, tuple[Callable[..., Any], str]]) -> dict[str, StepSpec]:
+    return {name: StepSpec(f, sig, family) for name, (f, sig) in table.items()}
+
+
+REGISTRY: dict[str, StepSpec] = {
+    **_s("source", {
+        "V": (source.VStep, "any*"),
+        "E": (source.EStep, "any*"),
+        "inject": (source.InjectStep, "any*"),
+        "addV": (source.AddVertexStep, "str/trav/none?"),
+        "addE": (source.AddEdgeStep, "str/trav"),
+        "mergeV": (mutation.MergeVStep, "map/trav/none?"),
+        "mergeE": (mutation.MergeEStep, "map/trav/none?"),
+    }),
+    **_s("filter", {
+        "has": (filter.HasStep, "key/none|key/none any|str/none key/none any"),
+        "hasLabel": (filter.has_label, "any any*"),
+        "hasId": (filter.has_id, "any any*"),
+        "hasKey": (filter.has_key, "any any*"),
+        "hasValue": (filter.has_value, "any any*"),
+        "hasNot": (filter.HasNotStep, "key"),
+        "is": (filter.IsStep, "any"),
+        "where": (filter.where_step, "trav|pred|str pred"),
+        "not": (filter.NotStep, "trav"),
+        "and": (filter.AndStep, "trav*"),
+        "or": (filter.OrStep, "trav*"),
+        "filter": (filter.TraversalFilterStep, "trav"),
+        "dedup": (filter.DedupStep, "Scope? str*"),
+        "range": (range.RangeStep, "Scope? int int"),
+        "limit": (range.limit_step, "Scope? int"),
+        "skip": (range.skip_step, "Scope? int"),
+        "tail": (range.TailStep, "Scope? int?"),
+        "sample": (range.SampleStep, "Scope? int"),
+        "simplePath": (filter.SimplePathStep, ""),
+        "cyclicPath": (filter.CyclicPathStep, ""),
+        "coin": (filter.CoinStep, "num"),
+        "discard": (filter.DiscardStep, ""),
+        "none": (filter.none_step, "pred?"),
+        "any": (filter.AnyStep, "pred"),
+        "all": (filter.AllStep, "pred"),
+        "identity": (IdentityStep, ""),
+    }),
+    **_s("flatmap", {
+        "out": (flatmap.OutStep, "str/list*"),
+        "in": (flatmap.InStep, "str/list*"),
+        "both": (flatmap.BothStep, "str/list*"),
+        "outE": (flatmap.OutEStep, "str/list*"),
+        "inE": (flatmap.InEStep, "str/list*"),
+        "bothE": (flatmap.BothEStep, "str/list*"),
+        "outV": (flatmap.OutVStep, ""),
+        "inV": (flatmap.InVStep, ""),
+        "bothV": (flatmap.BothVStep, ""),
+        "otherV": (flatmap.OtherVStep, ""),
+        "unfold": (flatmap.UnfoldStep, ""),
+        "flatMap": (flatmap.FlatMapTraversalStep, "trav"),
+    }),
+    **_s("map", {
+        "id": (map.IdStep, ""),
+        "label": (map.LabelStep, ""),
+        "values": (map.ValuesStep, "str*"),
+        "properties": (map.PropertiesStep, "str*"),
+        "valueMap": (map.ValueMapStep, "bool? str*"),
+        "propertyMap": (map.PropertyMapStep, "str*"),
+        "elementMap": (map.ElementMapStep, "str*"),
+        "key": (map.KeyStep, ""),
+        "value": (map.ValueStep, ""),
+        "constant": (map.ConstantStep, "any"),
+        "map": (map.MapTraversalStep, "trav"),
+        "path": (map.PathStep, ""),
+        "select": (map.select_step, "Pop? str str*|Pop? trav|Column"),
+        "project": (map.ProjectStep, "str str*"),
+        "math": (map.MathStep, "str"),
+        "loops": (map.LoopsStep, "str?"),
+        "index": (map.IndexStep, ""),
+        "sack": (sideeffect.SackStep, "Operator?"),
+        "otherwise": (IdentityStep, ""),
+    }),
+    **_s("barrier", {
+        "count": (barrier.CountStep, "Scope?"),
+        "sum": (barrier.SumStep, "Scope?"),
+        "min": (barrier.MinStep, "Scope?"),
+        "max": (barrier.MaxStep, "Scope?"),
+        "mean": (barrier.MeanStep, "Scope?"),
+        "fold": (barrier.FoldStep, "|any Operator/str"),
+        "order": (barrier.OrderStep, "Scope?"),
+        "group": (barrier.GroupStep, "str?"),
+        "groupCount": (barrier.GroupCountStep, "str?"),
+        "tree": (barrier.TreeStep, "str?"),
+        "barrier": (barrier.BarrierStep, "int?|Barrier"),
+        "cap": (sideeffect.CapStep, "str str*"),
+    }),
+    **_s("sideeffect", {
+        "aggregate": (sideeffect.AggregateStep, "Scope? str"),
+        "store": (sideeffect.store_step, "str"),
+        "sideEffect": (sideeffect.SideEffectTraversalStep, "trav"),
+        "fail": (sideeffect.FailStep, "str?"),
+        "subgraph": (sideeffect.unsupported("subgraph"), "any*"),
+        "profile": (sideeffect.unsupported("profile"), "any*"),
+        "property": (mutation.PropertyStep, "Cardinality? any any*|Cardinality? map"),
+        "drop": (mutation.DropStep, ""),
+    }),
+    **_s("branch", {
+        "repeat": (branch.RepeatStep, "str? trav"),
+        "union": (branch.UnionStep, "trav*"),
+        "choose": (branch.ChooseStep, "trav|trav trav trav?|pred trav trav?"),
+        "branch": (branch.BranchStep, "trav"),
+        "coalesce": (branch.CoalesceStep, "trav*"),
+        "optional": (branch.OptionalStep, "trav"),
+        "local": (branch.LocalStep, "trav"),
+        "match": (branch.MatchStep, "trav*"),
+    }),
+    **_s("strings", {name: (cls, sig) for name, (cls, sig) in text.STEPS.items()}),
+}

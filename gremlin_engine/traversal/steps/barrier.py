@@ -1,0 +1,403 @@
+"""Barrier steps: reducers (`count`, `sum`, `min`, `max`, `mean`, `fold`), `order`, `group`,
+`groupCount`, `tree`, `barrier`.
+
+Reducing barriers consume their whole input and emit one fresh traverser (empty input:
+`count()` and `fold()` still emit, the numeric reducers emit nothing). Each reducer also
+has a local form that reduces the collection inside one traverser. Numeric results keep
+TinkerPop's Java typing: `count()` is Long, `sum` widens on overflow, `mean` is Double,
+`min`/`max` of mixed numbers take the widest type.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from gremlin_engine.errors import StepArgumentError, TraversalError
+from gremlin_engine.structure import numbers as num
+from gremlin_engine.traversal.compare import compare, hashable, order_compare, order_key
+from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, execute
+from gremlin_engine.traversal.steps.base import By, ByModulated, Step
+from gremlin_engine.traversal.steps.filter import scope_of
+from gremlin_engine.traversal.tokens import Operator, Order, Scope
+from gremlin_engine.traversal.traverser import Context, Traverser, checked
+from gremlin_engine.traversal.values import Tree
+
+_WIDER = {num.Byte: num.Short, num.Short: num.Int, num.Int: num.Long, num.Long: num.BigInt}
+_BOUNDS = {num.Byte: 8, num.Short: 16, num.Int: 32, num.Long: 64}
+
+
+def java_add(a: Any, b: Any) -> Any:
+    """a + b in TinkerPop's NumberHelper typing: widest operand type, widened on overflow."""
+    cls = num.promote(a, b)
+    if cls in _BOUNDS:
+        r = int(a) + int(b)
+        while cls in _BOUNDS and not -(1 << (_BOUNDS[cls] - 1)) <= r < (1 << (_BOUNDS[cls] - 1)):
+            cls = _WIDER[cls]
+        return cls(r)
+    if cls is num.BigInt:
+        return num.BigInt(int(a) + int(b))
+    if cls is num.Float:
+        return num.Float(float(a) + float(b))
+    return num.wrap(cls, (num.wrap(cls, a) + num.wrap(cls, b)))
+
+
+def _numbers(items: Iterable[Any], step: str) -> list[Any]:
+    out = []
+    for x in items:
+        if x is None:
+            continue
+        if not num.is_number(x):
+            raise TraversalError(f"{step}() can only be applied to numbers, not {x!r}")
+        out.append(x)
+    return out
+
+
+def reduce_sum(items: Iterable[Any]) -> Any:
+    vals = _numbers(items, "sum")
+    if not vals:
+        return NOTHING
+    total = vals[0]
+    for v in vals[1:]:
+        total = java_add(total, v)
+    return num.normalize(total)
+
+
+def reduce_mean(items: Iterable[Any]) -> Any:
+    vals = _numbers(items, "mean")
+    if not vals:
+        return NOTHING
+    import decimal
+
+    if all(isinstance(v, decimal.Decimal) for v in vals):
+        return sum(vals) / len(vals)
+    return float(sum(float(v) for v in vals)) / len(vals)
+
+
+def reduce_extreme(items: Iterable[Any], sign: int) -> Any:
+    best = NOTHING
+    kinds = []
+    for x in items:
+        if x is None:
+            continue
+        if best is NOTHING:
+            best = x
+        else:
+            c = compare(x, best)
+            if c is None:
+                c = order_compare(x, best)
+            if c * sign > 0:
+                best = x
+        kinds.append(x)
+    if best is not NOTHING and num.is_number(best) and all(num.is_number(k) for k in kinds):
+        cls = num.java_type(best)
+        for k in kinds:
+            cls = num.promote(num.wrap(cls, best) if cls else best, k)
+        return num.wrap(cls, best)
+    return best
+
+
+def _local_items(obj: Any) -> list[Any]:
+    if isinstance(obj, Mapping):
+        return list(obj.values())
+    if isinstance(obj, list | tuple | set | frozenset):
+        return list(obj)
+    return [obj]
+
+
+class ReducingStep(Step):
+    """Base for count/sum/min/max/mean: `reduce(list of (obj, bulk))`."""
+
+    empty_result: Any = NOTHING
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.scope = args[0] if args else Scope.global_
+
+    def reduce(self, items: list[tuple[Any, int]]) -> Any:
+        raise NotImplementedError
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.scope is Scope.local:
+            for t in checked(it, ctx):
+                r = self.reduce([(x, 1) for x in _local_items(t.obj)])
+                if r is not NOTHING:
+                    yield t.split(r)
+            return
+        items = [(t.obj, t.bulk) for t in checked(it, ctx)]
+        r = self.reduce(items)
+        if r is not NOTHING:
+            yield ctx.new_traverser(r)
+
+
+def _expand(items: list[tuple[Any, int]]) -> Iterator[Any]:
+    for obj, bulk in items:
+        for _ in range(bulk):
+            yield obj
+
+
+class CountStep(ReducingStep):
+    name = "count"
+
+    def reduce(self, items: list[tuple[Any, int]]) -> Any:
+        return num.Long(sum(b for _, b in items))
+
+
+class SumStep(ReducingStep):
+    name = "sum"
+
+    def reduce(self, items: list[tuple[Any, int]]) -> Any:
+        return reduce_sum(_expand(items))
+
+
+class MeanStep(ReducingStep):
+    name = "mean"
+
+    def reduce(self, items: list[tuple[Any, int]]) -> Any:
+        return reduce_mean(_expand(items))
+
+
+class MinStep(ReducingStep):
+    name = "min"
+
+    def reduce(self, items: list[tuple[Any, int]]) -> Any:
+        return reduce_extreme((o for o, _ in items), -1)
+
+
+class MaxStep(ReducingStep):
+    name = "max"
+
+    def reduce(self, items: list[tuple[Any, int]]) -> Any:
+        return reduce_extreme((o for o, _ in items), 1)
+
+
+def apply_operator(op: Any, a: Any, b: Any) -> Any:
+    """`Operator` semantics shared by fold(seed, op), sack(op) and withSack merges."""
+    if op is Operator.assign:
+        return b
+    if op in (Operator.sum, Operator.sumLong):
+        return java_add(a, b)
+    if op is Operator.minus:
+        return java_add(a, -b if not isinstance(b, num.Byte | num.Short | num.Int | num.Long) else type(b)(-int(b)))
+    if op is Operator.mult:
+        cls = num.promote(a, b)
+        return num.normalize(num.wrap(cls, a * b)) if cls in _BOUNDS else num.wrap(cls, a * b)
+    if op is Operator.div:
+        cls = num.promote(a, b)
+        return num.wrap(cls, int(a) // int(b)) if cls in _BOUNDS or cls is num.BigInt else num.wrap(cls, a / b)
+    if op is Operator.min:
+        return a if order_compare(a, b) <= 0 else b
+    if op is Operator.max:
+        return a if order_compare(a, b) >= 0 else b
+    if op is Operator.and_:
+        return bool(a) and bool(b)
+    if op is Operator.or_:
+        return bool(a) or bool(b)
+    if op is Operator.addAll:
+        if isinstance(a, Mapping):
+            return {**a, **b}
+        if isinstance(a, set):
+            return a | set(b)
+        return list(a) + list(b)
+    raise StepArgumentError(f"unsupported operator {op!r}")
+
+
+class FoldStep(Step):
+    name = "fold"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if not self.args:
+            yield ctx.new_traverser([o for t in checked(it, ctx) for o in [t.obj] * t.bulk])
+            return
+        seed, op = self.args
+        acc = list(seed) if isinstance(seed, list) else seed
+        for t in checked(it, ctx):
+            for _ in range(t.bulk):
+                acc = apply_operator(op, acc, t.obj)
+        yield ctx.new_traverser(acc)
+
+
+class OrderStep(ByModulated, Step):
+    """`order([local]).by(...)...`; values a `by()` cannot produce are filtered out."""
+
+    name = "order"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.scope = args[0] if args else Scope.global_
+        self.bys = []
+
+    def _sort(self, items: list[Any], value: Any, ctx: Context) -> list[Any]:
+        bys = self.bys or [By()]
+        keyed = []
+        for x in items:
+            ks = [value(b, x) for b in bys]
+            if any(k is NOTHING for k in ks):
+                continue
+            keyed.append((ks, x))
+        for i in reversed(range(len(bys))):
+            order = bys[i].order or Order.asc
+            if order is Order.shuffle:
+                random.shuffle(keyed)
+            else:
+                keyed.sort(key=lambda kx, i=i: order_key(kx[0][i]), reverse=order is Order.desc)
+        return [x for _, x in keyed]
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.scope is Scope.local:
+            for t in checked(it, ctx):
+                yield t.split(self._local(t.obj, ctx))
+            return
+        batch = list(checked(it, ctx))
+        if any(b.is_element_key() for b in self.bys):
+            ctx.load(t.obj for t in batch)
+        yield from self._sort(batch, lambda b, t: b.value(t, ctx), ctx)
+
+    def _local(self, obj: Any, ctx: Context) -> Any:
+        if isinstance(obj, Mapping):
+            entries = self._sort(list(obj.items()), lambda b, kv: _entry_value(b, kv, ctx), ctx)
+            return dict(entries)
+        if isinstance(obj, list | tuple | set):
+            return self._sort(list(obj), lambda b, x: b.value_of(x, ctx), ctx)
+        return obj
+
+
+def _entry_value(b: By, kv: tuple[Any, Any], ctx: Context) -> Any:
+    from gremlin_engine.traversal.tokens import Column
+
+    if b.key is Column.keys:
+        return kv[0]
+    if b.key is Column.values:
+        return kv[1]
+    if b.key is None:
+        return kv[0]
+    return b.value_of(dict([kv]), ctx)
+
+
+class GroupStep(ByModulated, Step):
+    """`group([sideEffectKey]).by(key).by(value)`: values default to the list of objects; a
+    value traversal reduces each group's traversers (a non-reducing one is folded)."""
+
+    name = "group"
+    max_bys = 2
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.side_effect = args[0] if args else None
+        self.bys = []
+
+    def _groups(self, it: Iterable[Traverser], ctx: Context) -> dict[Any, tuple[Any, list[Traverser]]]:
+        groups: dict[Any, tuple[Any, list[Traverser]]] = {}
+        key_by = self.bys[0] if self.bys else By()
+        batch = list(it)
+        if key_by.is_element_key() or (len(self.bys) > 1 and self.bys[1].is_element_key()):
+            ctx.load(t.obj for t in batch)
+        for t in batch:
+            k = key_by.value(t, ctx)
+            if k is NOTHING:
+                continue
+            groups.setdefault(hashable(k), (k, []))[1].append(t)
+        return groups
+
+    def _value(self, members: list[Traverser], ctx: Context) -> Any:
+        if len(self.bys) < 2:
+            return [t.obj for t in members for _ in range(t.bulk)]
+        vb = self.bys[1]
+        if isinstance(vb.key, CompiledTraversal):
+            child = vb.key
+            out = [r.obj for r in execute(child, (t.clone() for t in members), ctx) for _ in range(r.bulk)]
+            if child.steps and isinstance(child.steps[-1], ReducingStep | FoldStep | GroupStep | GroupCountStep):
+                return out[0] if out else NOTHING
+            return out
+        vals = [vb.value(t, ctx) for t in members for _ in range(t.bulk)]
+        return [v for v in vals if v is not NOTHING]
+
+    def build(self, it: Iterable[Traverser], ctx: Context) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        for k, members in self._groups(it, ctx).values():
+            v = self._value(members, ctx)
+            if v is not NOTHING:
+                out[k] = v
+        return out
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.side_effect is None:
+            yield ctx.new_traverser(self.build(checked(it, ctx), ctx))
+            return
+        seen = list(checked(it, ctx))
+        ctx.side_effects[self.side_effect] = self.build(seen, ctx)
+        yield from seen
+
+
+class GroupCountStep(ByModulated, Step):
+    name = "groupCount"
+    max_bys = 1
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.side_effect = args[0] if args else None
+        self.bys = []
+
+    def build(self, it: Iterable[Traverser], ctx: Context, into: dict[Any, Any] | None = None) -> dict[Any, Any]:
+        out: dict[Any, Any] = into if into is not None else {}
+        keys: dict[Any, Any] = {hashable(k): k for k in out}
+        by = self.bys[0] if self.bys else By()
+        for t in it:
+            k = by.value(t, ctx)
+            if k is NOTHING:
+                continue
+            h = hashable(k)
+            k = keys.setdefault(h, k)
+            out[k] = num.Long(out.get(k, 0) + t.bulk)
+        return out
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.side_effect is None:
+            yield ctx.new_traverser(self.build(checked(it, ctx), ctx))
+            return
+        into = ctx.side_effects.setdefault(self.side_effect, {})
+        for t in checked(it, ctx):
+            self.build((t,), ctx, into)
+            yield t
+
+
+class TreeStep(ByModulated, Step):
+    name = "tree"
+    requires_path = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.side_effect = args[0] if args else None
+        self.bys = []
+
+    def _add(self, tree: Tree, t: Traverser, ctx: Context) -> None:
+        objs = [e.obj for e in t.path_entries()]
+        if self.bys:
+            objs = [self.by_at(i).value_of(o, ctx) for i, o in enumerate(objs)]
+        tree.add_path(objs)
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.side_effect is None:
+            tree = Tree()
+            for t in checked(it, ctx):
+                self._add(tree, t, ctx)
+            yield ctx.new_traverser(tree)
+            return
+        tree = ctx.side_effects.setdefault(self.side_effect, Tree())
+        for t in checked(it, ctx):
+            self._add(tree, t, ctx)
+            yield t
+
+
+class BarrierStep(Step):
+    """`barrier()`: materialises everything seen so far (merging sacks is not modelled)."""
+
+    name = "barrier"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        yield from list(checked(it, ctx))
+
+
+def scope_arg(args: tuple[Any, ...]) -> Scope:
+    return scope_of(args)[0]

@@ -1,0 +1,443 @@
+"""Filter steps: has-family, is, where, not/and/or, dedup, simplePath/cyclicPath, coin,
+filter, discard, any/all/none.
+
+`HasStep` keeps its conditions as `(key, P)` pairs, the same shape `GraphAccess` takes, so
+the has-folding strategy can move them into `V()`/`E()` unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from gremlin_engine.errors import StepArgumentError
+from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, VertexProperty
+from gremlin_engine.traversal.compare import equals, hashable
+from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result, produces
+from gremlin_engine.traversal.predicates import P
+from gremlin_engine.traversal.steps.base import ByModulated, FilterStep, Step, arg_list
+from gremlin_engine.traversal.tokens import Pop, Scope, T
+from gremlin_engine.traversal.traverser import Context, Traverser, checked
+
+
+def as_predicate(value: Any) -> P:
+    return value if isinstance(value, P) else P("eq", value)
+
+
+def element_values(obj: Any, key: Any) -> list[Any]:
+    """The values a has-container on `key` sees for `obj` (several for multi-properties)."""
+    if key is T.id:
+        return [obj.id] if isinstance(obj, Element | VertexProperty) else []
+    if key is T.label:
+        return [obj.label] if isinstance(obj, Element | VertexProperty) else []
+    if key is T.key:
+        return [obj.key] if isinstance(obj, VertexProperty | Property) else []
+    if key is T.value:
+        return [obj.value] if isinstance(obj, VertexProperty | Property) else []
+    if isinstance(obj, Vertex):
+        return [vp.value for vp in obj.properties(key)]
+    if isinstance(obj, Edge):
+        return [p.value for p in obj.properties(key)]
+    if isinstance(obj, VertexProperty):
+        return [obj.meta[key]] if key in obj.meta else []
+    return []
+
+
+class HasStep(FilterStep):
+    """`has(key)`, `has(key, v|P)`, `has(label, key, v|P)`, `has(T.x, ...)`, `has(key, trav)`,
+    and the `hasLabel/hasId/hasKey/hasValue` spellings, all as `(key, P)` conditions."""
+
+    name = "has"
+    loads = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.conditions: list[tuple[Any, P]] = []
+        self.exists: list[Any] = []
+        self.traversals: list[tuple[Any, CompiledTraversal]] = []
+        self.never = False
+        if len(args) == 1:
+            if args[0] is None:
+                self.never = True
+            elif isinstance(args[0], T):
+                self.conditions.append((args[0], P("neq", NOTHING)))  # every element has id/label
+            else:
+                self.exists.append(args[0])
+        elif len(args) == 2:
+            key, value = args
+            if key is None:
+                self.never = True
+            elif isinstance(value, CompiledTraversal):
+                self.traversals.append((key, value))
+            else:
+                self.conditions.append((key, as_predicate(value)))
+        elif len(args) == 3:
+            label, key, value = args
+            self.conditions.append((T.label, as_predicate(label)))
+            if key is None:
+                self.never = True
+            else:
+                self.conditions.append((key, as_predicate(value)))
+        else:
+            raise StepArgumentError(f"has() takes 1 to 3 arguments, got {len(args)}")
+
+    @property
+    def foldable(self) -> bool:
+        """Only plain `(key, P)` conditions can move into the source step."""
+        return not (self.exists or self.traversals or self.never or self.labels)
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        if self.never:
+            return False
+        obj = t.obj
+        for key, p in self.conditions:
+            if not any(p.test(v) for v in element_values(obj, key)):
+                return False
+        for key in self.exists:
+            if not element_values(obj, key):
+                return False
+        for key, trav in self.traversals:
+            if not any(produces(trav, t.split(v), ctx) for v in element_values(obj, key)):
+                return False
+        return True
+
+    def __repr__(self) -> str:
+        parts = [f"{k!r}, {p!r}" for k, p in self.conditions] + [repr(k) for k in self.exists]
+        return f"has({'; '.join(parts)})" + "".join(f".as({lb!r})" for lb in self.labels)
+
+
+def _has_many(key: Any, name: str, args: tuple[Any, ...]) -> HasStep:
+    step = HasStep.__new__(HasStep)
+    Step.__init__(step, *args)
+    step.conditions, step.exists, step.traversals, step.never = [], [], [], False
+    if len(args) == 1 and isinstance(args[0], P):
+        step.conditions.append((key, args[0]))
+    else:
+        values = arg_list(args)
+        if not values:
+            raise StepArgumentError(f"{name}() needs at least one argument")
+        if all(v is None for v in values) and key in (T.key, T.value, T.label):
+            step.never = key is not T.value
+            if key is T.value:
+                step.conditions.append((key, P("within", [None])))
+        else:
+            step.conditions.append((key, P("within", [v.id if isinstance(v, Element) else v for v in values])))
+    step.name = name  # type: ignore[misc]
+    return step
+
+
+def has_label(*args: Any) -> HasStep:
+    return _has_many(T.label, "hasLabel", args)
+
+
+def has_id(*args: Any) -> HasStep:
+    return _has_many(T.id, "hasId", args)
+
+
+def has_key(*args: Any) -> HasStep:
+    return _has_many(T.key, "hasKey", args)
+
+
+def has_value(*args: Any) -> HasStep:
+    return _has_many(T.value, "hasValue", args)
+
+
+class HasNotStep(FilterStep):
+    name = "hasNot"
+    loads = True
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        return not element_values(t.obj, self.args[0])
+
+
+class IsStep(FilterStep):
+    name = "is"
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(value)
+        self.predicate = as_predicate(value)
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        return self.predicate.test(t.obj)
+
+
+def scope_of(args: tuple[Any, ...]) -> tuple[Scope, tuple[Any, ...]]:
+    if args and isinstance(args[0], Scope):
+        return args[0], args[1:]
+    return Scope.global_, args
+
+
+def labelled_value(t: Traverser, label: str, ctx: Context, pop: Pop = Pop.last) -> Any:
+    """What `select(label)` sees: path labels first, then side-effects, then map keys."""
+    found = t.labelled(label)
+    if found:
+        return found if pop is Pop.all else (found[0] if pop is Pop.first else found[-1])
+    if label in ctx.side_effects:
+        return ctx.side_effects[label]
+    if isinstance(t.obj, Mapping) and label in t.obj:
+        return t.obj[label]
+    return NOTHING
+
+
+class WherePredicateStep(ByModulated, FilterStep):
+    """`where(P)` / `where('a', P)`: predicate arguments are step labels (or side-effect
+    keys) resolved per traverser; `by()` modulators project both sides."""
+
+    name = "where"
+    requires_path = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.start = args[0] if len(args) == 2 else None
+        self.predicate: P = args[-1]
+        self.bys = []
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        n = 0
+
+        def resolve(label: Any) -> Any:
+            nonlocal n
+            n += 1
+            v = labelled_value(t, label, ctx) if isinstance(label, str) else label
+            return v if v is NOTHING else self._by(n, v, ctx)
+
+        if self.start is not None:
+            left = labelled_value(t, self.start, ctx)
+        else:
+            left = t.obj
+        if left is NOTHING:
+            return False
+        left = self._by(0, left, ctx)
+        pred = self.predicate.map_values(resolve)
+        if left is NOTHING or any(v is NOTHING for v in pred.values()):
+            return False
+        return pred.test(left)
+
+    def _by(self, i: int, obj: Any, ctx: Context) -> Any:
+        if not self.bys:
+            return obj
+        return self.by_at(i).value_of(obj, ctx)
+
+
+class WhereTraversalStep(FilterStep):
+    """`where(traversal)`: a leading `as('a')` starts the child at label a, a trailing
+    `as('b')` requires the child's result to equal label b (TinkerPop's where-traversal)."""
+
+    name = "where"
+    requires_path = True
+
+    def __init__(self, traversal: CompiledTraversal) -> None:
+        super().__init__(traversal)
+        self.traversal = traversal
+        steps = traversal.steps
+        self.start_label = steps[0].labels[0] if steps and steps[0].name == "identity" and steps[0].labels else None
+        self.end_label = steps[-1].labels[-1] if steps and steps[-1].labels and (len(steps) > 1 or not self.start_label) else None
+        if self.end_label is not None:
+            steps[-1].labels = tuple(lb for lb in steps[-1].labels if lb != self.end_label)
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        start = t
+        if self.start_label is not None:
+            v = labelled_value(t, self.start_label, ctx)
+            if v is NOTHING:
+                return False
+            start = t.replace(v)
+        if self.end_label is None:
+            return produces(self.traversal, start, ctx)
+        want = labelled_value(t, self.end_label, ctx)
+        return any(equals(r.obj, want) for r in _results(self.traversal, start, ctx))
+
+
+def _results(child: CompiledTraversal, t: Traverser, ctx: Context) -> Iterator[Traverser]:
+    from gremlin_engine.traversal.executor import results
+
+    return results(child, t, ctx)
+
+
+class TraversalFilterStep(FilterStep):
+    """`filter(traversal)`."""
+
+    name = "filter"
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        return produces(self.args[0], t, ctx)
+
+
+class NotStep(FilterStep):
+    name = "not"
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        return not produces(self.args[0], t, ctx)
+
+
+class AndStep(FilterStep):
+    name = "and"
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        return all(produces(c, t, ctx) for c in self.args)
+
+
+class OrStep(FilterStep):
+    name = "or"
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        return any(produces(c, t, ctx) for c in self.args)
+
+
+class DedupStep(ByModulated, Step):
+    """`dedup()`, `dedup('a','b')` over labelled objects, `dedup(local)` within a collection."""
+
+    name = "dedup"
+    max_bys = 1
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.scope, rest = scope_of(args)
+        self.dedup_labels = tuple(rest)
+        self.bys = []
+        self.requires_path = bool(rest)  # type: ignore[misc]
+
+    def _key(self, t: Traverser, ctx: Context) -> Any:
+        by = self.bys[0] if self.bys else None
+        if self.dedup_labels:
+            vals = [labelled_value(t, lb, ctx) for lb in self.dedup_labels]
+            vals = [by.value_of(v, ctx) if by else v for v in vals]
+            return tuple(hashable(v) for v in vals)
+        v = by.value(t, ctx) if by else t.obj
+        return hashable(v)
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.scope is Scope.local:
+            for t in checked(it, ctx):
+                yield t.split(self._local(t.obj, ctx))
+            return
+        seen: set[Any] = set()
+        for t in checked(it, ctx):
+            k = self._key(t, ctx)
+            if k is NOTHING or (isinstance(k, tuple) and NOTHING in k):
+                continue
+            if k not in seen:
+                seen.add(k)
+                yield t.with_bulk(1) if t.bulk != 1 else t
+
+    def _local(self, obj: Any, ctx: Context) -> Any:
+        if isinstance(obj, Mapping) and self.dedup_labels:
+            return obj
+        items = list(obj.items()) if isinstance(obj, Mapping) else list(obj) if isinstance(obj, list | tuple | set) else [obj]
+        seen: set[Any] = set()
+        out = []
+        by = self.bys[0] if self.bys else None
+        for x in items:
+            k = hashable(by.value_of(x, ctx) if by else x)
+            if k not in seen:
+                seen.add(k)
+                out.append(x)
+        return set(out) if isinstance(obj, set) else out
+
+
+class SimplePathStep(ByModulated, FilterStep):
+    name = "simplePath"
+    requires_path = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.from_label: str | None = None
+        self.to_label: str | None = None
+        self.bys = []
+
+    def modulate(self, name: str, args: tuple[Any, ...]) -> None:
+        if name in ("from", "to"):
+            setattr(self, f"{name}_label", args[0])
+        else:
+            super().modulate(name, args)
+
+    def _objs(self, t: Traverser, ctx: Context) -> list[Any]:
+        entries = t.path_entries()
+        if self.from_label is not None:
+            idx = [i for i, e in enumerate(entries) if self.from_label in e.labels]
+            entries = entries[idx[0]:] if idx else []
+        if self.to_label is not None:
+            idx = [i for i, e in enumerate(entries) if self.to_label in e.labels]
+            entries = entries[: idx[0] + 1] if idx else entries
+        objs = [e.obj for e in entries]
+        if self.bys:
+            objs = [self.by_at(0).value_of(o, ctx) for o in objs]
+        return [hashable(o) for o in objs]
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        objs = self._objs(t, ctx)
+        return len(set(objs)) == len(objs)
+
+
+class CyclicPathStep(SimplePathStep):
+    name = "cyclicPath"
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        return not super().keep(t, ctx)
+
+
+class CoinStep(FilterStep):
+    name = "coin"
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        p = float(self.args[0])
+        return p >= 1.0 or (p > 0.0 and random.random() < p)
+
+
+class DiscardStep(FilterStep):
+    """`discard()` (3.8; `none()` without arguments in older versions): filters everything."""
+
+    name = "discard"
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        return False
+
+
+class ListPredicateStep(FilterStep):
+    """`any(P)`, `all(P)`, `none(P)` over a list-like incoming object."""
+
+    name = "any"
+
+    def __init__(self, pred: P) -> None:
+        super().__init__(pred)
+        self.predicate = pred
+
+    def keep(self, t: Traverser, ctx: Context) -> bool:
+        obj = t.obj
+        if not isinstance(obj, list | tuple | set):
+            return False
+        results = [self.predicate.test(x) for x in obj]
+        if self.name == "any":
+            return any(results)
+        if self.name == "all":
+            return all(results)
+        return not any(results)
+
+
+class AnyStep(ListPredicateStep):
+    name = "any"
+
+
+class AllStep(ListPredicateStep):
+    name = "all"
+
+
+class NoneStep(ListPredicateStep):
+    name = "none"
+
+
+def none_step(*args: Any) -> Step:
+    return NoneStep(args[0]) if args else DiscardStep()
+
+
+def where_step(*args: Any) -> Step:
+    if len(args) == 1 and isinstance(args[0], CompiledTraversal):
+        return WhereTraversalStep(args[0])
+    if args and isinstance(args[-1], P) and (len(args) == 1 or isinstance(args[0], str)):
+        return WherePredicateStep(*args)
+    raise StepArgumentError(f"where() does not accept {args!r}")
+
+
+def first_value(child: CompiledTraversal, t: Traverser, ctx: Context) -> Any:
+    return first_result(child, t, ctx)

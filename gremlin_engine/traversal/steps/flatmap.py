@@ -1,0 +1,160 @@
+"""Flat-map steps over the graph: `out/in/both`, `outE/inE/bothE`, `outV/inV/bothV/otherV`,
+plus `unfold` and `flatMap(traversal)`.
+
+Vertex steps pull a batch of traversers and make ONE `GraphAccess` call for the whole
+batch (DESIGN.md, set-at-a-time); `otherV` is the only one that needs paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from gremlin_engine.errors import StepArgumentError, TraversalError
+from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.traversal.executor import execute
+from gremlin_engine.traversal.steps.base import FlatMapStep, Step, arg_list
+from gremlin_engine.traversal.tokens import Direction
+from gremlin_engine.traversal.traverser import Context, Traverser, batches, checked
+
+_DIRECTIONS = {"out": Direction.OUT, "in": Direction.IN, "both": Direction.BOTH}
+
+
+def _labels(step: str, args: tuple[Any, ...]) -> tuple[str, ...]:
+    labels = arg_list(args)
+    if not all(isinstance(lb, str) for lb in labels):
+        raise StepArgumentError(f"{step}() takes edge labels (strings), not {args!r}")
+    return tuple(labels)
+
+
+class VertexStep(Step):
+    """`out/in/both(labels...)` (returns vertices) and `outE/inE/bothE` (returns edges)."""
+
+    name = "out"
+    returns = "vertex"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.edge_labels = _labels(self.name, args)
+        self.direction = _DIRECTIONS[self.name.rstrip("E")]
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        access = ctx.access
+        for batch in batches(it, ctx.batch_size, ctx):
+            starts = [t.obj for t in batch]
+            for v in starts:
+                if not isinstance(v, Vertex):
+                    raise TraversalError(f"{self.name}() can only be applied to a vertex, not {v!r}")
+            if self.returns == "vertex":
+                pairs: list[tuple[int, Any]] = access.adjacent_vertices(starts, self.direction, self.edge_labels)
+            else:
+                pairs = access.adjacent_edges(starts, self.direction, self.edge_labels)
+            for i, obj in pairs:
+                yield batch[i].split(obj)
+
+    def __repr__(self) -> str:
+        return f"{self.name}({', '.join(map(repr, self.edge_labels))})" + "".join(f".as({lb!r})" for lb in self.labels)
+
+
+class OutStep(VertexStep):
+    name = "out"
+
+
+class InStep(VertexStep):
+    name = "in"
+
+
+class BothStep(VertexStep):
+    name = "both"
+
+
+class OutEStep(VertexStep):
+    name = "outE"
+    returns = "edge"
+
+
+class InEStep(VertexStep):
+    name = "inE"
+    returns = "edge"
+
+
+class BothEStep(VertexStep):
+    name = "bothE"
+    returns = "edge"
+
+
+class EdgeVertexStep(FlatMapStep):
+    """`outV/inV/bothV/otherV`: the ends of an edge (no graph call: edges carry them)."""
+
+    name = "outV"
+    requires_path = False
+
+    def flat(self, t: Traverser, ctx: Context) -> Iterable[Any]:
+        e = t.obj
+        if not isinstance(e, Edge):
+            raise TraversalError(f"{self.name}() can only be applied to an edge, not {e!r}")
+        if self.name == "outV":
+            return (e.out_v,)
+        if self.name == "inV":
+            return (e.in_v,)
+        if self.name == "bothV":
+            return (e.out_v, e.in_v)
+        prev = _previous_vertex(t)
+        if prev is None:
+            raise TraversalError("otherV() needs the vertex the edge was reached from")
+        return (e.in_v if prev == e.out_v else e.out_v,)
+
+
+def _previous_vertex(t: Traverser) -> Vertex | None:
+    entries = t.path_entries()
+    for e in reversed(entries[:-1]):
+        if isinstance(e.obj, Vertex):
+            return e.obj
+    return None
+
+
+class OutVStep(EdgeVertexStep):
+    name = "outV"
+
+
+class InVStep(EdgeVertexStep):
+    name = "inV"
+
+
+class BothVStep(EdgeVertexStep):
+    name = "bothV"
+
+
+class OtherVStep(EdgeVertexStep):
+    name = "otherV"
+    requires_path = True
+
+
+def unfold_value(obj: Any) -> Iterable[Any]:
+    if isinstance(obj, Mapping):
+        return [dict([kv]) for kv in obj.items()]
+    if isinstance(obj, list | tuple | set | frozenset):
+        return obj
+    if isinstance(obj, Iterator):
+        return obj
+    if type(obj).__name__ == "Path":
+        return list(obj)
+    return (obj,)
+
+
+class UnfoldStep(FlatMapStep):
+    name = "unfold"
+
+    def flat(self, t: Traverser, ctx: Context) -> Iterable[Any]:
+        return unfold_value(t.obj)
+
+
+class FlatMapTraversalStep(Step):
+    """`flatMap(traversal)`: every result of the child for each traverser."""
+
+    name = "flatMap"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        child = self.args[0]
+        for t in checked(it, ctx):
+            yield from execute(child, (t.clone(),), ctx)

@@ -1,0 +1,233 @@
+"""Source steps: `V`, `E`, `inject`, `addV`, `addE`.
+
+`V()`/`E()` carry the has-containers that strategies fold into them (labels, conditions,
+limit), so the runtime answers `g.V().hasLabel('person').has('age', gt(30)).limit(2)`
+with one `access.vertices(...)` call. In the middle of a traversal (`g.V(1).V()`), they
+start a fresh element stream for every incoming traverser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gremlin_engine.errors import StepArgumentError, TraversalError
+from gremlin_engine.structure.elements import Edge, Element, Vertex
+from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result
+from gremlin_engine.traversal.steps.base import Step, arg_list
+from gremlin_engine.traversal.tokens import Cardinality, T
+from gremlin_engine.traversal.traverser import Context, Traverser, checked
+
+
+class GraphStep(Step):
+    """`V(ids...)` / `E(ids...)` with folded `hasLabel/hasId/has` conditions and a limit."""
+
+    kind = "vertex"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        flat = arg_list(args)
+        ids = [a.id if isinstance(a, Element) else a for a in flat]
+        self.ids: list[Any] | None = ids if args else None
+        if args and len(flat) == 1 and flat[0] is None:
+            self.ids = []  # V(null) finds nothing
+        self.label_filter: list[str] | None = None
+        self.conditions: list[tuple[Any, Any]] = []
+        self.limit: int | None = None
+
+    def fetch(self, ctx: Context) -> Iterator[Element]:
+        if self.ids is not None and not self.ids:
+            return iter(())
+        fn = ctx.access.vertices if self.kind == "vertex" else ctx.access.edges
+        return fn(self.ids, self.label_filter, tuple(self.conditions), self.limit)
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.is_start:
+            for n, elem in enumerate(self.fetch(ctx)):
+                if n % 64 == 0:
+                    ctx.check()
+                yield ctx.new_traverser(elem)
+            return
+        for t in checked(it, ctx):
+            for elem in self.fetch(ctx):
+                yield t.split(elem)
+
+    def __repr__(self) -> str:
+        parts = [f"{self.name}({', '.join(map(repr, self.ids or []))})"]
+        if self.label_filter:
+            parts.append(f"hasLabel({', '.join(map(repr, self.label_filter))})")
+        parts += [f"has({k!r}, {p!r})" for k, p in self.conditions]
+        if self.limit is not None:
+            parts.append(f"limit({self.limit})")
+        label = "".join(f".as({lb!r})" for lb in self.labels)
+        return ".".join(parts) + label
+
+
+class VStep(GraphStep):
+    name = "V"
+    kind = "vertex"
+
+
+class EStep(GraphStep):
+    name = "E"
+    kind = "edge"
+
+
+class InjectStep(Step):
+    """`inject(a, b, ...)`: at the start, these objects are the stream; mid-traversal they
+    are emitted ahead of the incoming traversers (TinkerPop behaviour)."""
+
+    name = "inject"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        for v in self.args:
+            yield ctx.new_traverser(v)
+        if not self.is_start:
+            yield from checked(it, ctx)
+
+
+def eval_arg(value: Any, t: Traverser, ctx: Context, step: str) -> Any:
+    """A step argument that may be a child traversal (`property('x', __.select('a'))`)."""
+    if isinstance(value, CompiledTraversal):
+        out = first_result(value, t, ctx)
+        if out is NOTHING:
+            raise TraversalError(f"The provided traverser of {step}() does not map to a value: {value!r}")
+        return out
+    return value
+
+
+class PropertySpec:
+    """A folded `property([cardinality,] key, value, [metaKey, metaValue...])` of addV/addE."""
+
+    __slots__ = ("cardinality", "key", "value", "meta")
+
+    def __init__(self, cardinality: Cardinality | None, key: Any, value: Any, meta: dict[Any, Any]) -> None:
+        self.cardinality = cardinality
+        self.key = key
+        self.value = value
+        self.meta = meta
+
+    def __repr__(self) -> str:
+        return f"property({self.key!r}, {self.value!r})"
+
+
+class AddElementStep(Step):
+    """Shared parts of addV/addE: a label (constant or traversal) and folded properties."""
+
+    default_label = "vertex"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        if len(args) > 1:
+            raise StepArgumentError(f"{self.name}() takes at most one label")
+        self.label_arg = args[0] if args else None
+        self.props: list[PropertySpec] = []
+
+    def fold_property(self, spec: PropertySpec) -> None:
+        self.props.append(spec)
+
+    def children(self) -> list[CompiledTraversal]:
+        out = super().children()
+        for p in self.props:
+            out += [x for x in (p.key, p.value) if isinstance(x, CompiledTraversal)]
+        return out
+
+    def resolved(self, t: Traverser, ctx: Context) -> tuple[Any, Any, list[tuple[Any, ...]]]:
+        """(label, id, properties) for one new element."""
+        label = eval_arg(self.label_arg, t, ctx, self.name)
+        elem_id = None
+        props: list[tuple[Any, ...]] = []
+        for p in self.props:
+            key = eval_arg(p.key, t, ctx, self.name)
+            value = eval_arg(p.value, t, ctx, self.name)
+            if key is T.id:
+                elem_id = value
+            elif key is T.label:
+                label = value
+            elif p.cardinality is not None or p.meta:
+                props.append((key, value, p.cardinality, dict(p.meta)))
+            else:
+                props.append((key, value))
+        if label is None:
+            label = self.default_label
+        if not isinstance(label, str):
+            raise StepArgumentError(f"{self.name}(): the label must be a string, not {label!r}")
+        return label, elem_id, props
+
+    def __repr__(self) -> str:
+        return super().__repr__() + "".join("." + repr(p) for p in self.props)
+
+
+class AddVertexStep(AddElementStep):
+    name = "addV"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.is_start:
+            start = ctx.new_traverser(None)
+            label, vid, props = self.resolved(start, ctx)
+            yield ctx.new_traverser(ctx.access.add_vertex(label, vid, props))
+            return
+        for t in checked(it, ctx):
+            label, vid, props = self.resolved(t, ctx)
+            yield t.split(ctx.access.add_vertex(label, vid, props))
+
+
+class AddEdgeStep(AddElementStep):
+    """`addE(label).from(x).to(y)`: x/y are a step label, a vertex or a child traversal;
+    a missing end defaults to the incoming traverser's vertex."""
+
+    name = "addE"
+    default_label = "edge"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.from_: Any = None
+        self.to: Any = None
+
+    def modulate(self, name: str, args: tuple[Any, ...]) -> None:
+        if name not in ("from", "to") or len(args) != 1:
+            super().modulate(name, args)
+        if name == "from":
+            self.from_ = args[0]
+        else:
+            self.to = args[0]
+
+    def children(self) -> list[CompiledTraversal]:
+        return super().children() + [x for x in (self.from_, self.to) if isinstance(x, CompiledTraversal)]
+
+    def _end(self, spec: Any, t: Traverser, ctx: Context) -> Vertex:
+        if spec is None:
+            v = t.obj
+        elif isinstance(spec, str):
+            found = t.labelled(spec)
+            if not found:
+                se = ctx.side_effects.get(spec, NOTHING)
+                if se is NOTHING:
+                    raise TraversalError(f"addE(): no vertex labelled {spec!r}")
+                found = [se]
+            v = found[-1]
+        elif isinstance(spec, CompiledTraversal):
+            v = eval_arg(spec, t, ctx, self.name)
+        else:
+            v = spec
+        if not isinstance(v, Vertex):
+            if isinstance(v, Edge | None):
+                raise TraversalError(f"addE(): {v!r} is not a vertex")
+            found_v = list(ctx.access.vertices([v]))
+            if not found_v:
+                raise TraversalError(f"addE(): vertex {v!r} does not exist")
+            v = found_v[0]
+        return v
+
+    def _add(self, t: Traverser, ctx: Context) -> Edge:
+        label, eid, props = self.resolved(t, ctx)
+        out_v, in_v = self._end(self.from_, t, ctx), self._end(self.to, t, ctx)
+        return ctx.access.add_edge(label, out_v, in_v, eid, [(p[0], p[1]) for p in props])
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.is_start:
+            start = ctx.new_traverser(None)
+            yield ctx.new_traverser(self._add(start, ctx))
+            return
+        for t in checked(it, ctx):
+            yield t.split(self._add(t, ctx))
