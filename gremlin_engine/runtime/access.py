@@ -1,0 +1,40 @@
+"""`StoreAccess`: the `GraphAccess` the traversal machine runs against.
+
+One instance wraps one storage transaction of one graph. It is assembled from mixins, each a
+module of its own: `loader` (rows → elements, the per-transaction cache, `load`), `reads`
+(V/E/count/adjacency), `writes` (add vertex/edge with id strategies and validation) and
+`mutations` (properties, drop). `gremlin_engine/access.py` is the contract it implements.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gremlin_engine.runtime.mutations import MutationsMixin
+from gremlin_engine.runtime.schema_bridge import SchemaBridge
+
+
+class StoreAccess(MutationsMixin):
+    """GraphAccess over `tx` (a storage read or write transaction)."""
+
+    def __init__(self, tx: Any, schema_service: Any, schema_mode: str = "strict", graph_mode: str = "NONE") -> None:
+        super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode))
+        self.schema_mode = schema_mode
+        self.graph_mode = graph_mode
+        self.graph_name: str | None = None
+
+    @classmethod
+    def for_graph(cls, graph: Any, tx: Any) -> StoreAccess:
+        """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`."""
+        # the graph mode lives in store metadata: read it through this transaction, since
+        # `graph.mode` would open a second one while this one may hold the write lock
+        from gremlin_engine import graph as graph_module
+
+        mode = tx.meta_get(getattr(graph_module, "_MODE_KEY", "graph.mode")) or "NONE"
+        access = cls(tx, graph.schema, graph.config.schema_mode, str(mode).upper())
+        access.graph_name = graph.name
+        return access
+
+    @property
+    def writable(self) -> bool:
+        return not getattr(self.tx, "readonly", False)

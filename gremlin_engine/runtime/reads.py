@@ -1,0 +1,242 @@
+"""The read half of `GraphAccess`: element lookups, scans, counts and adjacency.
+
+Each call is answered with as few storage statements as the batch allows: ids in one
+lookup, a label scan in pages of `PAGE` rows (so `g.V().limit(1)` reads one page, not the
+graph), an index lookup when `query.index_plan` finds one, and one adjacency statement per
+batch of vertices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from gremlin_engine.runtime import query as qp
+from gremlin_engine.runtime.loader import ElementLoader
+from gremlin_engine.structure import ids as idc
+from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.traversal.tokens import Direction
+
+PAGE = 1000
+
+_DIRECTIONS = {
+    Direction.OUT: "out",
+    Direction.IN: "in",
+    Direction.BOTH: "both",
+    Direction.from_: "out",
+    Direction.to: "in",
+}
+
+
+def storage_direction(direction: Any) -> str:
+    d = _DIRECTIONS.get(direction)
+    if d is None:
+        d = str(getattr(direction, "value", direction)).lower()
+        if d not in ("out", "in", "both"):
+            raise ValueError(f"not a direction: {direction!r}")
+    return d
+
+
+class ReadsMixin(ElementLoader):
+    # ---- V() / E() ------------------------------------------------------------------------
+    def vertices(
+        self,
+        ids: Sequence[Any] | None = None,
+        labels: Sequence[str] | None = None,
+        conditions: Sequence[Any] = (),
+        limit: int | None = None,
+    ) -> Iterator[Vertex]:
+        self._trim()
+        return self._run(qp.split("vertex", ids, labels, conditions), limit)
+
+    def edges(
+        self,
+        ids: Sequence[Any] | None = None,
+        labels: Sequence[str] | None = None,
+        conditions: Sequence[Any] = (),
+        limit: int | None = None,
+    ) -> Iterator[Edge]:
+        self._trim()
+        return self._run(qp.split("edge", ids, labels, conditions), limit)
+
+    def count(self, kind: str, labels: Sequence[str] | None = None, conditions: Sequence[Any] = ()) -> int:
+        q = qp.split(kind, None, labels, conditions)
+        if q.empty:
+            return 0
+        if q.ids is None and not q.props and not q.id_tests:
+            lids = qp.label_ids(self.schema, q)
+            if kind == "vertex":
+                return int(self.tx.vertex_count(lids))
+            return int(self.tx.edge_count(lids))
+        return sum(1 for _ in self._run(q, None))
+
+    def _run(self, q: qp.Query, limit: int | None) -> Iterator[Any]:
+        if q.empty or (limit is not None and limit <= 0):
+            return iter(())
+        if q.ids is not None:
+            return self._limited(self._by_ids(q), limit)
+        lids = qp.label_ids(self.schema, q)
+        if lids is not None and not lids:
+            return iter(())
+        pk_ids = qp.primary_key_ids(self.schema, q, lids)
+        if pk_ids is not None:
+            q.ids = pk_ids
+            return self._limited(self._by_ids(q, lids), limit)
+        plan = qp.index_plan(self.schema, q, lids) if q.props else None
+        if plan is not None:
+            return self._limited(self._by_index(q, plan, lids), limit)
+        return self._scan(q, lids, limit)
+
+    @staticmethod
+    def _limited(it: Iterator[Any], limit: int | None) -> Iterator[Any]:
+        if limit is None:
+            yield from it
+            return
+        n = 0
+        for x in it:
+            yield x
+            n += 1
+            if n >= limit:
+                return
+
+    def _matches(self, q: qp.Query, el: Any) -> bool:
+        if q.kind == "vertex":
+            if q.props and el._props is None:
+                self.load([el])
+            return qp.matches_vertex(q, el)
+        return qp.matches_edge(q, el)
+
+    def _by_ids(self, q: qp.Query, lids: list[int] | None = None) -> Iterator[Any]:
+        assert q.ids is not None
+        if lids is None and (q.label_names is not None or q.label_tests):
+            lids = qp.label_ids(self.schema, q)
+        allowed = set(lids) if lids is not None else None
+        if q.kind == "vertex":
+            wanted = [idc.lookup_id(i) for i in q.ids]
+            rows = self.tx.vertices_by_ids([idc.to_storage(w) for w in wanted if w is not None])
+            make = self._vertex
+        else:
+            wanted = [self._edge_lookup_id(i) for i in q.ids]
+            rows = self.tx.edges_by_ids([idc.to_storage(w) for w in wanted if w is not None])
+            make = None
+        by_id = {r.id: r for r in rows if allowed is None or r.label_id in allowed}
+        if q.kind == "vertex":
+            elements = {rid: make(r) for rid, r in by_id.items()}  # type: ignore[misc]
+        else:
+            built = self._edges_from_rows(list(by_id.values()))
+            elements = {rid: e for rid, e in zip(by_id, built, strict=True)}
+        if q.props and q.kind == "vertex":
+            self.load(elements.values())
+        for w in wanted:
+            if w is None:
+                continue
+            el = elements.get(idc.to_storage(w))
+            if el is not None and self._matches(q, el):
+                yield el
+
+    def _by_index(self, q: qp.Query, plan: qp.IndexPlan, lids: list[int] | None) -> Iterator[Any]:
+        keys: set[int] = set()
+        for index_id, values in plan.eq:
+            if values:
+                keys.update(self.tx.index_eq(index_id, values))
+        for index_id, lo, hi, lo_incl, hi_incl in plan.ranges:
+            keys.update(self.tx.index_range(index_id, lo, hi, lo_incl, hi_incl))
+        allowed = set(lids) if lids is not None else None
+        ordered = sorted(keys)
+        for start in range(0, len(ordered), PAGE):
+            chunk = ordered[start:start + PAGE]
+            if q.kind == "vertex":
+                rows = [r for r in self.tx.vertices_by_keys(chunk) if allowed is None or r.label_id in allowed]
+                batch: list[Any] = [self._vertex(r) for r in rows]
+                self.load(batch)
+            else:
+                rows = [r for r in self.tx.edges_by_keys(chunk) if allowed is None or r.label_id in allowed]
+                batch = self._edges_from_rows(rows)
+            for el in sorted(batch, key=lambda x: x.key):
+                if self._matches(q, el):
+                    yield el
+
+    def _scan(self, q: qp.Query, lids: list[int] | None, limit: int | None) -> Iterator[Any]:
+        filtered = bool(q.props or q.id_tests or q.label_tests)
+        page = PAGE if filtered or limit is None else min(PAGE, limit)
+        after: int | None = None
+        produced = 0
+        scan = self.tx.vertices_scan if q.kind == "vertex" else self.tx.edges_scan
+        while True:
+            rows = scan(lids, after, page)
+            if not rows:
+                return
+            after = rows[-1].key
+            if q.kind == "vertex":
+                batch: list[Any] = [self._vertex(r) for r in rows]
+                if q.props:
+                    self.load(batch)
+            else:
+                batch = self._edges_from_rows(rows)
+            for el in batch:
+                if not filtered or self._matches(q, el):
+                    yield el
+                    produced += 1
+                    if limit is not None and produced >= limit:
+                        return
+            if len(rows) < page:
+                return
+
+    # ---- adjacency ----------------------------------------------------------------------
+    def _positions(self, vertices: Sequence[Vertex]) -> dict[int, list[int]]:
+        self._resolve_vertices(vertices)
+        pos: dict[int, list[int]] = {}
+        for i, v in enumerate(vertices):
+            if v.key is not None:
+                pos.setdefault(v.key, []).append(i)
+        return pos
+
+    def _edge_label_filter(self, labels: Sequence[str]) -> list[int] | None:
+        if not labels:
+            return None
+        return list(dict.fromkeys(self.schema.edge_label_ids(list(labels))))
+
+    def adjacent_vertices(
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+    ) -> list[tuple[int, Vertex]]:
+        self._trim()
+        pos = self._positions(vertices)
+        lids = self._edge_label_filter(labels)
+        if not pos or (lids is not None and not lids):
+            return []
+        pairs = self.tx.adjacent_keys(list(pos), storage_direction(direction), lids)
+        neighbours = self._vertices_by_keys({to for _, to in pairs})
+        grouped: dict[int, list[Vertex]] = {}
+        for frm, to in pairs:
+            n = neighbours.get(to)
+            if n is not None:
+                grouped.setdefault(frm, []).append(n)
+        return self._spread(vertices, grouped)
+
+    def adjacent_edges(
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+    ) -> list[tuple[int, Edge]]:
+        self._trim()
+        pos = self._positions(vertices)
+        lids = self._edge_label_filter(labels)
+        if not pos or (lids is not None and not lids):
+            return []
+        d = storage_direction(direction)
+        grouped: dict[int, list[Edge]] = {}
+        # 'both' asks for each side on its own: the rows of one statement do not say which
+        # input vertex they belong to when both ends are in the batch
+        for side in ("out", "in") if d == "both" else (d,):
+            rows = self.tx.adjacent(list(pos), side, lids)
+            owner = "out_key" if side == "out" else "in_key"
+            for r, e in zip(rows, self._edges_from_rows(rows), strict=True):
+                grouped.setdefault(getattr(r, owner), []).append(e)
+        return self._spread(vertices, grouped)
+
+    @staticmethod
+    def _spread(vertices: Sequence[Vertex], grouped: dict[int, list[Any]]) -> list[tuple[int, Any]]:
+        out: list[tuple[int, Any]] = []
+        for i, v in enumerate(vertices):
+            items = grouped.get(v.key) if v.key is not None else None
+            if items:
+                out.extend((i, x) for x in items)
+        return out

@@ -1,0 +1,325 @@
+"""The write half of `GraphAccess`: add, upsert, set and remove properties, drop.
+
+Writes go straight to the current storage transaction (nothing is buffered), keep the
+element cache in step (a property set through one reference is seen through every other:
+property maps are shared and only ever changed in place), and maintain index entries on
+every change. Strict mode applies HugeGraph's rules (`validate.py`) and its upsert semantics:
+adding a vertex or edge whose id already exists replaces its properties. Auto mode is
+TinkerGraph-like: labels and keys appear on first use, values are stored as given, and a
+duplicate user id is an error.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from gremlin_engine.errors import IllegalArgument, NotFound
+from gremlin_engine.runtime import validate as chk
+from gremlin_engine.runtime.reads import ReadsMixin
+from gremlin_engine.schema.model import Cardinality as KeyCardinality
+from gremlin_engine.schema.model import EdgeLabelType, IdStrategy
+from gremlin_engine.structure import ids as idc
+from gremlin_engine.structure.elements import Edge, Element, Vertex, VertexProperty
+from gremlin_engine.structure.numbers import Long
+from gremlin_engine.structure.values import default_vp_id, encode_edge_props, encode_vertex_props
+from gremlin_engine.traversal.compare import equals
+from gremlin_engine.traversal.tokens import Cardinality, T
+from storage import StoreConflict
+
+DEFAULT_VERTEX_LABEL = "vertex"
+DEFAULT_EDGE_LABEL = "edge"
+_BASE_MS = 1511827200000  # 2017-11-28, HugeGraph's snowflake epoch
+_SEQ = itertools.count()
+
+# (key, value, Cardinality | None, meta dict | None)
+PropInput = tuple[str, Any, Any, Any]
+
+
+def _snowflake() -> Long:
+    """A fresh AUTOMATIC-style id, used only when the row key is already taken as a user id."""
+    return Long(((int(time.time() * 1000) - _BASE_MS) << 22) | (next(_SEQ) & 0x3FFFFF))
+
+
+def _norm_props(properties: Sequence[tuple[Any, ...]]) -> tuple[list[PropInput], Any, Any]:
+    """Splits `T.id`/`T.label` out of property tuples and pads every tuple to four fields."""
+    out: list[PropInput] = []
+    id_, label = None, None
+    for p in properties:
+        key, value = p[0], p[1]
+        if key is T.id:
+            id_ = value
+            continue
+        if key is T.label:
+            label = value
+            continue
+        card = p[2] if len(p) > 2 else None
+        meta = p[3] if len(p) > 3 else None
+        out.append((str(key), value, card, dict(meta) if meta else None))
+    return out, id_, label
+
+
+def _split_meta(meta: dict[Any, Any] | None) -> tuple[Any, dict[str, Any]]:
+    """(user-supplied vertex-property id, the remaining meta-properties)."""
+    if not meta:
+        return None, {}
+    vp_id = meta.pop(T.id, None)
+    return vp_id, {str(k): v for k, v in meta.items() if v is not None}
+
+
+class WritesMixin(ReadsMixin):
+    schema_mode: str
+    graph_mode: str
+
+    @property
+    def _loading(self) -> bool:
+        return self.graph_mode == "LOADING"
+
+    # ---- shared persistence -----------------------------------------------------------------
+    def _index_view(self, props: Any, kind: str) -> dict[str, Any]:
+        if kind == "edge":
+            return props
+        return {k: (vps[0].value if len(vps) == 1 else [vp.value for vp in vps]) for k, vps in props.items()}
+
+    def _reindex(self, kind: str, label: str, key: int, props: Any, old_label: str | None = None) -> None:
+        for lb in {label, old_label or label}:
+            for il in self.schema.index_labels_for(kind, lb):
+                self.tx.index_remove(il.id, key)
+        self._index_add(kind, label, key, props)
+
+    def _index_add(self, kind: str, label: str, key: int, props: Any) -> None:
+        if not self.schema.has_indexes(kind, label):
+            return
+        elem_kind = "v" if kind == "vertex" else "e"
+        for index_id, value in self.schema.index_entries(kind, label, self._index_view(props, kind)):
+            self.tx.index_add(index_id, value, key, elem_kind)
+
+    def _ordered(self, props: dict[str, Any]) -> None:
+        """Puts keys in property-key id order, in place (the map may be shared)."""
+        items = sorted(props.items(), key=lambda kv: self.schema.key_order(kv[0]))
+        if [k for k, _ in items] != list(props):
+            props.clear()
+            props.update(items)
+
+    def _save_vertex(self, v: Vertex) -> None:
+        self.tx.vertex_update(v.key, encode_vertex_props(v._props, v.id))
+        if self.schema.has_indexes("vertex", v.label):
+            self._reindex("vertex", v.label, v.key, v._props)
+
+    def _save_edge(self, e: Edge) -> None:
+        self.tx.edge_update(e.key, encode_edge_props(e._props))
+        if self.schema.has_indexes("edge", e.label):
+            self._reindex("edge", e.label, e.key, e._props)
+
+    def _canonical(self, el: Element) -> Any:
+        """The cached, loaded instance of an element; NotFound when it does not exist."""
+        self.load([el])
+        if el.key is None:
+            kind = "Vertex" if isinstance(el, Vertex) else "Edge"
+            raise NotFound(f"{kind} '{el.id}' does not exist")
+        cache: dict[int, Any] = self._vertices if isinstance(el, Vertex) else self._edges  # type: ignore[assignment]
+        canon = cache.get(el.key)
+        if canon is None:
+            cache[el.key] = canon = el
+        return canon
+
+    # ---- vertices -----------------------------------------------------------------------
+    def add_vertex(self, label: str | None, id: Any = None, properties: Sequence[tuple[Any, ...]] = ()) -> Vertex:
+        props, tid, tlabel = _norm_props(properties)
+        label = label if label is not None else (tlabel or DEFAULT_VERTEX_LABEL)
+        id = id if id is not None else tid
+        if self.schema.auto:
+            return self._add_vertex_auto(label, id, props)
+        return self._add_vertex_strict(label, id, props)
+
+    def _add_vertex_strict(self, label: str, id: Any, props: list[PropInput]) -> Vertex:
+        vl = chk.vertex_label_or_fail(self.schema, label)
+        values: dict[str, list[tuple[Any, Any, dict[str, Any]]]] = {}
+        keys = {}
+        for key, value, _card, meta in props:
+            chk.check_no_meta(meta)
+            pk = keys[key] = chk.key_for(self.schema, vl, key)
+            vals = chk.coerce_values(self.schema, pk, value, f"vertex label '{vl.name}'")
+            if pk.cardinality == KeyCardinality.SINGLE:
+                values[key] = [(None, vals[0], {})]
+            else:
+                have = values.setdefault(key, [])
+                for x in vals:
+                    if pk.cardinality == KeyCardinality.LIST or all(not equals(x, h[1]) for h in have):
+                        have.append((None, x, {}))
+        strategy = vl.id_strategy
+        if strategy == IdStrategy.PRIMARY_KEY:
+            if id is not None:
+                raise IllegalArgument(
+                    f"Can't customize vertex id when id strategy is 'PRIMARY_KEY' for vertex label '{vl.name}'"
+                )
+            chk.check_vertex_required(vl, list(values), self._loading)
+            vid = idc.primary_key_id(vl.id, [(values[k][0][1], keys[k].data_type.value) for k in vl.primary_keys])
+        elif strategy in (IdStrategy.AUTOMATIC, IdStrategy.DEFAULT):
+            if id is not None and self.graph_mode not in ("RESTORING", "MERGING"):
+                raise IllegalArgument(
+                    f"Can't customize vertex id when id strategy is 'AUTOMATIC' for vertex label '{vl.name}'"
+                )
+            vid = None if id is None else idc.customized_vertex_id(id, "CUSTOMIZE_NUMBER", vl.name)
+        else:
+            vid = idc.customized_vertex_id(id, strategy.value, vl.name)
+        chk.check_vertex_required(vl, list(values), self._loading)
+        ordered = dict(sorted(values.items(), key=lambda kv: keys[kv[0]].id))
+        return self._store_vertex(vl.id, vl.name, vid, ordered, upsert=True)
+
+    def _add_vertex_auto(self, label: str, id: Any, props: list[PropInput]) -> Vertex:
+        vl = self.schema.ensure_vertex_label(label)
+        vid = None if id is None else idc.auto_mode_id(id)
+        values: dict[str, list[tuple[Any, Any, dict[str, Any]]]] = {}
+        for key, value, card, meta in props:
+            if value is None:
+                continue
+            self.schema.ensure_property_key(key, value)
+            vp_id, m = _split_meta(meta)
+            entry = (vp_id, value, m)
+            if card is None or card is Cardinality.single:
+                values[key] = [entry]
+            elif card is Cardinality.list or all(not equals(value, h[1]) for h in values.get(key, ())):
+                values.setdefault(key, []).append(entry)
+        if values:
+            self.schema.ensure_label_keys(vl, list(values))
+        return self._store_vertex(vl.id, vl.name, vid, values, upsert=False)
+
+    def _store_vertex(
+        self, label_id: int, label: str, vid: Any, values: dict[str, list[tuple[Any, Any, dict[str, Any]]]],
+        upsert: bool,
+    ) -> Vertex:
+        if vid is not None:
+            rows = self.tx.vertices_by_ids([idc.to_storage(vid)])
+            if rows:
+                if not upsert:
+                    raise IllegalArgument(f"Vertex with id already exists: {vid}")
+                return self._overwrite_vertex(rows[0], label_id, label, values)
+        v = Vertex(vid, label, None, {})
+        v._props = {k: [VertexProperty(i, k, x, v, m) for i, x, m in vals] for k, vals in values.items()}
+        text = encode_vertex_props(v._props, vid)
+        if vid is None:
+            try:
+                v.key = self.tx.vertex_insert(None, label_id, text)
+                v.id = Long(v.key)
+            except StoreConflict:
+                v.key, v.id = self._insert_with_fresh_id(lambda i: self.tx.vertex_insert(i, label_id, text))
+        else:
+            v.key = self.tx.vertex_insert(idc.to_storage(vid), label_id, text)
+        self._fill_vp_ids(v)
+        self._vertices[v.key] = v
+        self._index_add("vertex", label, v.key, v._props)
+        return v
+
+    @staticmethod
+    def _insert_with_fresh_id(insert: Any) -> tuple[int, Long]:
+        for _ in range(64):
+            cand = _snowflake()
+            try:
+                return insert(int(cand)), cand
+            except StoreConflict:
+                continue
+        raise IllegalArgument("could not allocate a free element id")
+
+    @staticmethod
+    def _fill_vp_ids(v: Vertex) -> None:
+        for k, vps in v._props.items():
+            for i, vp in enumerate(vps):
+                if vp.id is None:
+                    vp.id = default_vp_id(v.id, k, i)
+
+    def _overwrite_vertex(self, row: Any, label_id: int, label: str, values: dict[str, Any]) -> Vertex:
+        v = self._vertex(row)
+        if row.label_id != label_id:
+            raise IllegalArgument(
+                f"The vertex label of vertex '{v.id}' is '{v.label}', it can't be changed to '{label}'"
+            )
+        self.load([v])
+        new = {k: [VertexProperty(i, k, x, v, m) for i, x, m in vals] for k, vals in values.items()}
+        v._props.clear()
+        v._props.update(new)
+        self._fill_vp_ids(v)
+        self._save_vertex(v)
+        return v
+
+    # ---- edges --------------------------------------------------------------------------
+    def add_edge(
+        self, label: str, out_v: Vertex, in_v: Vertex, id: Any = None, properties: Sequence[tuple[Any, ...]] = ()
+    ) -> Edge:
+        props, tid, tlabel = _norm_props(properties)
+        label = label if label is not None else (tlabel or DEFAULT_EDGE_LABEL)
+        id = id if id is not None else tid
+        self._resolve_vertices([out_v, in_v])
+        for end in (out_v, in_v):
+            if end.key is None:
+                raise IllegalArgument(f"Invalid vertex id '{end.id}'")
+        out_c = self._vertices.get(out_v.key, out_v)
+        in_c = self._vertices.get(in_v.key, in_v)
+        if self.schema.auto:
+            return self._add_edge_auto(label, out_c, in_c, id, props)
+        return self._add_edge_strict(label, out_c, in_c, id, props)
+
+    def _add_edge_strict(self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]) -> Edge:
+        el = chk.edge_label_or_fail(self.schema, label)
+        if id is not None:
+            raise IllegalArgument(f"Can't customize edge id for edge label '{el.name}'")
+        chk.check_link(el, out_v.label, in_v.label)
+        values: dict[str, Any] = {}
+        keys = {}
+        for key, value, _card, _meta in props:
+            pk = keys[key] = chk.key_for(self.schema, el, key)
+            vals = chk.coerce_values(self.schema, pk, value, f"edge label '{el.name}'")
+            values[key] = vals[0] if pk.cardinality == KeyCardinality.SINGLE else vals
+        chk.check_edge_required(el, list(values), self._loading)
+        sort_values = ""
+        if el.sort_keys:
+            sort_values = idc.primary_key_name([(values[k], keys[k].data_type.value) for k in el.sort_keys])
+        parent_id = el.id
+        if el.edgelabel_type == EdgeLabelType.SUB and el.parent_label:
+            parent = self.schema.edge_label(el.parent_label)
+            parent_id = parent.id if parent is not None else el.id
+        eid = idc.format_edge_id(out_v.id, parent_id, el.id, sort_values, in_v.id)
+        ordered = dict(sorted(values.items(), key=lambda kv: keys[kv[0]].id))
+        rows = self.tx.edges_by_ids([eid])
+        if rows:
+            e = self._edges_from_rows(rows)[0]
+            e._props.clear()
+            e._props.update(ordered)
+            self._save_edge(e)
+            return e
+        key = self.tx.edge_insert(eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered))
+        e = Edge(eid, el.name, out_v, in_v, key, ordered)
+        self._edges[key] = e
+        self._index_add("edge", el.name, key, ordered)
+        return e
+
+    def _add_edge_auto(self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]) -> Edge:
+        el = self.schema.ensure_edge_label(label, out_v.label, in_v.label)
+        values: dict[str, Any] = {}
+        for key, value, _card, _meta in props:
+            if value is None:
+                continue
+            self.schema.ensure_property_key(key, value)
+            values[key] = value
+        if values:
+            self.schema.ensure_label_keys(el, list(values))
+        text = encode_edge_props(values)
+        if id is not None:
+            eid = idc.auto_mode_id(id)
+            if self.tx.edges_by_ids([idc.to_storage(eid)]):
+                raise IllegalArgument(f"Edge with id already exists: {eid}")
+            key = self.tx.edge_insert(idc.to_storage(eid), el.id, out_v.key, in_v.key, "", text)
+        else:
+            try:
+                key = self.tx.edge_insert(None, el.id, out_v.key, in_v.key, "", text)
+                eid = Long(key)
+            except StoreConflict:
+                key, eid = self._insert_with_fresh_id(
+                    lambda i: self.tx.edge_insert(i, el.id, out_v.key, in_v.key, "", text)
+                )
+        e = Edge(eid, el.name, out_v, in_v, key, values)
+        self._edges[key] = e
+        self._index_add("edge", el.name, key, values)
+        return e
