@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from rest_adapter.context import graph_of, json_response, read_json, registry_of, run
 from rest_adapter.errors import bad_request, gremlin_error_body, gremlin_status
-from rest_adapter.serializers.hugegraph_json import to_json
+from rest_adapter.serializers.hugegraph_json import dumps, to_json
 
 log = logging.getLogger("hugelite.rest")
 
@@ -112,6 +112,11 @@ async def get_gremlin(request: Request) -> Response:
     return await _answer(request, params.get("gremlin"), bindings, params.get("language"), aliases)
 
 
+def _task_result(results: Any) -> str:
+    """`task_result` text: the results in the same JSON shapes as `/gremlin` data."""
+    return dumps(results).decode()
+
+
 async def submit_job(request: Request) -> Response:
     """POST /graphs/{g}/jobs/gremlin: runs the script as a task; 201 {"task_id": n}."""
     graph = graph_of(request)
@@ -123,7 +128,7 @@ async def submit_job(request: Request) -> Response:
     if language is None:
         raise bad_request("The language parameter can't be null")
     _check_request(gremlin, bindings, language, None)
-    task_id = await run(graph.tasks.submit_gremlin, gremlin, dict(bindings or {}), language)
+    task_id = await run(graph.tasks.submit_gremlin, gremlin, dict(bindings or {}), language, _task_result)
     return json_response({"task_id": task_id}, status=201)
 
 

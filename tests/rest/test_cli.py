@@ -1,0 +1,99 @@
+"""The `hugelite` command, run as a subprocess."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tests.conftest import run_cli, write_conf
+
+
+def test_help_on_every_command(tmp_path: Path) -> None:
+    top = run_cli("--help", cwd=tmp_path)
+    assert top.returncode == 0
+    for cmd in ("serve", "init-store", "load", "version"):
+        assert cmd in top.stdout
+        r = run_cli(cmd, "--help", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert "Usage:" in r.stdout
+    assert "--if-needed" in run_cli("init-store", "--help", cwd=tmp_path).stdout
+    assert "--port" in run_cli("serve", "--help", cwd=tmp_path).stdout
+
+
+def test_version(tmp_path: Path) -> None:
+    r = run_cli("version", cwd=tmp_path)
+    assert r.returncode == 0
+    assert "HugeGraph core 1.7.0" in r.stdout
+    assert "TinkerPop 3.8.2" in r.stdout
+
+
+def test_serve_refuses_uninitialised_store(tmp_path: Path) -> None:
+    conf = write_conf(tmp_path, {"hugegraph": "backend=sqlite\nstore=data/hg.db\n"})
+    r = run_cli("serve", "--conf", str(conf), "--port", "1", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "cannot start: Graph 'hugegraph'" in r.stderr
+    assert "does not exist (uninitialised)" in r.stderr
+    assert f"hugelite init-store --conf {conf}" in r.stderr
+    assert "Uvicorn running" not in r.stderr
+
+
+def test_serve_refuses_store_without_tables(tmp_path: Path) -> None:
+    conf = write_conf(tmp_path, {"g": "backend=sqlite\nstore=data/g.db\n"})
+    (tmp_path / "data").mkdir()
+    sqlite3.connect(tmp_path / "data" / "g.db").execute("CREATE TABLE unrelated (x)").connection.commit()
+    r = run_cli("serve", "--conf", str(conf), cwd=tmp_path)
+    assert r.returncode == 2
+    assert "Graph 'g': store" in r.stderr and "is not initialised" in r.stderr
+
+
+def test_serve_refuses_mismatched_store(tmp_path: Path) -> None:
+    conf = write_conf(tmp_path, {"hugegraph": "backend=sqlite\nstore=data/hg.db\n"})
+    assert run_cli("init-store", "--conf", str(conf), cwd=tmp_path).returncode == 0
+    db = sqlite3.connect(tmp_path / "data" / "hg.db")
+    db.execute("UPDATE meta SET value = '999' WHERE key = 'store_version'")
+    db.commit()
+    db.close()
+    r = run_cli("serve", "--conf", str(conf), cwd=tmp_path)
+    assert r.returncode == 2
+    assert "cannot start: Graph 'hugegraph'" in r.stderr
+    assert "store version 999" in r.stderr
+    r = run_cli("init-store", "--conf", str(conf), cwd=tmp_path)
+    assert r.returncode == 2  # init-store never overwrites a store of another version
+    assert "store version 999" in r.stderr
+
+
+def test_init_store_is_idempotent(tmp_path: Path) -> None:
+    conf = write_conf(
+        tmp_path,
+        {"a": "backend=sqlite\nstore=data/a.db\n", "b": "backend=sqlite\nstore=data/sub/b.db\n", "m": "backend=memory\n"},
+    )
+    first = run_cli("init-store", "--conf", str(conf), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert f"a: initialised store {tmp_path / 'data' / 'a.db'}" in first.stdout
+    assert f"b: initialised store {tmp_path / 'data' / 'sub' / 'b.db'}" in first.stdout
+    assert "m: memory backend, nothing to initialise" in first.stdout
+    second = run_cli("init-store", "--conf", str(conf), cwd=tmp_path)
+    assert second.returncode == 0
+    assert "a: store" in second.stdout and "is already initialised" in second.stdout
+    quiet = run_cli("init-store", "--conf", str(conf), "--if-needed", cwd=tmp_path)
+    assert quiet.returncode == 0
+    assert quiet.stdout == ""
+
+
+def test_missing_conf_is_a_clear_error(tmp_path: Path) -> None:
+    r = run_cli("serve", "--conf", str(tmp_path / "nowhere"), cwd=tmp_path)
+    assert r.returncode == 1
+    assert "rest-server.properties does not exist" in r.stderr
+
+
+def test_bad_graph_config_names_the_file(tmp_path: Path) -> None:
+    conf = write_conf(tmp_path, {"g": "backend=cassandra\n"})
+    r = run_cli("init-store", "--conf", str(conf), cwd=tmp_path)
+    assert r.returncode == 1
+    assert "g.properties" in r.stderr
+    assert "backend must be one of ['sqlite', 'memory'], but got 'cassandra'" in r.stderr
+
+
+def test_served_server_reports_startup(server) -> None:
+    assert server.startup_s < 30
+    assert "hugelite" in server.log() and "serving hugegraph, memgraph" in server.log()
