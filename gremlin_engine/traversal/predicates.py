@@ -177,7 +177,13 @@ class P:
         step label 'a' to the labelled object before testing."""
         if self.op in ("and", "or"):
             return P(self.op, [p.map_values(fn) for p in self.value])
-        if self.op in ("within", "without", "inside", "notInside", "between", "notBetween", "outside",
+        if self.op in ("within", "without"):
+            out: list[Any] = []
+            for x in self.value:  # a label naming a collection (side-effect) contributes its items
+                v = fn(x)
+                out.extend(v) if isinstance(v, list | tuple | set | frozenset) else out.append(v)
+            return _make(self.op, out)
+        if self.op in ("inside", "notInside", "between", "notBetween", "outside",
                        "notOutside"):
             return _make(self.op, [fn(x) for x in self.value])
         if self.op in ("typeOf", "notTypeOf"):

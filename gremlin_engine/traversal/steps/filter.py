@@ -235,6 +235,7 @@ class WhereTraversalStep(FilterStep):
         self.end_label = steps[-1].labels[-1] if steps and steps[-1].labels and (len(steps) > 1 or not self.start_label) else None
         if self.end_label is not None:
             steps[-1].labels = tuple(lb for lb in steps[-1].labels if lb != self.end_label)
+        self.requires_path = bool(self.start_label or self.end_label)  # type: ignore[misc]
 
     def keep(self, t: Traverser, ctx: Context) -> bool:
         start = t

@@ -1,0 +1,44 @@
+"""Strategies as before/after pairs, plus their effect on GraphAccess calls."""
+
+from __future__ import annotations
+
+from gremlin_engine.structure.numbers import Long
+from gremlin_engine.traversal import compile_traversal, explain
+
+from .gremlin import P, __, g
+from .helpers import r
+
+PAIRS = [
+    (g.V().identity().out(), "g.V().out()"),
+    (g.V().outE("knows").inV(), "g.V().out('knows')"),
+    (g.V().inE().outV(), "g.V().in()"),
+    (g.V().hasLabel("person").has("age", P.gt(30)), "g.V().hasLabel('person').has('age', gt(30))"),
+    (g.V().hasLabel("person").count(), "g.count(V().hasLabel('person'))"),
+    (g.V().has("age", 29).limit(1), "g.V().has('age', eq(29)).limit(1).range(0, 1)"),
+    (g.V().outE().as_("e").inV(), "g.V().outE().as('e').inV()"),  # labelled edge step: kept
+    (g.V().outE().inV().path(), "g.V().outE().inV().path()"),  # paths would see the edges
+    (g.V().has("age").count(), "g.V().has('age').count()"),  # existence is not foldable
+]
+
+
+def test_before_after_pairs():
+    for before, after in PAIRS:
+        assert repr(compile_traversal(before.ir)) == after, before.ir
+
+
+def test_strategies_push_work_into_access(graph):
+    assert r(g.V().hasLabel("person").count(), graph) == [Long(4)]
+    assert graph.calls["count"] == 1 and graph.calls["vertices"] == 0
+    graph.calls.clear()
+    assert len(r(g.V().limit(2), graph)) == 2
+
+
+def test_children_are_optimised_too():
+    t = compile_traversal(g.V().where(__.outE("created").inV()).ir)
+    assert "out('created')" in repr(t.steps[1].args[0])
+
+
+def test_explain_lists_each_strategy():
+    text = explain(g.V().hasLabel("person").count().ir)
+    assert text.splitlines()[0].startswith("Original") and "CountStrategy" in text
+    assert text.splitlines()[-1].endswith("g.count(V().hasLabel('person'))")
