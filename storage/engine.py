@@ -22,6 +22,9 @@ Pragmas, and why:
   write lock makes us wait instead of failing at once.
 * ``foreign_keys=ON``: edges cascade when their vertex is deleted and cannot dangle.
 * ``temp_store=MEMORY`` and a 32 MiB page cache: sorts of adjacency batches stay in memory.
+
+The pools do not "reset on return" (an extra ROLLBACK per checkout): `Store` always ends its
+transaction itself and invalidates a connection it could not end.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def create_sqlite_engine(path: str | None, *, busy_timeout_ms: int = 5000) -> En
         )
 
     if memory:
-        engine = create_engine("sqlite://", creator=connect, poolclass=StaticPool)
+        engine = create_engine("sqlite://", creator=connect, poolclass=StaticPool, pool_reset_on_return=None)
     else:
         engine = create_engine(
             "sqlite://",
@@ -61,6 +64,7 @@ def create_sqlite_engine(path: str | None, *, busy_timeout_ms: int = 5000) -> En
             pool_size=8,
             max_overflow=56,
             pool_timeout=60,
+            pool_reset_on_return=None,
         )
 
     @event.listens_for(engine, "connect")

@@ -132,6 +132,11 @@ class Store:
             finally:
                 self._local.tx = None
         finally:
+            # the pool does not reset connections (see engine.py), so never hand one back
+            # inside a transaction
+            _end(raw, "ROLLBACK")
+            if raw.in_transaction:  # type: ignore[union-attr]
+                conn.invalidate()
             conn.close()
 
     # ---- lifecycle -----------------------------------------------------------------------

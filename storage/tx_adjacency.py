@@ -36,14 +36,10 @@ def _direction(direction: Any) -> str:
     return d
 
 
-def _side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limited: bool, dir_no: int) -> str:
-    """One direction of the batch query: the selected columns, then the sort columns
-    (ORDER BY on a compound select may only name result columns, hence the aliases)."""
-    tail = (
-        f", k.key AS pos, {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, "
-        f"e.{other} AS other"
-    )
-    head = f"SELECT {select}{tail} FROM json_each(?) AS k JOIN edges AS e ON "
+def _side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limited: bool, tail: str) -> str:
+    """One direction of the batch query. CROSS JOIN pins json_each as the outer loop, so
+    each key costs one range of the adjacency index."""
+    head = f"SELECT {select}{tail} FROM json_each(?) AS k CROSS JOIN edges AS e ON "
     if not limited:
         return f"{head}e.{this} = k.value{label_filter('e.label_id', labels)}"
     return (
@@ -54,11 +50,25 @@ def _side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limit
 
 @lru_cache(maxsize=512)
 def _adjacent_sql(direction: str, labels: tuple[int, ...], limited: bool, keys_only: bool) -> str:
+    """The statement for one shape. A single direction selects exactly the result columns
+    (rows map straight onto EdgeRow / pairs); 'both' is a compound select, whose ORDER BY may
+    only name result columns, so it carries the sort columns after them (see `_WIDTH`)."""
+    sides = _SIDES[direction]
     parts = []
-    for dir_no, (this, other) in enumerate(_SIDES[direction]):
+    for dir_no, (this, other) in enumerate(sides):
         select = f"k.value, e.{other}" if keys_only else ", ".join(f"e.{c}" for c in _E_COLS)
-        parts.append(_side_sql(select, this, other, labels, limited, dir_no))
+        if len(sides) == 1:
+            sql = _side_sql(select, this, other, labels, limited, "")
+            return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}"
+        tail = (
+            f", k.key AS pos, {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, "
+            f"e.{other} AS other"
+        )
+        parts.append(_side_sql(select, this, other, labels, limited, tail))
     return " UNION ALL ".join(parts) + " ORDER BY pos, d, o_label, o_sort, other"
+
+
+_WIDTH = {True: 2, False: len(_E_COLS)}  # result columns before the sort columns
 
 
 class AdjacencyMixin(TxBase):
@@ -67,13 +77,14 @@ class AdjacencyMixin(TxBase):
     def _adjacent_rows(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None,
         limit_per_vertex: int | None, keys_only: bool,
-    ) -> list[Any]:
+    ) -> tuple[list[Any], bool]:
+        """The raw rows, and whether they carry trailing sort columns ('both')."""
         d = _direction(direction)
         wanted = unique(keys)
         if not wanted or (label_ids is not None and len(label_ids) == 0):
-            return []
+            return [], False
         if limit_per_vertex is not None and limit_per_vertex <= 0:
-            return []
+            return [], False
         limited = limit_per_vertex is not None
         sql = _adjacent_sql(d, label_key(label_ids), limited, keys_only)
         arg = json_keys(wanted)
@@ -83,9 +94,11 @@ class AdjacencyMixin(TxBase):
             if limited:
                 params.append(int(limit_per_vertex))  # type: ignore[arg-type]
         rows = self.raw.execute(sql, params).fetchall()
-        if limited and d == "both":
-            rows = _trim_per_vertex(rows, 2 if keys_only else 7, int(limit_per_vertex))  # type: ignore[arg-type]
-        return rows
+        if d != "both":
+            return rows, False
+        if limited:
+            rows = _trim_per_vertex(rows, _WIDTH[keys_only], int(limit_per_vertex))  # type: ignore[arg-type]
+        return rows, True
 
     def adjacent(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
@@ -96,8 +109,11 @@ class AdjacencyMixin(TxBase):
         Ordered by (input position, label_id, sort_values, other key); for 'both' out-edges
         come first and a self-loop appears twice. `limit_per_vertex` keeps the first n edges
         of each vertex in that order (for 'both': n in total, out-edges first)."""
+        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, False)
         make = EdgeRow._make
-        return [make(r[:7]) for r in self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, False)]
+        if wide:
+            return [make(r[:7]) for r in rows]
+        return list(map(make, rows))
 
     def adjacent_keys(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
@@ -105,7 +121,10 @@ class AdjacencyMixin(TxBase):
     ) -> list[tuple[int, int]]:
         """(from_key, to_key) pairs in the same order as `adjacent`, read from the adjacency
         index alone (no edge row is touched): the form for `out()` without edge data."""
-        return [(r[0], r[1]) for r in self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True)]
+        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True)
+        if wide:
+            return [(r[0], r[1]) for r in rows]
+        return rows
 
 
 def _trim_per_vertex(rows: list[Any], pos_col: int, limit: int) -> list[Any]:
