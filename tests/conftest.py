@@ -7,13 +7,14 @@
 * `server_factory`: starts more servers with custom confs: `server_factory.start(graphs=
   {"g1": "backend=memory"}, server={"gremlinserver.evaluation_timeout_ms": "500"})`.
 * `http`: an `httpx.Client` on `server_url`.
-* `app_client`: the same app in-process (memory graphs, no sockets): a synchronous
-  httpx-based `TestClient` that runs the lifespan.
+* `app_client`: the same app in-process (memory graphs, no sockets) behind a synchronous
+  httpx client (`SyncASGIClient`: get/post/put/delete/request).
 * `asgi_transport`: an `httpx.ASGITransport` over an in-process app, for async tests.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -49,12 +50,12 @@ def write_conf(
     port: int | None = None,
 ) -> Path:
     """Writes `<base>/conf` (rest-server.properties + graphs/*.properties); returns it.
-    Paths inside are relative to `base`, the server's working directory."""
+    Store paths inside are relative to `base`, the server's working directory."""
     conf = base / "conf"
     (conf / "graphs").mkdir(parents=True, exist_ok=True)
     props = {
         "restserver.url": f"http://127.0.0.1:{port or 8080}",
-        "graphs": "conf/graphs",
+        "graphs": str(conf / "graphs"),
         "gremlinserver.evaluation_timeout_ms": "30000",
         "gremlin.import_dir": str(ROOT.parent / "shared" / "tinkerpop" / "data"),
         **(server or {}),
@@ -187,14 +188,47 @@ def _memory_settings(tmp: Path) -> Any:
     return Settings.load(conf)
 
 
+class SyncASGIClient:
+    """A synchronous httpx client over `httpx.ASGITransport` (one private event loop), so
+    plain test functions can call the in-process app like a server."""
+
+    def __init__(self, app: Any) -> None:
+        self._runner = asyncio.Runner()
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        self._client = httpx.AsyncClient(transport=transport, base_url="http://hugelite", timeout=30)
+
+    def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        return self._runner.run(self._client.request(method, url, **kwargs))
+
+    def get(self, url: str, **kw: Any) -> httpx.Response:
+        return self.request("GET", url, **kw)
+
+    def post(self, url: str, **kw: Any) -> httpx.Response:
+        return self.request("POST", url, **kw)
+
+    def put(self, url: str, **kw: Any) -> httpx.Response:
+        return self.request("PUT", url, **kw)
+
+    def delete(self, url: str, **kw: Any) -> httpx.Response:
+        return self.request("DELETE", url, **kw)
+
+    def close(self) -> None:
+        self._runner.run(self._client.aclose())
+        self._runner.close()
+
+
 @pytest.fixture
-def app_client(tmp_path: Path) -> Iterator[object]:
-    from starlette.testclient import TestClient
+def app_client(tmp_path: Path) -> Iterator[SyncASGIClient]:
+    from rest_adapter.app import create_app, open_registry
 
-    from rest_adapter.app import create_app
-
-    with TestClient(create_app(_memory_settings(tmp_path)), raise_server_exceptions=False) as client:
+    settings = _memory_settings(tmp_path)
+    registry = open_registry(settings)
+    client = SyncASGIClient(create_app(settings, registry=registry))
+    try:
         yield client
+    finally:
+        client.close()
+        registry.close_all()
 
 
 @pytest.fixture
