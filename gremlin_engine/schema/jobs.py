@@ -119,12 +119,12 @@ def remove_vertex_label(service: Any, name: str, ctx: Any = None) -> Any:
             )
     with service._writing() as tx:
         service._put(tx, dataclasses.replace(label, status=SchemaStatus.DELETING))
-    removed = _delete_by_label(service, label.id, True, ctx)
+    _delete_by_label(service, label.id, True, ctx)
     with service._writing() as tx:
         for index in service.index_labels_for(BaseType.VERTEX_LABEL, name):
             _drop_index(service, tx, index)
         service._delete(tx, service.vertex_label(name))
-    return None if removed >= 0 else removed
+    return None
 
 
 def remove_edge_label(service: Any, name: str, ctx: Any = None) -> Any:
