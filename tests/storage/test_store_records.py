@@ -107,3 +107,32 @@ def test_clear_keeps_tasks_and_meta(store) -> None:
     with store.write() as tx:
         assert tx.schema_next_id("vertexlabel") == 1  # schema ids start again
         assert tx.vertex_insert("a", 1) > b  # element keys do not
+
+
+def test_clear_keeps_indexes_triggers_and_cascades(store) -> None:
+    with store.write() as tx:
+        tx.vertex_insert("old", 1)
+        tx.clear()
+        a, b = tx.vertices_insert([("a", 1, None), ("b", 2, None)])
+        tx.edge_insert("ab", 1, a, b)
+        tx.index_add(1, "x", a)
+        tx.vertices_delete([a])
+        assert tx.edge_count() == 0
+        assert tx.index_scan(1) == []
+        names = {r[0] for r in tx._all("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger')")}
+        assert {"ix_vertices_label", "ix_edges_out", "ix_edges_in", "ix_edges_label", "ix_index_entries_elem",
+                "tr_vertices_index_cleanup", "tr_edges_index_cleanup"} <= names
+
+
+def test_clear_rolls_back(store) -> None:
+    with store.write() as tx:
+        a = tx.vertex_insert("a", 1)
+        tx.index_add(1, "x", a)
+        tx.schema_put("vertexlabel", 1, "person", "{}")
+    with pytest.raises(RuntimeError), store.write() as tx:
+        tx.clear()
+        raise RuntimeError("undo")
+    with store.read() as tx:
+        assert [r.id for r in tx.vertices_scan()] == ["a"]
+        assert tx.index_eq(1, ["x"]) == [a]
+        assert tx.schema_get("vertexlabel", "person") is not None
