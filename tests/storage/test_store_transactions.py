@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import ReadOnlyTransaction, StoreError, open_store
+from storage import ReadOnlyTransaction, StoreBusy, StoreError, open_store
 
 
 class Boom(Exception):
@@ -70,8 +70,8 @@ WRITE_CALLS = [
 
 
 @pytest.mark.parametrize(("method", "args"), WRITE_CALLS, ids=[m for m, _ in WRITE_CALLS])
-def test_read_transaction_refuses_writes(memory_store, method, args) -> None:
-    with memory_store.read() as tx:
+def test_read_transaction_refuses_writes(store, method, args) -> None:
+    with store.read() as tx:
         with pytest.raises(ReadOnlyTransaction, match="store.write"):
             getattr(tx, method)(*args)
         assert tx.vertex_count() == 0
@@ -218,3 +218,29 @@ def test_two_store_objects_on_one_file(tmp_path: Path) -> None:
         assert tx.vertex_count() == 40
     s1.close()
     s2.close()
+
+
+def test_waiting_writer_gives_up_with_store_busy(tmp_path: Path) -> None:
+    s = open_store(tmp_path / "g.db", write_wait_s=0.2)
+    s.initialise()
+    holding = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with s.write() as tx:
+            tx.vertex_insert("a", 1)
+            holding.set()
+            release.wait(10)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    assert holding.wait(10)
+    with pytest.raises(StoreBusy, match="no write lock after 0.2s"), s.write():
+        pass
+    with s.read() as tx:  # readers are not blocked by the writer
+        assert tx.vertex_count() == 0
+    release.set()
+    t.join(10)
+    with s.write() as tx:
+        assert tx.vertex_count() == 1
+    s.close()
