@@ -1,0 +1,56 @@
+"""Deciding up front whether a script or traversal may write.
+
+SQLite cannot upgrade a read transaction to a write transaction, and a write transaction
+takes the store's single writer lock, so each call must choose before it starts. Reads are
+the common case and should never queue behind writers, so we look for the method names that
+can change a graph (`addV`, `property`, `drop`, `schema()`, `addVertex`, `tx()` ...) in the
+parsed script or the IR, nested traversals included, and open a write transaction only when
+one appears. The scan is conservative (`v.property('name')` reads but counts as a write);
+should it ever miss a write, storage refuses it (`ReadOnlyTransaction`) and `api.py` runs the
+call again in a write transaction, so a wrong guess costs time, never correctness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gremlin_engine.syntax import ast
+from gremlin_engine.traversal.ir import TraversalIR
+
+#: steps and host methods that may change data or schema
+MUTATING = frozenset({
+    # traversal steps
+    "addV", "addE", "property", "drop", "mergeV", "mergeE", "io", "call",
+    # graph / element / schema methods reached through the host
+    "addVertex", "addEdge", "remove", "schema", "tx", "variables", "commit", "rollback",
+    "create", "append", "eliminate", "rebuildIndex",
+})
+
+
+def script_may_write(tree: ast.Script) -> bool:
+    """True when any method call or property access in the script has a mutating name."""
+    stack: list[ast.Node] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.MethodCall | ast.PropertyGet) and node.name in MUTATING:
+            return True
+        stack.extend(ast.children(node))
+    return False
+
+
+def ir_may_write(ir: TraversalIR) -> bool:
+    """True when the IR or any traversal nested in its arguments has a mutating step."""
+    stack: list[Any] = [ir]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, TraversalIR):
+            for ins in (*item.source, *item.steps):
+                if ins.name in MUTATING:
+                    return True
+                stack.extend(ins.args)
+        elif isinstance(item, list | tuple | set | frozenset):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    return False

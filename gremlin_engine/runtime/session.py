@@ -1,0 +1,142 @@
+"""The transactions of one call: at most one open storage transaction per graph touched.
+
+A script may name several graphs (`hugegraph`, `__g_other`); each gets its own transaction
+on its own store, opened on first use and committed together when the call ends (rolled back
+together on an error). `graph.tx().commit()` inside a script ends that graph's transaction
+early, as HugeGraph's Gremlin does; the next use opens a fresh one.
+
+After a rolled-back write the graph's schema cache is dropped: schema created in the failed
+transaction (auto mode, `graph.schema()...create()`) must not survive in memory either.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
+from gremlin_engine.limits import CancelToken
+from gremlin_engine.runtime.access import StoreAccess
+from storage import ReadOnlyTransaction, StoreBusy, StoreConflict, StoreError
+
+
+class LinkedToken(CancelToken):
+    """A deadline of our own that also honours a caller's token (task cancel, WebSocket
+    close), so every step loop checks both with one call."""
+
+    __slots__ = ("outer",)
+
+    def __init__(self, deadline_ms: float | None, outer: CancelToken | None) -> None:
+        super().__init__(deadline_ms)
+        self.outer = outer
+
+    def check(self) -> None:
+        if self.outer is not None:
+            self.outer.check()
+        super().check()
+
+    @property
+    def cancelled(self) -> bool:
+        return super().cancelled or (self.outer is not None and self.outer.cancelled)
+
+
+def make_token(timeout_ms: float | None, cancel: CancelToken | None) -> CancelToken:
+    limit = timeout_ms if timeout_ms is not None and timeout_ms > 0 else None
+    if cancel is not None and limit is None:
+        return cancel
+    return LinkedToken(limit, cancel)
+
+
+class _GraphTx:
+    __slots__ = ("graph", "cm", "tx", "access", "write")
+
+    def __init__(self, graph: Any, write: bool) -> None:
+        self.graph = graph
+        self.write = write
+        self.cm = graph.store.write() if write else graph.store.read()
+        self.tx = self.cm.__enter__()
+        try:
+            self.access = StoreAccess.for_graph(graph, self.tx)
+        except BaseException as exc:
+            self.cm.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+
+    def end(self, exc: BaseException | None) -> None:
+        """Commit (exc None) or roll back; a failed write also forgets cached schema."""
+        try:
+            if exc is None:
+                self.cm.__exit__(None, None, None)
+            else:
+                self.cm.__exit__(type(exc), exc, exc.__traceback__)
+        finally:
+            if exc is not None and self.write:
+                invalidate = getattr(self.graph.schema, "invalidate", None)
+                if invalidate is not None:
+                    invalidate()
+
+
+class Session:
+    """Opens and ends the per-graph transactions of one call."""
+
+    def __init__(self, graphs: Any, write: bool, cancel: CancelToken) -> None:
+        self.graphs = graphs  # a GraphRegistry (or anything with .get(name))
+        self.write = write
+        self.cancel = cancel
+        self._open: dict[str, _GraphTx] = {}
+        self.last_graph: str | None = None
+
+    def graph(self, name: str) -> Any:
+        return self.graphs.get(name)
+
+    def access(self, name: str) -> StoreAccess:
+        gt = self._open.get(name)
+        if gt is None:
+            gt = self._open[name] = _GraphTx(self.graph(name), self.write)
+        self.last_graph = name
+        return gt.access
+
+    def tx(self, name: str) -> Any:
+        self.access(name)
+        return self._open[name].tx
+
+    def is_open(self, name: str) -> bool:
+        return name in self._open
+
+    def commit(self, name: str) -> None:
+        gt = self._open.pop(name, None)
+        if gt is not None:
+            gt.end(None)
+
+    def rollback(self, name: str) -> None:
+        gt = self._open.pop(name, None)
+        if gt is not None:
+            gt.end(_Rollback())
+
+    def close(self, exc: BaseException | None) -> None:
+        """Ends every open transaction: all commit, or (on `exc`) all roll back. A commit
+        failure rolls back the rest and is raised."""
+        first: BaseException | None = None
+        for name in list(self._open):
+            gt = self._open.pop(name)
+            try:
+                gt.end(exc if exc is not None else first)
+            except BaseException as e:
+                if first is None:
+                    first = e
+        if first is not None and exc is None:
+            raise translate_store_error(first) from first
+
+
+class _Rollback(Exception):
+    """Thrown into a write transaction to make it roll back (graph.tx().rollback())."""
+
+
+def translate_store_error(exc: BaseException) -> BaseException:
+    """Storage errors as engine errors a client can read (HTTP/Gremlin status mapping lives
+    on the engine's classes)."""
+    if isinstance(exc, HugeliteError | ReadOnlyTransaction) or not isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, StoreConflict):
+        return IllegalArgument(str(exc))
+    if isinstance(exc, StoreBusy):
+        return LimitExceeded(f"The rest server is too busy to write: {exc}")
+    return HugeliteError(str(exc))
