@@ -73,7 +73,25 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
         f"on http://{host}:{port} (opened in {(time.perf_counter() - started) * 1000:.0f} ms)",
         err=True,
     )
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=log_level == "debug")
+    access_log = log_level == "debug"
+    if not settings.gremlin_port or settings.gremlin_port == port:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=access_log)
+        return
+    # gremlinserver.port: the same app (WebSocket /gremlin included) on a second port, as
+    # HugeGraph runs its Gremlin Server beside the REST server; one lifespan for both
+    import asyncio
+
+    rest = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log))
+    gremlin = uvicorn.Server(
+        uvicorn.Config(app, host=host, port=settings.gremlin_port, log_level=log_level,
+                       access_log=access_log, lifespan="off")
+    )
+    click.echo(f"hugelite: Gremlin Server port {settings.gremlin_port}", err=True)
+
+    async def both() -> None:
+        await asyncio.gather(rest.serve(), gremlin.serve())
+
+    asyncio.run(both())
 
 
 @main.command("init-store")

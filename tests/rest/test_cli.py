@@ -97,3 +97,21 @@ def test_bad_graph_config_names_the_file(tmp_path: Path) -> None:
 def test_served_server_reports_startup(server) -> None:
     assert server.startup_s < 30
     assert "hugelite" in server.log() and "serving hugegraph, memgraph" in server.log()
+
+
+def test_serve_with_a_second_gremlin_port(server_factory) -> None:
+    import httpx
+
+    from tests.conftest import free_port
+
+    gport = free_port()
+    srv = server_factory.start(graphs={"m": "backend=memory\n"}, server={"gremlinserver.port": str(gport)})
+    assert httpx.get(f"http://127.0.0.1:{gport}/versions").json()["versions"]["core"] == "1.7.0"
+    assert httpx.get(f"http://127.0.0.1:{gport}/graphs").json() == {"graphs": ["m"]}
+    srv.stop()
+    # uvicorn re-raises the SIGTERM it handled after a graceful shutdown
+    assert srv.process.returncode in (0, -15)
+    log = srv.log()
+    assert f"Gremlin Server port {gport}" in log
+    assert log.count("Finished server process") == 2
+    assert "Application shutdown complete" in log
