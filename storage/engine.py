@@ -36,13 +36,24 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import QueuePool, StaticPool
 
+from storage.errors import StoreError
+
 #: prepared statements the driver keeps per connection (hot-path SQL is cached by shape,
 #: so a few hundred distinct texts cover every shape in use).
 STATEMENT_CACHE = 512
 
 
+#: RETURNING (3.35) and the built-in JSON functions used for key batches (3.38).
+MIN_SQLITE = (3, 38, 0)
+
+
 def create_sqlite_engine(path: str | None, *, busy_timeout_ms: int = 5000) -> Engine:
     """An engine for the database file at `path`, or a private in-memory one for None."""
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        raise StoreError(
+            f"SQLite {sqlite3.sqlite_version} is too old: hugelite needs {'.'.join(map(str, MIN_SQLITE))} "
+            f"or newer (Python's sqlite3 module links the system library)"
+        )
     memory = path is None
 
     def connect() -> sqlite3.Connection:

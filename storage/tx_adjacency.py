@@ -3,9 +3,9 @@
 One statement answers the whole batch: the vertex keys travel as one JSON array read by
 ``json_each(?)``, which drives a nested loop over the adjacency index
 ``ix_edges_out (out_key, label_id, sort_values, in_key)`` / ``ix_edges_in``. Rows come back
-ordered by (position of the vertex key in the input, label_id, sort_values, other key), and
-for 'both' the out-edges of a vertex precede its in-edges, so a self-loop appears twice, as
-in TinkerPop. Each distinct input key is answered once, at its first position.
+ordered by (position of the vertex key in the input, label_id, sort_values, other key, edge
+key), so parallel edges keep insertion order; for 'both' the out-edges of a vertex precede
+its in-edges, so a self-loop appears twice, as in TinkerPop. Each distinct input key is answered once, at its first position.
 
 `limit_per_vertex` is pushed into SQL as a correlated ``LIMIT`` sub-select per vertex, so a
 vertex with a million edges costs `limit` index steps, not a million.
@@ -44,7 +44,7 @@ def _side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limit
         return f"{head}e.{this} = k.value{label_filter('e.label_id', labels)}"
     return (
         f"{head}e.key IN (SELECT x.key FROM edges AS x WHERE x.{this} = k.value"
-        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{other} LIMIT ?)"
+        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{other}, x.key LIMIT ?)"
     )
 
 
@@ -59,13 +59,13 @@ def _adjacent_sql(direction: str, labels: tuple[int, ...], limited: bool, keys_o
         select = f"k.value, e.{other}" if keys_only else ", ".join(f"e.{c}" for c in _E_COLS)
         if len(sides) == 1:
             sql = _side_sql(select, this, other, labels, limited, "")
-            return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}"
+            return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.key"
         tail = (
             f", k.key AS pos, {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, "
-            f"e.{other} AS other"
+            f"e.{other} AS other, e.key AS o_key"
         )
         parts.append(_side_sql(select, this, other, labels, limited, tail))
-    return " UNION ALL ".join(parts) + " ORDER BY pos, d, o_label, o_sort, other"
+    return " UNION ALL ".join(parts) + " ORDER BY pos, d, o_label, o_sort, other, o_key"
 
 
 _WIDTH = {True: 2, False: len(_E_COLS)}  # result columns before the sort columns
