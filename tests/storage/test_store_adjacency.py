@@ -115,4 +115,5 @@ def test_large_batch_in_one_call(store) -> None:
         assert [f for f, _ in pairs[::2]] == batch
         rows = tx.adjacent(batch, "in", label_ids=[2])
         assert len(rows) == n // 2
-        assert [r.in_key for r in rows] == [k for k in batch if (keys.index(k) - 1) % n % 2 == 1]
+        position = {k: i for i, k in enumerate(keys)}
+        assert [r.in_key for r in rows] == [k for k in batch if (position[k] - 1) % n % 2 == 1]
