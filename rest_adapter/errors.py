@@ -174,6 +174,11 @@ def gremlin_status(exc: BaseException) -> tuple[int, int]:
     status, code = classify(exc)
     if isinstance(exc, (HttpError, HTTPException)) or status >= 500 and not isinstance(exc, E.HugeliteError):
         return status, code
+    if isinstance(exc, E.UnsupportedSyntax):
+        # a construct outside the Groovy subset (which is also how the sandbox refuses
+        # `System.exit`): 400, as the clone guidance of gremlin-and-tasks.md §1 says,
+        # although its Java name (SecurityException) would give 403 by the rule below
+        return 400, code
     name = java_name(exc)
     if name in _GREMLIN_403:
         return 403, code

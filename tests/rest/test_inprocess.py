@@ -46,9 +46,10 @@ def test_error_table_rows() -> None:
         "message": "boom",
         "cause": "",
     }
-    # /gremlin follows HugeGraph's proxy: NotFound is a 400 there, a refused construct 403
+    # /gremlin follows HugeGraph's proxy: NotFound is a 400 there, Forbidden a 403
     assert gremlin_status(E.NotFound("x")) == (400, 597)
-    assert gremlin_status(E.UnsupportedSyntax("System.exit")) == (403, 597)
+    assert gremlin_status(E.Forbidden("no")) == (403, 401)
+    assert gremlin_status(E.UnsupportedSyntax("System.exit")) == (400, 597)
     wrapped = E.IllegalArgument("outer")
     wrapped.__cause__ = E.NotFound("inner")
     assert error_body(wrapped)["cause"] == "org.apache.hugegraph.exception.NotFoundException: inner"
