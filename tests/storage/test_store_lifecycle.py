@@ -10,6 +10,7 @@ import pytest
 from storage import (
     STORE_VERSION,
     StoreClosed,
+    StoreError,
     StoreNotInitialised,
     StoreVersionMismatch,
     open_store,
@@ -109,3 +110,23 @@ def test_memory_stores_are_independent() -> None:
     assert b.is_initialised() is False
     a.close()
     b.close()
+
+
+def test_not_a_database_is_a_store_error(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    path.write_bytes(b"this is not an sqlite database, just some text padding" * 100)
+    s = open_store(path)
+    with pytest.raises(StoreError, match="not a database"):
+        s.check_ready()
+    s.close()
+
+
+def test_empty_file_is_not_initialised(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    path.touch()
+    s = open_store(path)
+    with pytest.raises(StoreNotInitialised):
+        s.check_ready()
+    s.initialise()
+    s.check_ready()
+    s.close()
