@@ -47,6 +47,9 @@ SOURCE_MODIFIERS = frozenset(
     }
 )
 
+# Groovy statements that look like a bare call with a trailing block: `if (x) { ... }`.
+GROOVY_KEYWORDS = frozenset({"if", "else", "for", "while", "do", "switch", "try", "catch", "synchronized"})
+
 STRATEGY_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*Strategy$")
 
 LITERAL_NAMES = {"true": True, "false": False, "null": None, "NaN": float("nan"), "Infinity": float("inf")}

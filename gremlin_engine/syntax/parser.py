@@ -140,7 +140,7 @@ def _describe(tok: object) -> str:
 
 
 def _expected(e: UnexpectedInput) -> str:
-    expected = sorted({_TERMINAL_WORDS.get(x, x) for x in (getattr(e, "expected", None) or ())})
+    expected = sorted({_TERMINAL_WORDS.get(x, x) for x in (getattr(e, "expected", None) or ()) if x != "_NL"})
     if not expected or len(expected) > 6:
         return ""
     return "; expected " + ", ".join(expected)
@@ -159,13 +159,16 @@ def _hint(text: str, e: UnexpectedInput) -> str:
     tail = text[pos : pos + 2]
     if tail.startswith("?.") or tail.startswith("*."):
         return f"the Groovy operator '{tail}' is not supported"
-    if tail.startswith(".."):
+    if ".." in text[max(0, pos - 1) : pos + 2]:
         return "ranges are not supported"
     if tail.startswith("?") or tail.startswith(":"):
         return "the ternary operator is not supported"
-    if re.match(r"\s*(if|for|while|switch|try|class|return|throw)\b", text[pos:]):
-        word = re.match(r"\s*(\w+)", text[pos:]).group(1)  # type: ignore[union-attr]
-        return f"'{word}' statements are not supported"
+    statement = re.split(r"[;\n]", before)[-1]
+    keyword = re.match(
+        r"\s*(if|else|for|while|do|switch|try|catch|class|interface|return|throw)\b", statement
+    )
+    if keyword:
+        return f"'{keyword.group(1)}' statements are not supported"
     return ""
 
 

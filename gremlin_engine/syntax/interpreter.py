@@ -1,0 +1,404 @@
+"""Runs a script AST against a `ScriptHost`: `interpret(script, host) -> list`.
+
+The interpreter understands the Groovy subset itself — variables, literals, operators,
+`g`/`__` traversal chains, predicates, tokens, strategies — and turns traversal chains into
+`TraversalIR` values (`host.py`: `TraversalSourceRef` -> `BoundTraversal`). Steps are not
+validated here: a chain is pure syntax until the engine compiles it. Terminal methods
+(`toList`, `next`, `iterate`, ...) call `host.run`; any other method on a host object
+(`graph.schema()...`, `graph.addVertex(...)`, `v.addEdge(...)`) goes to
+`host.call_method`, the runtime's whitelist. `sandbox.check` has already refused unsafe
+constructs before the first statement runs.
+
+The script's value is the value of its last statement, shaped like Gremlin Server's result
+stream: a traversal nobody iterated is iterated (`toList`), a list/set/iterator gives one
+result per item, a map gives one single-entry map per entry, anything else one result.
+As in Groovy, a traversal built by an earlier statement and never iterated does nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from gremlin_engine.bytecode import CardinalityValue, StrategySpec
+from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
+from gremlin_engine.syntax import ast, names, operators, sandbox
+from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
+from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
+from gremlin_engine.syntax.parser import parse
+from gremlin_engine.traversal.ir import Instruction, TraversalIR
+from gremlin_engine.traversal.predicates import P, make_predicate
+from gremlin_engine.traversal.tokens import TOKEN_ENUMS, Cardinality, token
+
+# TinkerPop's IO "enum" is a set of string constants (what gremlinpython sends too).
+IO_CONSTANTS = {
+    "reader": "~tinkerpop.io.reader",
+    "writer": "~tinkerpop.io.writer",
+    "graphson": "graphson",
+    "gryo": "gryo",
+    "graphml": "graphml",
+}
+
+# Bare tokens (`desc`, `local`, `values`, `OUT`), first enum wins on a shared spelling.
+_BARE_TOKEN_ORDER = (
+    "T", "Column", "Scope", "Order", "Pop", "Cardinality", "Direction", "Operator", "Pick", "Merge", "DT", "Barrier",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Exhausted:
+    """What `iterate()` leaves: Groovy returns the drained traversal, which yields nothing."""
+
+    graph: str
+
+
+@cache
+def _bare_tokens() -> dict[str, Any]:
+    table: dict[str, Any] = {}
+    for enum_name in _BARE_TOKEN_ORDER:
+        for member in TOKEN_ENUMS[enum_name]:
+            table.setdefault(member.name.rstrip("_"), member)
+    return table
+
+
+@lru_cache(maxsize=2048)
+def _checked(text: str) -> ast.Script:
+    return sandbox.check(parse(text))
+
+
+def interpret(script: ast.Script | str, host: ScriptHost) -> list[Any]:
+    """Runs a script and returns its result list (see the module docstring)."""
+    tree = _checked(script) if isinstance(script, str) else sandbox.check(script)
+    return Interpreter(host).run(tree)
+
+
+class Interpreter:
+    """One script run: holds the script's local variables."""
+
+    def __init__(self, host: ScriptHost) -> None:
+        self.host = host
+        self.vars: dict[str, Any] = {}
+
+    # ---- statements -----------------------------------------------------------------
+    def run(self, script: ast.Script) -> list[Any]:
+        value: Any = None
+        ran = False
+        for stmt in script.statements:
+            value = self.execute(stmt)
+            ran = True
+        return self.results(value) if ran else []
+
+    def execute(self, stmt: ast.Stmt) -> Any:
+        if isinstance(stmt, ast.Assign):
+            value = self.eval(stmt.value)
+            self.vars[stmt.name] = value
+            return value
+        if isinstance(stmt, ast.ExprStmt):
+            return self.eval(stmt.expr)
+        raise UnsupportedSyntax(f"unsupported statement {type(stmt).__name__}" + sandbox.where(stmt.pos))
+
+    def results(self, value: Any) -> list[Any]:
+        """The result stream of a script whose last statement gave `value`."""
+        if isinstance(value, BoundTraversal):
+            value = self.host.run(value, "toList", ())
+        elif isinstance(value, Exhausted):
+            return []
+        elif isinstance(value, TraversalSourceRef):
+            return [f"graphtraversalsource[{value.graph}, standard]"]
+        elif isinstance(value, TraversalIR):
+            raise UnsupportedSyntax(
+                "an anonymous traversal (`__...`) cannot be iterated without a traversal source"
+            )
+        if type(value) is dict:
+            return [{k: v} for k, v in value.items()]
+        if isinstance(value, list | tuple | set | frozenset | Iterator):
+            return list(value)
+        return [value]
+
+    # ---- expressions ----------------------------------------------------------------
+    def eval(self, node: ast.Expr) -> Any:
+        method = _DISPATCH.get(type(node))
+        if method is None:
+            raise UnsupportedSyntax(f"unsupported expression {type(node).__name__}" + sandbox.where(node.pos))
+        return method(self, node)
+
+    def _literal(self, node: ast.Literal) -> Any:
+        return node.value
+
+    def _list(self, node: ast.ListLit) -> list[Any]:
+        return [self.eval(i) for i in node.items]
+
+    def _set(self, node: ast.SetLit) -> set[Any]:
+        return {_hashable(self.eval(i)) for i in node.items}
+
+    def _map(self, node: ast.MapLit) -> dict[Any, Any]:
+        return {_hashable(self.eval(k)): self.eval(v) for k, v in node.entries}
+
+    def _paren(self, node: ast.Paren) -> Any:
+        return self.eval(node.expr)
+
+    def _var(self, node: ast.VarRef) -> Any:
+        name = node.name
+        if name in self.vars:
+            return self.vars[name]
+        try:
+            return self.host.lookup(name)
+        except KeyError:
+            pass
+        bare = _bare_tokens().get(name)
+        if bare is not None:
+            return bare
+        if names.STRATEGY_NAME.match(name):
+            return StrategySpec(name, {})
+        raise GremlinSyntaxError(f"No such property: {name} for class: Script", *(node.pos or (None, None)))
+
+    def _token(self, node: ast.TokenRef) -> Any:
+        if node.enum == "IO" and node.member in IO_CONSTANTS:
+            return IO_CONSTANTS[node.member]
+        if node.enum not in TOKEN_ENUMS:
+            raise UnsupportedSyntax(f"the enum `{node.enum}` is not supported" + sandbox.where(node.pos))
+        try:
+            return token(node.enum, node.member)
+        except KeyError:
+            raise GremlinSyntaxError(
+                f"No such property: {node.member} for class: {node.enum}", *(node.pos or (None, None))
+            ) from None
+
+    def _token_call(self, node: ast.TokenCall) -> Any:
+        if node.enum != "Cardinality":
+            raise UnsupportedSyntax(
+                f"`{node.enum}.{node.member}(...)` is not supported" + sandbox.where(node.pos)
+            )
+        card = self._token(ast.TokenRef(node.enum, node.member, node.pos))
+        args = self.args(node.args)
+        if len(args) != 1:
+            raise StepArgumentError(f"Cardinality.{node.member}() takes one value")
+        assert isinstance(card, Cardinality)
+        return CardinalityValue(card, args[0])
+
+    def _anon(self, node: ast.AnonTraversal) -> TraversalIR:
+        return TraversalIR(anonymous=True)
+
+    def _predicate(self, node: ast.PredicateCall) -> P:
+        return make_predicate(node.family, node.name, self.args(node.args))
+
+    def _function(self, node: ast.FunctionCall) -> Any:
+        args = self.args(node.args)
+        try:
+            if node.name in ("datetime", "DateTime"):
+                if not args:
+                    return datetime.datetime.now(datetime.UTC)
+                if len(args) == 1 and isinstance(args[0], str):
+                    return parse_datetime(args[0])
+                raise StepArgumentError(f"{node.name}() takes one ISO-8601 string")
+            if node.name == "UUID":
+                if not args:
+                    return uuid.uuid4()
+                if len(args) == 1 and isinstance(args[0], str):
+                    return parse_uuid(args[0])
+                raise StepArgumentError("UUID() takes one string")
+        except LiteralError as e:
+            raise StepArgumentError(str(e)) from None
+        # `not`: the predicate for a predicate argument, the step otherwise
+        if len(args) == 1 and isinstance(args[0], P):
+            return make_predicate("P", "not", args)
+        return TraversalIR(anonymous=True).then("not", *args, pos=node.pos)
+
+    def _new(self, node: ast.NewObject) -> StrategySpec:
+        if not names.STRATEGY_NAME.match(node.class_name):
+            raise UnsupportedSyntax(f"object construction `new {node.class_name}(...)` is not supported")
+        config: dict[str, Any] = {}
+        for a in node.args:
+            if not isinstance(a, ast.NamedArg):
+                raise StepArgumentError(
+                    f"{node.class_name} takes named arguments only, e.g. `{node.class_name}(k: v)`"
+                )
+            config[a.name] = _arg_value(self.eval(a.value))
+        return StrategySpec(node.class_name, config)
+
+    def _unary(self, node: ast.UnaryOp) -> Any:
+        return operators.unary(node.op, self.eval(node.operand))
+
+    def _binary(self, node: ast.BinaryOp) -> Any:
+        if node.op == "&&":
+            return operators.truthy(self.eval(node.left)) and operators.truthy(self.eval(node.right))
+        if node.op == "||":
+            return operators.truthy(self.eval(node.left)) or operators.truthy(self.eval(node.right))
+        return operators.binary(node.op, self.eval(node.left), self.eval(node.right))
+
+    def _chain(self, node: ast.MethodCall | ast.PropertyGet) -> Any:
+        # Unwound iteratively: a 1000-step chain must not recurse 1000 deep.
+        links: list[ast.MethodCall | ast.PropertyGet] = []
+        cur: ast.Expr = node
+        while isinstance(cur, ast.MethodCall | ast.PropertyGet):
+            links.append(cur)
+            cur = cur.target
+        value = self.eval(cur)
+        for link in reversed(links):
+            if isinstance(link, ast.MethodCall):
+                value = self.call(value, link.name, self.args(link.args), link.pos)
+            else:
+                value = self.get(value, link.name, link.pos)
+        return value
+
+    def _reject(self, node: ast.Expr) -> Any:
+        sandbox.check(ast.Script((ast.ExprStmt(node, node.pos),)))
+        raise UnsupportedSyntax(f"unsupported construct {type(node).__name__}" + sandbox.where(node.pos))
+
+    # ---- calls ----------------------------------------------------------------------
+    def args(self, nodes: tuple[ast.Expr, ...]) -> tuple[Any, ...]:
+        """Evaluates call arguments; Groovy named arguments become one leading map."""
+        positional: list[Any] = []
+        named: dict[str, Any] = {}
+        for n in nodes:
+            if isinstance(n, ast.NamedArg):
+                named[n.name] = _arg_value(self.eval(n.value))
+            else:
+                positional.append(_arg_value(self.eval(n)))
+        return (named, *positional) if named else tuple(positional)
+
+    def call(self, target: Any, name: str, args: tuple[Any, ...], pos: ast.Pos) -> Any:
+        if isinstance(target, BoundTraversal):
+            if name == "iterate":
+                self.host.run(target, name, args)
+                return Exhausted(target.graph)
+            if name in names.TERMINALS:
+                return self.host.run(target, name, args)
+            return BoundTraversal(target.graph, target.ir.then(name, *args, pos=pos))
+        if isinstance(target, TraversalIR):
+            if name in names.TERMINALS:
+                raise UnsupportedSyntax(
+                    f"`{name}()` on an anonymous traversal: `__` traversals cannot be iterated"
+                    + sandbox.where(pos)
+                )
+            return target.then(name, *args, pos=pos)
+        if isinstance(target, TraversalSourceRef):
+            return self._source_call(target, name, args, pos)
+        if isinstance(target, Exhausted):
+            drained = {
+                "toList": [],
+                "toSet": set(),
+                "toBulkSet": [],
+                "hasNext": False,
+                "tryNext": None,
+                "iterate": target,
+            }
+            if name in drained and not args:
+                return drained[name]
+            raise UnsupportedSyntax(f"`.{name}()` on an iterated traversal" + sandbox.where(pos))
+        if isinstance(target, P):
+            if name in ("and", "or") and len(args) == 1 and isinstance(args[0], P):
+                return target.and_(args[0]) if name == "and" else target.or_(args[0])
+            if name == "negate" and not args:
+                return target.negate()
+            raise UnsupportedSyntax(
+                f"`.{name}()` is not a predicate method (and, or, negate)" + sandbox.where(pos)
+            )
+        if _is_plain_value(target):
+            raise UnsupportedSyntax(
+                f"method calls on {sandbox.literal_kind(target)} values are not supported: `.{name}()`"
+                + sandbox.where(pos)
+            )
+        return self.host.call_method(target, name, args)
+
+    def _source_call(self, src: TraversalSourceRef, name: str, args: tuple[Any, ...], pos: ast.Pos) -> Any:
+        if name in names.SPAWNS:
+            ir = TraversalIR(src.ir.source, (Instruction(name, args, pos),))
+            return BoundTraversal(src.graph, ir)
+        if name == "withStrategies":
+            # As the bytecode decoder does: strategies first, then OptionsStrategy's entries
+            # as `with(k, v)` (what gremlinpython's `g.with_(k, v)` sends).
+            specs, options = [], []
+            for a in args:
+                if not isinstance(a, StrategySpec):
+                    raise StepArgumentError(f"withStrategies() takes strategies, not {a!r}")
+                if a.name == "OptionsStrategy":
+                    options.extend(a.config.items())
+                else:
+                    specs.append(a)
+            ir = src.ir.with_source("withStrategies", *specs) if specs else src.ir
+            for k, v in options:
+                ir = ir.with_source("with", k, v)
+            return TraversalSourceRef(src.graph, ir)
+        if name == "withoutStrategies":
+            strategy_names = tuple(a.name if isinstance(a, StrategySpec) else str(a) for a in args)
+            return TraversalSourceRef(src.graph, src.ir.with_source(name, *strategy_names))
+        if name in names.SOURCE_MODIFIERS:
+            return TraversalSourceRef(src.graph, src.ir.with_source(name, *args))
+        return self.host.call_method(src, name, args)
+
+    def get(self, target: Any, name: str, pos: ast.Pos) -> Any:
+        if isinstance(
+            target, BoundTraversal | TraversalIR | TraversalSourceRef | P | Exhausted
+        ) or _is_plain_value(target):
+            kind = "traversal" if not _is_plain_value(target) else sandbox.literal_kind(target)
+            raise UnsupportedSyntax(
+                f"property access on {kind} values is not supported: `.{name}`" + sandbox.where(pos)
+            )
+        return self.host.get_property(target, name)
+
+
+def _is_plain_value(v: Any) -> bool:
+    """Values the script language owns; no method of theirs is exposed to scripts."""
+    return v is None or isinstance(
+        v,
+        str
+        | bytes
+        | int
+        | float
+        | decimal.Decimal
+        | list
+        | tuple
+        | dict
+        | set
+        | frozenset
+        | enum.Enum
+        | datetime.datetime
+        | uuid.UUID
+        | StrategySpec
+        | CardinalityValue,
+    )
+
+
+def _arg_value(v: Any) -> Any:
+    """A step argument as the IR wants it: a spawned traversal passes its IR."""
+    if isinstance(v, BoundTraversal):
+        return v.ir
+    return v
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, dict | set):
+        raise StepArgumentError(f"a {type(v).__name__} cannot be a set element or map key")
+    return v
+
+
+_DISPATCH: dict[type, Any] = {
+    ast.Literal: Interpreter._literal,
+    ast.ListLit: Interpreter._list,
+    ast.SetLit: Interpreter._set,
+    ast.MapLit: Interpreter._map,
+    ast.Paren: Interpreter._paren,
+    ast.VarRef: Interpreter._var,
+    ast.TokenRef: Interpreter._token,
+    ast.TokenCall: Interpreter._token_call,
+    ast.AnonTraversal: Interpreter._anon,
+    ast.PredicateCall: Interpreter._predicate,
+    ast.FunctionCall: Interpreter._function,
+    ast.NewObject: Interpreter._new,
+    ast.UnaryOp: Interpreter._unary,
+    ast.BinaryOp: Interpreter._binary,
+    ast.MethodCall: Interpreter._chain,
+    ast.PropertyGet: Interpreter._chain,
+    ast.Closure: Interpreter._reject,
+    ast.GString: Interpreter._reject,
+    ast.NamedArg: Interpreter._reject,
+}

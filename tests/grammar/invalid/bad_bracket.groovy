@@ -1,0 +1,2 @@
+// expect: 2:11 unexpected ']'
+g.V().out(]

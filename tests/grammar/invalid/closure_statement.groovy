@@ -1,0 +1,2 @@
+// expect: 2:22 closures are not supported
+g.V().each { println it }

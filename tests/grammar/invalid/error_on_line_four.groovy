@@ -1,0 +1,4 @@
+// expect: 4:3 unexpected ')'
+g.V().
+  out().
+  )

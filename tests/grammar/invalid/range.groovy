@@ -1,0 +1,2 @@
+// expect: 2:4 ranges are not supported
+[1..3]

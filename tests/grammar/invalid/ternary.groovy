@@ -1,0 +1,2 @@
+// expect: 2:10 the ternary operator is not supported
+x = true ? 1 : 2
