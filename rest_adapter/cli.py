@@ -143,7 +143,10 @@ def load(graph: str, file: Path, conf: str) -> None:
         raise click.ClickException(str(e)) from None
     finally:
         registry.close_all()
-    click.echo(f"{graph}: loaded {file} in {elapsed:.2f} s" + (f" ({result})" if result is not None else ""))
+    counts = ""
+    if isinstance(result, tuple) and len(result) == 2:
+        counts = f" {result[0]} vertices and {result[1]} edges from"
+    click.echo(f"{graph}: loaded{counts} {file} in {elapsed:.2f} s")
 
 
 @main.command()

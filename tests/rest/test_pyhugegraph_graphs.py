@@ -59,3 +59,11 @@ def test_metrics_manager(client: PyHugeClient) -> None:
     assert isinstance(m.get_statistics_metrics(), dict)
     assert "basic" in m.get_system_metrics()
     assert m.get_backend_metrics()["memgraph"] == {"backend": "memory", "nodes": 1}
+
+
+def test_gremlin_exec_with_graphspace_aliases(client: PyHugeClient) -> None:
+    # the client aliases g -> __g_DEFAULT-hugegraph in graphspace mode
+    result = client.gremlin().exec("g.V().limit(1).count()")
+    assert result["meta"] == {}
+    assert result["data"] in ([0], [1])
+    assert client.gremlin().exec("graph.traversal().inject(7)")["data"] == [7]
