@@ -18,6 +18,7 @@ until it is exhausted or closed — its caller owns that lifetime and must close
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from gremlin_engine.limits import CancelToken
@@ -48,6 +49,32 @@ class _SingleGraph:
 
     def get(self, name: str) -> Any:
         return self._graph
+
+
+@contextmanager
+def write_access(graph: Any, cancel: CancelToken | None = None) -> Iterator[Any]:
+    """A `GraphAccess` over one write transaction of `graph`, for callers that write
+    directly (bulk loaders, REST batch handlers): commits when the block ends normally, rolls
+    back (and forgets cached schema) when it raises."""
+    session = Session(_SingleGraph(graph), True, make_token(None, cancel))
+    try:
+        yield session.access(graph.name)
+    except BaseException as exc:
+        session.close(exc)
+        _reraise(exc)
+    session.close(None)
+
+
+@contextmanager
+def read_access(graph: Any) -> Iterator[Any]:
+    """A `GraphAccess` over one read transaction of `graph`."""
+    session = Session(_SingleGraph(graph), False, make_token(None, None))
+    try:
+        yield session.access(graph.name)
+    except BaseException as exc:
+        session.close(exc)
+        _reraise(exc)
+    session.close(None)
 
 
 def execute_script(

@@ -235,8 +235,9 @@ class ReadsMixin(ElementLoader):
     @staticmethod
     def _spread(vertices: Sequence[Vertex], grouped: dict[int, list[Any]]) -> list[tuple[int, Any]]:
         out: list[tuple[int, Any]] = []
+        get = grouped.get
         for i, v in enumerate(vertices):
-            items = grouped.get(v.key) if v.key is not None else None
+            items = get(v.key)  # type: ignore[arg-type]
             if items:
-                out.extend((i, x) for x in items)
+                out += [(i, x) for x in items]
         return out

@@ -191,12 +191,6 @@ class WritesMixin(ReadsMixin):
         self, label_id: int, label: str, vid: Any, values: dict[str, list[tuple[Any, Any, dict[str, Any]]]],
         upsert: bool,
     ) -> Vertex:
-        if vid is not None:
-            rows = self.tx.vertices_by_ids([idc.to_storage(vid)])
-            if rows:
-                if not upsert:
-                    raise IllegalArgument(f"Vertex with id already exists: {vid}")
-                return self._overwrite_vertex(rows[0], label_id, label, values)
         v = Vertex(vid, label, None, {})
         v._props = {k: [VertexProperty(i, k, x, v, m) for i, x, m in vals] for k, vals in values.items()}
         text = encode_vertex_props(v._props, vid)
@@ -207,7 +201,17 @@ class WritesMixin(ReadsMixin):
             except StoreConflict:
                 v.key, v.id = self._insert_with_fresh_id(lambda i: self.tx.vertex_insert(i, label_id, text))
         else:
-            v.key = self.tx.vertex_insert(idc.to_storage(vid), label_id, text)
+            # insert first: a new id is the common case, and the unique id column tells us
+            # about an existing one without a lookup per vertex
+            try:
+                v.key = self.tx.vertex_insert(idc.to_storage(vid), label_id, text)
+            except StoreConflict:
+                rows = self.tx.vertices_by_ids([idc.to_storage(vid)])
+                if not rows:
+                    raise
+                if not upsert:
+                    raise IllegalArgument(f"Vertex with id already exists: {vid}") from None
+                return self._overwrite_vertex(rows[0], label_id, label, values)
         self._fill_vp_ids(v)
         self._vertices[v.key] = v
         self._index_add("vertex", label, v.key, v._props)
@@ -282,14 +286,17 @@ class WritesMixin(ReadsMixin):
             parent_id = parent.id if parent is not None else el.id
         eid = idc.format_edge_id(out_v.id, parent_id, el.id, sort_values, in_v.id)
         ordered = dict(sorted(values.items(), key=lambda kv: keys[kv[0]].id))
-        rows = self.tx.edges_by_ids([eid])
-        if rows:
-            e = self._edges_from_rows(rows)[0]
+        try:
+            key = self.tx.edge_insert(eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered))
+        except StoreConflict:
+            rows = self.tx.edges_by_ids([eid])
+            if not rows:
+                raise
+            e = self._edges_from_rows(rows)[0]  # HugeGraph upsert: same identity, new properties
             e._props.clear()
             e._props.update(ordered)
             self._save_edge(e)
             return e
-        key = self.tx.edge_insert(eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered))
         e = Edge(eid, el.name, out_v, in_v, key, ordered)
         self._edges[key] = e
         self._index_add("edge", el.name, key, ordered)
@@ -308,9 +315,10 @@ class WritesMixin(ReadsMixin):
         text = encode_edge_props(values)
         if id is not None:
             eid = idc.auto_mode_id(id)
-            if self.tx.edges_by_ids([idc.to_storage(eid)]):
-                raise IllegalArgument(f"Edge with id already exists: {eid}")
-            key = self.tx.edge_insert(idc.to_storage(eid), el.id, out_v.key, in_v.key, "", text)
+            try:
+                key = self.tx.edge_insert(idc.to_storage(eid), el.id, out_v.key, in_v.key, "", text)
+            except StoreConflict:
+                raise IllegalArgument(f"Edge with id already exists: {eid}") from None
         else:
             try:
                 key = self.tx.edge_insert(None, el.id, out_v.key, in_v.key, "", text)
