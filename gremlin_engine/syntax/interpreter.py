@@ -75,7 +75,10 @@ def _checked(text: str) -> ast.Script:
 def interpret(script: ast.Script | str, host: ScriptHost) -> list[Any]:
     """Runs a script and returns its result list (see the module docstring)."""
     tree = _checked(script) if isinstance(script, str) else sandbox.check(script)
-    return Interpreter(host).run(tree)
+    try:
+        return Interpreter(host).run(tree)
+    except RecursionError:
+        raise GremlinSyntaxError("script is nested too deeply to evaluate") from None
 
 
 class Interpreter:

@@ -65,6 +65,8 @@ def _parse_cached(text: str) -> ast.Script:
         raise GremlinSyntaxError(str(e)) from None
     try:
         return _builder.transform(tree)
+    except RecursionError:
+        raise GremlinSyntaxError("script is nested too deeply") from None
     except VisitError as e:
         orig = e.orig_exc
         where = getattr(e.obj, "meta", None)

@@ -92,3 +92,13 @@ def test_invalid_sample_gives_a_positioned_error(path: Path) -> None:
     assert snippet_lines[0] == src_line[: err.column - 1 + 60][-len(snippet_lines[0]) :]
     assert snippet_lines[1].endswith("^")
     assert len(snippet_lines[1]) == err.column
+
+
+def test_absurd_nesting_is_a_syntax_error_not_a_crash() -> None:
+    with pytest.raises(GremlinSyntaxError, match="nested too deeply"):
+        parse("(" * 3000 + "1" + ")" * 3000)
+
+
+def test_moderate_nesting_is_fine() -> None:
+    text = "g.V()" + ".where(__.out()" * 40 + ")" * 40
+    assert parse(text).statements[0].expr.name == "where"
