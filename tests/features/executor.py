@@ -46,6 +46,12 @@ def corpus_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "shared" / "tinkerpop"
 
 
+def scenario_timeout_ms() -> float:
+    """Per-script time limit (`HUGELITE_CONFORMANCE_TIMEOUT_MS`, default 5 s): a scenario the
+    engine cannot finish in time fails alone instead of stalling the whole run."""
+    return float(os.environ.get("HUGELITE_CONFORMANCE_TIMEOUT_MS", "5000"))
+
+
 def strategies_enabled() -> bool:
     """`HUGELITE_CONFORMANCE_STRATEGIES=off` runs the corpus with strategies off."""
     return os.environ.get("HUGELITE_CONFORMANCE_STRATEGIES", "on").strip().lower() not in ("off", "0", "no", "none")
@@ -90,13 +96,13 @@ class EngineHandle:
 class EngineExecutor:
     """Runs scenarios in process, on memory graphs in `schema.mode=auto` (TinkerGraph-like)."""
 
-    def __init__(self, strategies: bool = True, timeout_ms: float = 10000, data_dir: Path | None = None) -> None:
+    def __init__(self, strategies: bool = True, timeout_ms: float | None = None, data_dir: Path | None = None) -> None:
         from gremlin_engine.graph import GraphRegistry
 
         self.strategies = strategies
-        self.timeout_ms = timeout_ms
+        self.timeout_ms = timeout_ms if timeout_ms is not None else scenario_timeout_ms()
         self.data_dir = data_dir or corpus_dir() / "data"
-        self.registry = GraphRegistry(evaluation_timeout_ms=timeout_ms, import_dir=self.data_dir)
+        self.registry = GraphRegistry(evaluation_timeout_ms=self.timeout_ms, import_dir=self.data_dir)
         self._shared: dict[str, EngineHandle] = {}
         self._records: dict[str, GraphRecords] = {}
         self._names = itertools.count(1)
