@@ -1,0 +1,1 @@
+"""Parts of the Gremlin Server WebSocket protocol (`rest_adapter/gremlin_ws.py` is the entry)."""
