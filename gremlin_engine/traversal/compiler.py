@@ -104,6 +104,8 @@ def compile_steps(ir: TraversalIR, root: bool) -> CompiledTraversal:
                 step.modulate(p.name, p.args)
                 step.modulate_position(p.name, before=True)  # type: ignore[attr-defined]
             pending = []
+        if not root and not steps and name == "inject":
+            step.child_start = True  # type: ignore[attr-defined]
         if root and not steps:
             if name not in SOURCE_STEPS:
                 raise StepArgumentError(f"a traversal must start with a source step (V, E, addV, ...), not {name}()")

@@ -24,8 +24,10 @@ from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps import (
     barrier,
     branch,
+    conversions,
     filter,
     flatmap,
+    lists,
     map,
     mutation,
     range,
@@ -204,4 +206,11 @@ REGISTRY: dict[str, StepSpec] = {
         "match": (branch.MatchStep, "trav*"),
     }),
     **_s("strings", {name: (cls, sig) for name, (cls, sig) in text.STEPS.items()}),
+    **_s("lists", {name: (cls, sig) for name, (cls, sig) in lists.STEPS.items()}),
+    **_s("conversions", {name: (cls, sig) for name, (cls, sig) in conversions.STEPS.items()}),
 }
+
+# HugeGraph REST steps (batch upserts, append/eliminate, index rule, paging): their own package
+from gremlin_engine.traversal.steps import hugegraph  # noqa: E402
+
+REGISTRY.update(_s("hugegraph", hugegraph.STEPS))

@@ -132,7 +132,9 @@ class MemoryGraph:
             return Property(key, value, element)
         self._next_vp += 1
         props = self.v[element.id][1]
-        entry = (Long(self._next_vp), value, dict(meta or {}))
+        meta = dict(meta or {})
+        vpid = meta.pop(T.id, None)  # a user-supplied vertex property id (auto mode)
+        entry = (Long(self._next_vp) if vpid is None else vpid, value, meta)
         if cardinality in (None, Cardinality.single):
             props[key] = [entry]
         elif cardinality is Cardinality.set and any(val == value for _, val, _ in props.get(key, [])):

@@ -75,14 +75,21 @@ class EStep(GraphStep):
 
 class InjectStep(Step):
     """`inject(a, b, ...)`: at the start, these objects are the stream; mid-traversal they
-    are emitted ahead of the incoming traversers (TinkerPop behaviour)."""
+    are emitted ahead of the incoming traversers, except as the first step of a child
+    traversal, where the parent's traverser comes first (TinkerPop behaviour)."""
 
     name = "inject"
 
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.child_start = False  # first step of a child traversal (set by the compiler)
+
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.child_start:  # TinkerPop queues the parent's traverser ahead of injected ones
+            yield from checked(it, ctx)
         for v in self.args:
             yield ctx.new_traverser(v)
-        if not self.is_start:
+        if not self.is_start and not self.child_start:
             yield from checked(it, ctx)
 
 
