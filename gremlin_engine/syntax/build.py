@@ -64,9 +64,25 @@ class AstBuilder(Transformer):
         return tuple(stmts)
 
     # ---- operators ------------------------------------------------------------------
-    def binop(self, c: list[Any]) -> ast.BinaryOp:
-        left, op, right = c
-        return ast.BinaryOp(str(op), left, right, _pos(op))
+    def operators(self, c: list[Any]) -> ast.Expr:
+        """Operator precedence over the flat `operand (op operand)*` list (left-assoc)."""
+        operands: list[ast.Expr] = [c[0]]
+        ops: list[Token] = []
+
+        def reduce_top() -> None:
+            op = ops.pop()
+            right = operands.pop()
+            left = operands.pop()
+            operands.append(ast.BinaryOp(str(op), left, right, _pos(op)))
+
+        for op, operand in zip(c[1::2], c[2::2], strict=True):
+            while ops and _PRECEDENCE[ops[-1].type] >= _PRECEDENCE[op.type]:
+                reduce_top()
+            ops.append(op)
+            operands.append(operand)
+        while ops:
+            reduce_top()
+        return operands[0]
 
     def unop(self, c: list[Any]) -> ast.Expr:
         op, operand = c
@@ -176,6 +192,18 @@ class AstBuilder(Transformer):
                 ast.PropertyGet(cur, name, pos) if kind == "member" else ast.MethodCall(cur, name, args, pos)
             )
         return cur
+
+
+_PRECEDENCE = {
+    "OROR": 1,
+    "ANDAND": 2,
+    "COMPARE": 3,
+    "PLUS": 4,
+    "MINUS": 4,
+    "STAR": 5,
+    "SLASH": 5,
+    "PERCENT": 5,
+}
 
 
 def _negatable(value: Any) -> bool:
