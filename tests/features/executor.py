@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -76,6 +78,16 @@ class ScriptExecutor(Protocol):
         """Releases a fresh handle (shared ones live until `shutdown`)."""
         ...
 
+    def _prepare_import_dir(self) -> Path:
+        """The folder `g.io()` may read: Read.feature names `data/tinkerpop-modern.json`,
+        which is the modern graph's GraphSON 3.0 file under TinkerPop's old name."""
+        root = Path(self._import_dir.name)
+        (root / "data").mkdir()
+        src = self.data_dir / DATASET_FILES["modern"]
+        if src.exists():
+            shutil.copy(src, root / "data" / "tinkerpop-modern.json")
+        return root
+
     def records(self, dataset: str) -> GraphRecords | None:
         """The dataset's records (for seeding element look-ups), None for `empty`."""
         ...
@@ -102,10 +114,21 @@ class EngineExecutor:
         self.strategies = strategies
         self.timeout_ms = timeout_ms if timeout_ms is not None else scenario_timeout_ms()
         self.data_dir = data_dir or corpus_dir() / "data"
-        self.registry = GraphRegistry(evaluation_timeout_ms=self.timeout_ms, import_dir=self.data_dir)
+        self._import_dir = tempfile.TemporaryDirectory(prefix="hugelite-tp-import-")
+        self.registry = GraphRegistry(evaluation_timeout_ms=self.timeout_ms, import_dir=self._prepare_import_dir())
         self._shared: dict[str, EngineHandle] = {}
         self._records: dict[str, GraphRecords] = {}
         self._names = itertools.count(1)
+
+    def _prepare_import_dir(self) -> Path:
+        """The folder `g.io()` may read: Read.feature names `data/tinkerpop-modern.json`,
+        which is the modern graph's GraphSON 3.0 file under TinkerPop's old name."""
+        root = Path(self._import_dir.name)
+        (root / "data").mkdir()
+        src = self.data_dir / DATASET_FILES["modern"]
+        if src.exists():
+            shutil.copy(src, root / "data" / "tinkerpop-modern.json")
+        return root
 
     def records(self, dataset: str) -> GraphRecords | None:
         if dataset == "empty":
@@ -147,6 +170,7 @@ class EngineExecutor:
         for handle in self._shared.values():
             self.registry.drop(handle.graph.name)
         self._shared.clear()
+        self._import_dir.cleanup()
 
 
 class ElementWorld:

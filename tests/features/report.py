@@ -17,7 +17,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .executor import EngineExecutor, corpus_dir, strategies_enabled
+from .executor import EngineExecutor, ScriptExecutor, corpus_dir, strategies_enabled
 from .gherkin import load_features
 from .runner import Outcome, Runner, SkipList, summary_line
 
@@ -66,10 +66,14 @@ def format_report(outcomes: list[Outcome], show_skipped: bool = False, top: int 
     return "\n".join(lines) + "\n"
 
 
-def run_corpus(strategies: bool | None = None, name_filter: str | None = None) -> list[Outcome]:
+def run_corpus(
+    strategies: bool | None = None, name_filter: str | None = None, executor: ScriptExecutor | None = None
+) -> list[Outcome]:
+    """Every scenario of the corpus through `executor` (default: the embedded engine)."""
     root = corpus_dir()
     features = load_features(root / "features")
-    executor = EngineExecutor(strategies=strategies_enabled() if strategies is None else strategies)
+    if executor is None:
+        executor = EngineExecutor(strategies=strategies_enabled() if strategies is None else strategies)
     try:
         return Runner(executor, SkipList.load(HERE / "skiplist.txt")).run_all(features, name_filter)
     finally:
