@@ -12,7 +12,7 @@ from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.runtime import validate as chk
-from gremlin_engine.runtime.writes import WritesMixin, _split_meta
+from gremlin_engine.runtime.writes import WritesMixin, _split_meta, unwrap_cardinality
 from gremlin_engine.schema.model import Cardinality as KeyCardinality
 from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, VertexProperty
 from gremlin_engine.structure.values import default_vp_id
@@ -32,6 +32,7 @@ class MutationsMixin(WritesMixin):
     ) -> VertexProperty | Property | None:
         """Sets a property; a None value removes every property `key` (TinkerPop 3.8) and
         returns None."""
+        value, cardinality = unwrap_cardinality(value, cardinality)
         if isinstance(element, VertexProperty):
             return self.set_meta_property(element, key, value)
         el = self._canonical(element)

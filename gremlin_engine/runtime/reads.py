@@ -15,6 +15,7 @@ from gremlin_engine.runtime import query as qp
 from gremlin_engine.runtime.loader import ElementLoader
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.tokens import Direction
 
 PAGE = 1000
@@ -113,13 +114,17 @@ class ReadsMixin(ElementLoader):
         allowed = set(lids) if lids is not None else None
         if q.kind == "vertex":
             wanted = [idc.lookup_id(i) for i in q.ids]
-            rows = self.tx.vertices_by_ids([idc.to_storage(w) for w in wanted if w is not None])
-            make = self._vertex
         else:
             wanted = [self._edge_lookup_id(i) for i in q.ids]
-            rows = self.tx.edges_by_ids([idc.to_storage(w) for w in wanted if w is not None])
-            make = None
+        keys = [idc.to_storage(w) for w in wanted if w is not None]
+        alternates = self._numeric_alternates(wanted) if self.schema.auto else {}
+        keys.extend(idc.to_storage(a) for a in alternates.values())
+        rows = (self.tx.vertices_by_ids if q.kind == "vertex" else self.tx.edges_by_ids)(keys)
+        make = self._vertex if q.kind == "vertex" else None
         by_id = {r.id: r for r in rows if allowed is None or r.label_id in allowed}
+        for text, number in alternates.items():
+            if text not in by_id and int(number) in by_id:
+                by_id[text] = by_id[int(number)]
         if q.kind == "vertex":
             elements = {rid: make(r) for rid, r in by_id.items()}  # type: ignore[misc]
         else:
@@ -133,6 +138,16 @@ class ReadsMixin(ElementLoader):
             el = elements.get(idc.to_storage(w))
             if el is not None and self._matches(q, el):
                 yield el
+
+    @staticmethod
+    def _numeric_alternates(wanted: list[Any]) -> dict[str, Any]:
+        """Auto mode finds the Long id 1 when asked for "1", as TinkerGraph's id managers
+        convert ids given as strings."""
+        out = {}
+        for w in wanted:
+            if isinstance(w, str) and w.lstrip("-").isdigit():
+                out[w] = Long(int(w))
+        return out
 
     def _by_index(self, q: qp.Query, plan: qp.IndexPlan, lids: list[int] | None) -> Iterator[Any]:
         keys: set[int] = set()

@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from gremlin_engine.bytecode import CardinalityValue
 from gremlin_engine.errors import IllegalArgument, NotFound
 from gremlin_engine.runtime import validate as chk
 from gremlin_engine.runtime.reads import ReadsMixin
@@ -43,6 +44,14 @@ def _snowflake() -> Long:
     return Long(((int(time.time() * 1000) - _BASE_MS) << 22) | (next(_SEQ) & 0x3FFFFF))
 
 
+def unwrap_cardinality(value: Any, card: Any) -> tuple[Any, Any]:
+    """`Cardinality.set('x')` given as a value (mergeV maps, `property(map)`) carries its own
+    cardinality: (value, cardinality)."""
+    if isinstance(value, CardinalityValue):
+        return value.value, value.cardinality
+    return value, card
+
+
 def _norm_props(properties: Sequence[tuple[Any, ...]]) -> tuple[list[PropInput], Any, Any]:
     """Splits `T.id`/`T.label` out of property tuples and pads every tuple to four fields."""
     out: list[PropInput] = []
@@ -55,7 +64,7 @@ def _norm_props(properties: Sequence[tuple[Any, ...]]) -> tuple[list[PropInput],
         if key is T.label:
             label = value
             continue
-        card = p[2] if len(p) > 2 else None
+        value, card = unwrap_cardinality(value, p[2] if len(p) > 2 else None)
         meta = p[3] if len(p) > 3 else None
         out.append((str(key), value, card, dict(meta) if meta else None))
     return out, id_, label
@@ -179,7 +188,8 @@ class WritesMixin(ReadsMixin):
             self.schema.ensure_property_key(key, value)
             vp_id, m = _split_meta(meta)
             entry = (vp_id, value, m)
-            if card is None or card is Cardinality.single:
+            # as TinkerGraph's addVertex: a key given twice without a cardinality keeps both
+            if card is Cardinality.single:
                 values[key] = [entry]
             elif card is Cardinality.list or all(not equals(value, h[1]) for h in values.get(key, ())):
                 values.setdefault(key, []).append(entry)

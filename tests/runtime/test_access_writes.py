@@ -271,3 +271,21 @@ def test_auto_mode_multi_and_meta_properties(auto_graph: Graph) -> None:
         a.load([v])
         assert [p.value for p in v.properties("location")] == ["san diego", "brussels"]
         assert "name" not in v._props
+
+
+def test_auto_mode_tinkergraph_conventions(auto_graph: Graph) -> None:
+    from gremlin_engine.bytecode import CardinalityValue
+
+    with write(auto_graph) as a:
+        v = a.add_vertex("animal", id=1, properties=[("name", "mateo"), ("name", "gateo"), ("age", 5)])
+        assert [p.value for p in v.properties("name")] == ["mateo", "gateo"]  # addVertex keeps both
+        a.set_property(v, "age", 6)  # property() on an existing vertex: single by default
+        a.set_property(v, "name", CardinalityValue(Cardinality.set, "mateo"))
+        a.set_property(v, "tag", CardinalityValue(Cardinality.list, "x"))
+        a.set_property(v, "tag", CardinalityValue(Cardinality.list, "x"))
+        assert [p.value for p in v.properties("age")] == [6]
+        assert [p.value for p in v.properties("name")] == ["mateo", "gateo"]
+        assert [p.value for p in v.properties("tag")] == ["x", "x"]
+    with read(auto_graph) as a:
+        # ids given as numeric strings find Long ids (TinkerGraph's id managers convert them)
+        assert [x.id for x in a.vertices(ids=["1", 1, "2"])] == [1, 1]
