@@ -10,8 +10,10 @@ so this module maps them to the wire types a Java Gremlin Server would send:
   `materializeProperties=all`), vertex properties with their meta-properties; an element
   whose properties were never loaded is written as a reference (null properties);
 * tokens are written as their enum type (`T`, `Order`, `Direction`, ...);
-* `Tree` is written as nested Maps and `BulkSet` as a BulkSet (gremlinpython has no Tree
-  reader, so a Tree type code would break every Python client).
+* `Tree` is written as nested Maps (gremlinpython has no Tree reader, so a Tree type code
+  would break every Python client), `BulkSet` (a list) as a List;
+* engine objects with a `to_json()` (schema labels from `graph.schema()...create()`) are
+  written as that HugeGraph JSON map.
 
 Nothing is registered globally in gremlinpython's tables: the embedded connection and
 tests run gremlinpython clients in the same process, and they must keep its defaults.
@@ -239,6 +241,8 @@ class ResultWriter(gb.GraphBinaryWriter):
             fn: Writer = _bulkset
         elif hasattr(obj, "tree_items"):
             fn = _tree_as_map
+        elif callable(getattr(obj, "to_json", None)):
+            fn = _json_shape
         else:
             for cls in type(obj).__mro__[1:]:
                 if cls in self.writers:
@@ -249,6 +253,12 @@ class ResultWriter(gb.GraphBinaryWriter):
                     f"cannot serialize a {type(obj).__name__} result in GraphBinary: {obj!r:.80}")
         self.writers[type(obj)] = fn
         return fn
+
+
+def _json_shape(obj: Any, w: ResultWriter, out: bytearray, as_value: bool = False, nullable: bool = True) -> Any:
+    """Engine objects with a HugeGraph JSON shape (schema labels, tasks) go as that map, as
+    HugeGraph's own serialiser module sends them."""
+    return w.to_dict(obj.to_json(), out)
 
 
 def _tree_as_map(tree: Any, w: ResultWriter, out: bytearray, as_value: bool = False, nullable: bool = True) -> Any:

@@ -223,6 +223,8 @@ class GraphSONResultWriter:
             fn: Callable[[Any], Any] = self._bulkset
         elif hasattr(obj, "tree_items"):
             fn = lambda t: self._map(dict(t.tree_items()))  # noqa: E731
+        elif callable(getattr(obj, "to_json", None)):
+            fn = lambda o: self.write(o.to_json())  # noqa: E731  (schema labels: HugeGraph's JSON shape)
         else:
             for cls in type(obj).__mro__[1:]:
                 if cls in self.writers:

@@ -252,3 +252,14 @@ def test_bad_frames_are_malformed_requests():
     with pytest.raises(MalformedRequest, match="JSON"):
         codec_for(GRAPHSON_V3).decode_request(b"{nope")
     assert split_frame('{"op": "eval"}') == (GRAPHSON_V3, b'{"op": "eval"}')
+
+
+def test_objects_with_a_json_shape_are_written_as_that_map():
+    class EdgeLabel:
+        def to_json(self):
+            return {"id": 1, "name": "knows", "frequency": "SINGLE"}
+
+    assert gb_roundtrip(EdgeLabel()) == {"id": 1, "name": "knows", "frequency": "SINGLE"}
+    text = codec_for(GRAPHSON_V3).encode_response(ResponseMessage(uuid.uuid4(), 200, data=[EdgeLabel()]))
+    assert GraphSONSerializersV3d0().deserialize_message(text)["result"]["data"] == [
+        {"id": 1, "name": "knows", "frequency": "SINGLE"}]
