@@ -1,0 +1,242 @@
+"""What the vertex and edge resources share: IR building, request checks, JSON shapes.
+
+Handlers follow one pattern (DESIGN.md, "everything is a traversal"): parse and validate
+the request here, build a `TraversalIR` of standard steps plus the HugeGraph steps of
+`gremlin_engine/traversal/steps/hugegraph/`, run it with ONE `graph.traverse` call (one
+transaction: a failing batch leaves nothing behind), and serialise the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+
+from gremlin_engine import Graph
+from gremlin_engine.errors import IllegalArgument
+from gremlin_engine.structure import ids as idc
+from gremlin_engine.structure.numbers import Long
+from gremlin_engine.traversal.ir import Instruction, TraversalIR
+from gremlin_engine.traversal.steps.hugegraph.conditions import parse_conditions
+from rest_adapter.context import query_bool, query_int, query_one, run
+from rest_adapter.errors import bad_request, unsupported_action
+from rest_adapter.serializers.hugegraph_json import edge_json, id_json, vertex_json
+
+DEFAULT_LIMIT = 100
+
+
+def ir(*steps: tuple[Any, ...]) -> TraversalIR:
+    """`ir(("V", 1), ("out",))` -> `g.V(1).out()`."""
+    return TraversalIR((), tuple(Instruction(s[0], tuple(s[1:])) for s in steps))
+
+
+def anon(*steps: tuple[Any, ...]) -> TraversalIR:
+    return TraversalIR((), tuple(Instruction(s[0], tuple(s[1:])) for s in steps), True)
+
+
+async def traverse(graph: Graph, traversal: TraversalIR) -> list[Any]:
+    """Runs the traversal in the thread pool: one call, one transaction."""
+    return await run(graph.traverse, traversal)
+
+
+# ---- JSON out -----------------------------------------------------------------------------
+
+
+def cardinality_of(graph: Graph) -> Any:
+    schema = graph.schema
+
+    def card(key: str) -> Any:
+        pk = schema.property_key(key)
+        return pk.cardinality if pk is not None else None
+
+    return card
+
+
+def vertices_json(graph: Graph, vertices: list[Any]) -> list[dict[str, Any]]:
+    card = cardinality_of(graph)
+    return [vertex_json(v, card) for v in vertices]
+
+
+def one_vertex_json(graph: Graph, v: Any) -> dict[str, Any]:
+    return vertex_json(v, cardinality_of(graph))
+
+
+def edges_json(edges: list[Any]) -> list[dict[str, Any]]:
+    return [edge_json(e) for e in edges]
+
+
+def ids_json(ids: list[Any]) -> list[Any]:
+    return [id_json(i) for i in ids]
+
+
+# ---- request bodies -------------------------------------------------------------------------
+
+VERTEX_FIELDS = frozenset({"id", "label", "type", "properties"})
+EDGE_FIELDS = frozenset({"id", "label", "type", "outV", "outVLabel", "inV", "inVLabel", "properties"})
+
+
+def check_fields(body: Mapping[str, Any], allowed: frozenset[str], what: str) -> None:
+    for key in body:
+        if key not in allowed:
+            raise bad_request(f'Unrecognized field "{key}" in the {what} body, known fields: {sorted(allowed)}')
+
+
+def properties_of(body: Mapping[str, Any], kind: str, required: bool = True) -> dict[str, Any]:
+    props = body.get("properties")
+    if props is None:
+        if required:
+            raise bad_request(f"The properties of {kind} can't be null")
+        return {}
+    if not isinstance(props, dict):
+        raise bad_request(f"The properties of {kind} must be a JSON object, but got {orjson.dumps(props).decode()}")
+    return props
+
+
+def vertex_item(body: Any) -> dict[str, Any]:
+    """A vertex create body as the item map the engine steps take."""
+    if body is None:
+        raise bad_request("The batch body can't contain null record")
+    if not isinstance(body, dict):
+        raise bad_request(f"A vertex must be a JSON object, but got {orjson.dumps(body).decode()}")
+    check_fields(body, VERTEX_FIELDS, "vertex")
+    label = body.get("label")
+    if label is not None and not isinstance(label, str):
+        raise bad_request(f"The label of vertex must be a string, but got {orjson.dumps(label).decode()}")
+    return {"label": label, "id": body.get("id"), "properties": properties_of(body, "vertex")}
+
+
+def edge_item(body: Any, labels_required: bool) -> dict[str, Any]:
+    """An edge create body as an item map, with HugeGraph's checks and messages."""
+    if body is None:
+        raise bad_request("The batch body can't contain null record")
+    if not isinstance(body, dict):
+        raise bad_request(f"An edge must be a JSON object, but got {orjson.dumps(body).decode()}")
+    check_fields(body, EDGE_FIELDS, "edge")
+    if not isinstance(body.get("label"), str) or not body["label"]:
+        raise bad_request("Expect the label of edge")
+    if body.get("outV") is None:
+        raise bad_request("Expect source vertex id")
+    if body.get("inV") is None:
+        raise bad_request("Expect target vertex id")
+    out_label, in_label = body.get("outVLabel"), body.get("inVLabel")
+    if labels_required:
+        if out_label is None:
+            raise bad_request("Expect source vertex label")
+        if in_label is None:
+            raise bad_request("Expect target vertex label")
+    elif (out_label is None) != (in_label is None):
+        raise bad_request("The both source and target vertex label are either passed in, or not passed in")
+    return {
+        "label": body["label"], "id": body.get("id"), "outV": body["outV"], "inV": body["inV"],
+        "outVLabel": out_label, "inVLabel": in_label, "properties": properties_of(body, "edge", required=False),
+    }
+
+
+def batch_items(body: Any, kind: str, maximum: int) -> list[Any]:
+    plural = "vertices" if kind == "vertex" else "edges"
+    if not isinstance(body, list):
+        raise bad_request(f"The {plural} must be a JSON array")
+    if not body:
+        raise bad_request(f"The number of {plural} can't be 0")
+    if len(body) > maximum:
+        raise bad_request(f"Too many {plural} for one time post, the maximum number is '{maximum}'")
+    return body
+
+
+def update_batch_body(body: Mapping[str, Any], kind: str, maximum: int) -> tuple[list[Any], dict[str, Any]]:
+    """(items, strategies) of a `PUT .../batch` body."""
+    plural = "vertices" if kind == "vertex" else "edges"
+    allowed = {plural, "update_strategies", "create_if_not_exist"} | ({"check_vertex"} if kind == "edge" else set())
+    check_fields(body, frozenset(allowed), f"batch {kind} update")
+    items = body.get(plural)
+    if items is None:
+        raise bad_request(f"Parameter '{plural}' can't be null")
+    batch_items(items, kind, maximum)
+    strategies = body.get("update_strategies")
+    if not strategies:
+        raise bad_request("Parameter 'update_strategies' can't be empty")
+    if not isinstance(strategies, dict):
+        raise bad_request("Parameter 'update_strategies' must be a JSON object")
+    create = body.get("create_if_not_exist", True)
+    if create is not True:
+        raise bad_request("Parameter 'create_if_not_exist' dose not support false now")
+    return items, strategies
+
+
+def action_of(request: Request) -> str:
+    action = query_one(request, "action")
+    if not action:
+        raise bad_request("The action param can't be empty")
+    if action not in ("append", "eliminate"):
+        raise unsupported_action(action)
+    return action
+
+
+# ---- query parameters -----------------------------------------------------------------------
+
+
+def vertex_id_param(text: str) -> Any:
+    """A vertex id from a path or query parameter (a JSON literal: `"1:marko"`, `123`)."""
+    return idc.parse_id_literal(text)
+
+
+def edge_id_param(graph: Graph, text: str) -> Any:
+    """An edge id from a path: the 5-part HugeGraph form (404 when malformed); a number in
+    auto-mode graphs, whose edges have plain ids."""
+    if graph.schema_mode == "auto":
+        try:
+            return Long(int(text))
+        except ValueError:
+            return text
+    return str(idc.parse_edge_id(text))
+
+
+def conditions_param(request: Request, graph: Graph) -> list[tuple[str, Any]]:
+    raw = query_one(request, "properties")
+    if raw is None or raw == "":
+        return []
+    try:
+        props = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        props = None
+    if not isinstance(props, dict):
+        raise bad_request(f"Invalid request with properties: {raw}")
+    keep_p = query_bool(request, "keep_start_p", False)
+    return parse_conditions(graph.schema, props, keep_p=keep_p, auto=graph.schema_mode == "auto")
+
+
+def paging_params(request: Request, kind: str) -> tuple[str | None, int, int]:
+    """(page token or None, offset, limit); `page` given without a value is the first page."""
+    plural = "vertices" if kind == "vertex" else "edges"
+    page = query_one(request, "page")
+    offset = query_int(request, "offset", 0) or 0
+    limit = query_int(request, "limit", DEFAULT_LIMIT)
+    assert limit is not None
+    if offset < 0:
+        raise bad_request(f"Invalid offset {offset}, it must be >= 0")
+    if page is not None:
+        if offset != 0:
+            raise bad_request(f"Not support querying {plural} based on paging and offset together")
+        if limit == 0:
+            raise bad_request("Can't set limit=0 when using paging")
+    if limit < -1:
+        raise bad_request(f"Not a legal range: [{offset}, {offset + limit}]")
+    return page, offset, limit
+
+
+def range_step(offset: int, limit: int) -> tuple[Any, ...] | None:
+    if limit == -1:
+        return ("skip", offset) if offset else None
+    return ("range", offset, offset + limit)
+
+
+def label_param(request: Request) -> str | None:
+    label = query_one(request, "label")
+    return label or None
+
+
+def check_illegal(condition: bool, message: str) -> None:
+    if condition:
+        raise IllegalArgument(message)
