@@ -11,21 +11,25 @@ read-only writes after all, storage refuses and the call runs again as a writer.
 
 Results leave fully materialised: lists, with every vertex and edge in them loaded, so the
 serialisers that run after the transaction never touch storage. `iterate_traversal` is the
-streaming form (HTTP/WebSocket partial batches): a generator that holds its transaction
-until it is exhausted or closed — its caller owns that lifetime and must close it.
+streaming form (HTTP/WebSocket partial batches): an iterator fed by a worker thread that
+holds the transaction until the iterator is exhausted or closed — its caller owns that
+lifetime and must exhaust or close it.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
-from gremlin_engine.runtime.session import Session, make_token, translate_store_error
+from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
 from gremlin_engine.traversal.ir import TraversalIR
 from storage import ReadOnlyTransaction
 
@@ -139,35 +143,109 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
         return results
 
 
+def _stream_worker(
+    graph: Any, ir: TraversalIR, token: CancelToken, out: queue.Queue[tuple[str, Any]], stop: threading.Event
+) -> None:
+    """Runs the traversal in its own transaction, handing loaded batches to `out`."""
+    from gremlin_engine import traversal as engine
+
+    def put(item: tuple[str, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                out.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    session = Session(_SingleGraph(graph), intent.ir_may_write(ir), token)
+    failure: BaseException | None = None
+    try:
+        access = session.access(graph.name)
+        batch: list[Any] = []
+        for item in engine.run(ir, access, cancel=token):
+            batch.append(item)
+            if len(batch) >= STREAM_BATCH:
+                load_results(access, batch)
+                if not put(("batch", batch)):
+                    raise TraversalCancelled("the result stream was closed")
+                batch = []
+        if batch:
+            load_results(access, batch)
+            if not put(("batch", batch)):
+                raise TraversalCancelled("the result stream was closed")
+    except BaseException as exc:
+        failure = exc
+    try:
+        session.close(failure)
+    except BaseException as exc:
+        failure = failure or exc
+    put(("error", failure) if failure is not None else ("end", None))
+
+
 def iterate_traversal(
     graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None
 ) -> Iterator[Any]:
     """Streams the results of a traversal, loading elements a batch at a time.
 
-    The transaction stays open between batches and ends when the generator is exhausted
-    (commit), fails (rollback) or is closed early (commit of what ran)."""
-    from gremlin_engine import traversal as engine
+    The traversal runs on a worker thread of its own that holds the transaction, so the
+    returned iterator may be consumed from any thread (a server's thread pool hands each
+    batch to whichever thread is free; storage transactions are bound to the thread that
+    opened them). Exhausting the iterator commits; an error rolls back and is raised from
+    `next()`; `close()` before the end cancels the traversal and rolls back."""
+    return _Stream(graph, ir, LinkedToken(timeout_ms if timeout_ms and timeout_ms > 0 else None, cancel))
 
-    token = make_token(timeout_ms, cancel)
-    session = Session(_SingleGraph(graph), intent.ir_may_write(ir), token)
-    failure: BaseException | None = None
-    try:
-        access = session.access(graph.name)
-        it = engine.run(ir, access, cancel=token)
-        batch: list[Any] = []
-        for item in it:
-            batch.append(item)
-            if len(batch) >= STREAM_BATCH:
-                load_results(access, batch)
-                yield from batch
-                batch = []
-        if batch:
-            load_results(access, batch)
-            yield from batch
-    except GeneratorExit:
-        raise
-    except BaseException as exc:
-        failure = exc
-        _reraise(exc)
-    finally:
-        session.close(failure)
+
+class _Stream:
+    """The consumer side of `iterate_traversal`: batches arrive through a small queue. The
+    worker holds no reference to this object, so an abandoned stream is collected and its
+    `__del__` stops the worker."""
+
+    def __init__(self, graph: Any, ir: TraversalIR, token: LinkedToken) -> None:
+        self._token = token
+        self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=4)
+        self._stop = threading.Event()
+        self._buffer: list[Any] = []
+        self._pos = 0
+        self._done = False
+        self._thread = threading.Thread(
+            target=_stream_worker, args=(graph, ir, token, self._queue, self._stop),
+            name=f"hugelite-stream-{graph.name}", daemon=True,
+        )
+        self._thread.start()
+
+    # ---- consumer side ----------------------------------------------------------------------
+    def __iter__(self) -> _Stream:
+        return self
+
+    def __next__(self) -> Any:
+        while self._pos >= len(self._buffer):
+            if self._done:
+                raise StopIteration
+            kind, payload = self._queue.get()
+            if kind == "batch":
+                self._buffer, self._pos = payload, 0
+            elif kind == "end":
+                self._done = True
+                self._thread.join()
+            else:
+                self._done = True
+                self._thread.join()
+                _reraise(payload)
+        item = self._buffer[self._pos]
+        self._pos += 1
+        return item
+
+    def close(self) -> None:
+        """Stops the traversal early (rolling back what it did) and waits for the worker."""
+        if self._done:
+            return
+        self._done = True
+        self._token.cancel()
+        self._stop.set()
+        self._thread.join(timeout=30)
+
+    def __del__(self) -> None:
+        if not self._done:
+            self._token.cancel()
+            self._stop.set()
