@@ -46,6 +46,8 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
         access=access,
         cancel=cancel or CancelToken(),
         side_effects={k: copy.copy(v) for k, v in opts.side_effects.items()},
+        side_effect_ops=dict(opts.side_effect_ops),
+        productive_by="ProductiveByStrategy" in opts.strategies,
         sack_initial=sack,
         sack_merge=opts.sack[2] if opts.sack is not None and len(opts.sack) > 2 else None,
         track_paths=traversal.needs_paths(),

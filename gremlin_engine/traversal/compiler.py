@@ -38,8 +38,10 @@ class SourceOptions:
     """What `g.withX(...)` configured for one traversal."""
 
     side_effects: dict[str, Any] = field(default_factory=dict)
+    side_effect_ops: dict[str, Any] = field(default_factory=dict)  # key -> reducing Operator
     sack: tuple[Any, ...] | None = None  # (initial, [split,] [merge])
     strategies_off: set[str] = field(default_factory=set)
+    strategies: dict[str, dict[str, Any]] = field(default_factory=dict)  # withStrategies: name -> config
     bulk: bool = True
 
 
@@ -56,6 +58,8 @@ def compile_source(source: tuple[Instruction, ...]) -> SourceOptions:
             if len(ins.args) < 2:
                 raise StepArgumentError("withSideEffect() takes a key and an initial value")
             opts.side_effects[ins.args[0]] = ins.args[1]
+            if len(ins.args) > 2 and ins.args[2] is not None:
+                opts.side_effect_ops[ins.args[0]] = ins.args[2]
         elif ins.name == "withSack":
             if not ins.args:
                 raise StepArgumentError("withSack() takes an initial value")
@@ -66,7 +70,11 @@ def compile_source(source: tuple[Instruction, ...]) -> SourceOptions:
             opts.bulk = bool(ins.args[0]) if ins.args else True
         elif ins.name in ("withComputer",):
             raise NotSupported("withComputer(): graph computers are not supported")
-        elif ins.name in ("with", "withStrategies", "withPath", "withRemote", "tx"):
+        elif ins.name == "withStrategies":
+            for spec in ins.args:
+                name = getattr(spec, "name", None) or (spec if isinstance(spec, str) else type(spec).__name__)
+                opts.strategies[name] = dict(getattr(spec, "config", None) or {})
+        elif ins.name in ("with", "withPath", "withRemote", "tx"):
             continue  # options without effect on this engine
         else:
             raise UnsupportedStep(f"unknown traversal source step {ins.name}()")

@@ -29,6 +29,7 @@ from gremlin_engine.traversal.steps import (
     flatmap,
     lists,
     map,
+    merge,
     mutation,
     range,
     sideeffect,
@@ -105,8 +106,8 @@ REGISTRY: dict[str, StepSpec] = {
         "inject": (source.InjectStep, "any*"),
         "addV": (source.AddVertexStep, "str/trav/none?"),
         "addE": (source.AddEdgeStep, "str/trav"),
-        "mergeV": (mutation.MergeVStep, "map/trav/none?"),
-        "mergeE": (mutation.MergeEStep, "map/trav/none?"),
+        "mergeV": (merge.MergeVStep, "map/trav/none?"),
+        "mergeE": (merge.MergeEStep, "map/trav/none?"),
     }),
     **_s("filter", {
         "has": (filter.HasStep, "key/none|key/none any|str/none key/none any"),

@@ -135,6 +135,8 @@ class Context:
     access: GraphAccess
     cancel: CancelToken = field(default_factory=CancelToken)
     side_effects: dict[str, Any] = field(default_factory=dict)
+    side_effect_ops: dict[str, Any] = field(default_factory=dict)  # withSideEffect(k, v, Operator)
+    productive_by: bool = False  # ProductiveByStrategy: an unproductive by() yields null
     sack_initial: Callable[[], Any] | None = None
     sack_merge: Any = None  # Operator for merging sacks in barrier()
     track_paths: bool = False

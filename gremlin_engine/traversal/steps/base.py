@@ -157,16 +157,20 @@ class By:
         if key is None:
             return t.obj
         if isinstance(key, CompiledTraversal):
-            return first_result(key, t, ctx)
-        return project(t.obj, key, ctx)
+            v = first_result(key, t, ctx)
+        else:
+            v = project(t.obj, key, ctx)
+        return None if v is NOTHING and ctx.productive_by else v
 
     def value_of(self, obj: Any, ctx: Context) -> Any:
         """`value` for a bare object (group/dedup(local) values, select keys...)."""
-        if isinstance(self.key, CompiledTraversal):
-            return first_result(self.key, ctx.new_traverser(obj), ctx)
         if self.key is None:
             return obj
-        return project(obj, self.key, ctx)
+        if isinstance(self.key, CompiledTraversal):
+            v = first_result(self.key, ctx.new_traverser(obj), ctx)
+        else:
+            v = project(obj, self.key, ctx)
+        return None if v is NOTHING and ctx.productive_by else v
 
     def __repr__(self) -> str:
         parts = [repr(x) for x in (self.key, self.order) if x is not None]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from gremlin_engine.errors import NotSupported, TraversalError
+from gremlin_engine.errors import NotSupported, StepArgumentError, TraversalError
 from gremlin_engine.traversal.executor import NOTHING, execute
 from gremlin_engine.traversal.steps.base import ByModulated, Step
 from gremlin_engine.traversal.tokens import Operator, Scope
@@ -17,7 +17,11 @@ from gremlin_engine.traversal.values import BulkSet
 
 class AggregateStep(ByModulated, Step):
     """`aggregate([scope,] key)`: global scope is a barrier (everything is collected before
-    anything moves on), local scope (`store`) collects lazily as traversers pass."""
+    anything moves on), local scope (`store`) collects lazily as traversers pass.
+
+    A side-effect declared `withSideEffect(key, initial, Operator.x)` is reduced instead of
+    collected: each value is folded in with the operator (`assign` takes the whole batch
+    collected); a set initial value collects into that set."""
 
     name = "aggregate"
     max_bys = 1
@@ -28,25 +32,62 @@ class AggregateStep(ByModulated, Step):
         self.key = args[-1]
         self.bys = []
 
-    def _add(self, bag: list[Any], t: Traverser, ctx: Context) -> None:
+    def modulate(self, name: str, args: tuple[Any, ...]) -> None:
+        if name == "by" and getattr(self, "bys", None):
+            raise StepArgumentError("Aggregate step can only have one by modulator")
+        super().modulate(name, args)
+
+    def _values(self, t: Traverser, ctx: Context) -> list[Any]:
         v = self.bys[0].value(t, ctx) if self.bys else t.obj
-        if v is not NOTHING:
-            bag.extend([v] * t.bulk)
+        return [] if v is NOTHING else [v] * t.bulk
+
+    def _add(self, values: list[Any], ctx: Context) -> None:
+        from gremlin_engine.traversal.steps.barrier import apply_operator
+
+        op = ctx.side_effect_ops.get(self.key)
+        current = ctx.side_effects.get(self.key, NOTHING)
+        if op is not None and op is not Operator.addAll:
+            if op is Operator.assign:
+                ctx.side_effects[self.key] = BulkSet(values)
+                return
+            for v in values:
+                current = v if current is NOTHING else apply_operator(op, current, v)
+            if current is not NOTHING:
+                ctx.side_effects[self.key] = current
+            return
+        if isinstance(current, set):
+            current.update(hashable_or(v) for v in values)
+            return
+        if not isinstance(current, list):
+            current = BulkSet(current if isinstance(current, list | tuple) else [])
+            ctx.side_effects[self.key] = current
+        current.extend(values)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        bag = ctx.side_effects.get(self.key)
-        if not isinstance(bag, list):
-            bag = BulkSet(bag if isinstance(bag, list | tuple | set) else [])
-            ctx.side_effects[self.key] = bag
+        if self.key not in ctx.side_effects and self.key not in ctx.side_effect_ops:
+            ctx.side_effects[self.key] = BulkSet()
         if self.scope is Scope.local:
             for t in checked(it, ctx):
-                self._add(bag, t, ctx)
+                self._add(self._values(t, ctx), ctx)
                 yield t
             return
         seen = list(checked(it, ctx))
+        values: list[Any] = []
         for t in seen:
-            self._add(bag, t, ctx)
+            values.extend(self._values(t, ctx))
+        self._add(values, ctx)
         yield from seen
+
+
+def hashable_or(v: Any) -> Any:
+    """`v` itself when it can go into a Python set, else its Gremlin-equality stand-in."""
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        from gremlin_engine.traversal.compare import hashable
+
+        return hashable(v)
 
 
 def store_step(key: str) -> AggregateStep:

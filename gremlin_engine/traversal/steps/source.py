@@ -130,6 +130,11 @@ class AddElementStep(Step):
         self.label_arg = args[0] if args else None
         self.props: list[PropertySpec] = []
 
+    def modulate(self, name: str, args: tuple[Any, ...]) -> None:
+        if name == "with":
+            return  # with() after a folded property(): accepted and ignored, as TinkerPop does
+        super().modulate(name, args)
+
     def fold_property(self, spec: PropertySpec) -> None:
         self.props.append(spec)
 
@@ -194,6 +199,7 @@ class AddEdgeStep(AddElementStep):
     def modulate(self, name: str, args: tuple[Any, ...]) -> None:
         if name not in ("from", "to") or len(args) != 1:
             super().modulate(name, args)
+            return
         if name == "from":
             self.from_ = args[0]
         else:
@@ -218,11 +224,13 @@ class AddEdgeStep(AddElementStep):
         else:
             v = spec
         if not isinstance(v, Vertex):
-            if isinstance(v, Edge | None):
-                raise TraversalError(f"addE(): {v!r} is not a vertex")
-            found_v = list(ctx.access.vertices([v]))
+            found_v = [] if isinstance(v, Element) or v is None else list(ctx.access.vertices([v]))
             if not found_v:
-                raise TraversalError(f"addE(): vertex {v!r} does not exist")
+                which = "from()" if spec is self.from_ else "to()"
+                raise TraversalError(
+                    f"The value given to addE({self.label_arg!r}).{which} must resolve to a Vertex or the ID of "
+                    f"a Vertex present in the graph. The provided value does not: {v!r}"
+                )
             v = found_v[0]
         return v
 
