@@ -46,6 +46,9 @@ class ElementLoader:
         for k in keys:
             self._vertices.pop(k, None)
             self._raw.pop(k, None)
+        if len(self._edges) > 5000:
+            self._edges.clear()  # cheaper than scanning; the cache only saves lookups
+            return
         stale = [k for k, e in self._edges.items() if e.out_v.key in keys or e.in_v.key in keys]
         for k in stale:
             del self._edges[k]

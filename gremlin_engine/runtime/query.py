@@ -17,7 +17,7 @@ from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
-from gremlin_engine.schema.model import Cardinality, IdStrategy, IndexLabel, IndexType
+from gremlin_engine.schema.model import Cardinality, IdStrategy, IndexLabel, IndexType, SchemaStatus
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Element
 from gremlin_engine.traversal.tokens import T
@@ -199,8 +199,8 @@ def _candidate_labels(schema: SchemaBridge, q: Query, lids: list[int] | None, ke
 
 def _find_index(indexes: list[IndexLabel], key: str, ranged: bool) -> IndexLabel | None:
     for il in indexes:
-        if tuple(il.fields) != (key,):
-            continue
+        if tuple(il.fields) != (key,) or il.status != SchemaStatus.CREATED:
+            continue  # an index still being built may miss elements
         if ranged and il.index_type.is_range:
             return il
         if not ranged and (il.index_type in _EQ_INDEXES or il.index_type.is_range):

@@ -64,11 +64,20 @@ class ReadsMixin(ElementLoader):
         q = qp.split(kind, None, labels, conditions)
         if q.empty:
             return 0
-        if q.ids is None and not q.props and not q.id_tests:
+        if q.ids is None and not q.id_tests:
             lids = qp.label_ids(self.schema, q)
-            if kind == "vertex":
-                return int(self.tx.vertex_count(lids))
-            return int(self.tx.edge_count(lids))
+            if lids is not None and not lids:
+                return 0
+            if not q.props:
+                if kind == "vertex":
+                    return int(self.tx.vertex_count(lids))
+                return int(self.tx.edge_count(lids))
+            if len(q.props) == 1 and qp.primary_key_ids(self.schema, q, lids) is None:
+                plan = qp.index_plan(self.schema, q, lids)
+                if plan is not None and not plan.ranges and len(plan.eq) == 1:
+                    # one equality index answers exactly: its entries are the matches
+                    index_id, values = plan.eq[0]
+                    return int(self.tx.index_eq_count(index_id, values)) if values else 0
         return sum(1 for _ in self._run(q, None))
 
     def _run(self, q: qp.Query, limit: int | None) -> Iterator[Any]:

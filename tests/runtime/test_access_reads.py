@@ -107,6 +107,11 @@ def test_counts(modern: Graph) -> None:
         assert a.count("edge", ["created"]) == 4
         assert a.count("vertex", None, [("age", P("gt", 28))]) == 3
         assert a.count("vertex", ["ghost"]) == 0
+        # one equality index answers a count by itself, and agrees with a scan
+        assert a.count("vertex", None, [("city", P("eq", "Beijing"))]) == 2
+        assert a.count("vertex", ["person"], [("city", P("within", ["Beijing", "Shanghai", "Rome"]))]) == 3
+        assert a.count("vertex", None, [("city", P("eq", 5))]) == 0
+        assert a.count("vertex", None, [("lang", P("eq", "java"))]) == 2
 
 
 def test_adjacency(modern: Graph) -> None:
