@@ -38,13 +38,14 @@ from rest_adapter.context import (
 )
 from rest_adapter.errors import bad_request
 from rest_adapter.resources import _element_common as c
+from rest_adapter.serializers.hugegraph_json import id_key
 
 BASE = "/graph/edges"
 _DIRECTION_STEPS = {"OUT": "outE", "IN": "inE", "BOTH": "bothE"}
 
 
 def _missing(eid: Any) -> NotFound:
-    return NotFound(f"Edge '{eid}' does not exist")
+    return NotFound(f"Edge '{id_key(eid)}' does not exist")
 
 
 async def create(request: Request) -> Response:
@@ -83,7 +84,7 @@ async def update_one(request: Request) -> Response:
     c.check_fields(body, c.EDGE_FIELDS, "edge")
     props = c.properties_of(body, "edge")
     if body.get("id") is not None and str(body["id"]) != str(eid):
-        raise IllegalArgument(f"The ids are different between url and request body ('{eid}' != '{body['id']}')")
+        raise IllegalArgument(f"The ids are different between url and request body ('{id_key(eid)}' != '{body['id']}')")
     step: tuple[Any, ...] = ("hgAppend", props) if action == "append" else ("hgEliminate", list(props))
     result = await c.traverse(graph, c.ir(("E", eid), step))
     if not result:
@@ -175,7 +176,7 @@ async def delete(request: Request) -> Response:
     dropped = (await c.traverse(graph, c.ir(*steps)))[0]
     if dropped == 0:
         if label is None or graph.schema.index_labels_for("EDGE_LABEL", label):
-            raise IllegalArgument(f"No such edge with id: '{eid}'")
+            raise IllegalArgument(f"No such edge with id: '{id_key(eid)}'")
     return no_content()
 
 

@@ -27,12 +27,13 @@ from gremlin_engine.errors import IllegalArgument, NotFound
 from gremlin_engine.traversal.tokens import T
 from rest_adapter.context import graph_of, json_response, no_content, read_json, settings_of
 from rest_adapter.resources import _element_common as c
+from rest_adapter.serializers.hugegraph_json import id_key
 
 BASE = "/graph/vertices"
 
 
 def _missing(vid: Any) -> NotFound:
-    return NotFound(f"Vertex '{vid}' does not exist")
+    return NotFound(f"Vertex '{id_key(vid)}' does not exist")
 
 
 async def create(request: Request) -> Response:
@@ -71,7 +72,7 @@ async def update_one(request: Request) -> Response:
     c.check_fields(body, c.VERTEX_FIELDS, "vertex")
     props = c.properties_of(body, "vertex")
     if body.get("id") is not None and body["id"] != vid:
-        raise IllegalArgument(f"The ids are different between url and request body ('{vid}' != '{body['id']}')")
+        raise IllegalArgument(f"The ids are different between url and request body ('{id_key(vid)}' != '{body['id']}')")
     label = body.get("label")
     if action == "append":
         step: tuple[Any, ...] = ("hgAppend", props, label)
@@ -129,7 +130,7 @@ async def delete(request: Request) -> Response:
     if dropped == 0:
         # HugeGraph trusts a given label without index labels and deletes blindly (204)
         if label is None or graph.schema.index_labels_for("VERTEX_LABEL", label):
-            raise IllegalArgument(f"No such vertex with id: '{vid}'")
+            raise IllegalArgument(f"No such vertex with id: '{id_key(vid)}'")
     return no_content()
 
 

@@ -19,6 +19,13 @@ from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Long
 
 
+def id_text(vid: Any) -> str:
+    """An id as HugeGraph prints it in messages (`123`, not the engine's `123L`)."""
+    if isinstance(vid, int) and not isinstance(vid, bool):
+        return str(int(vid))
+    return str(vid)
+
+
 def item_map(obj: Any, step: str) -> Mapping[str, Any]:
     if not isinstance(obj, Mapping):
         raise IllegalArgument(f"{step}() expects element maps, not {obj!r}")
@@ -40,7 +47,7 @@ def end_id(schema: Any, value: Any, label: str | None) -> Any:
     if isinstance(value, Vertex):
         return value.id
     if isinstance(value, bool) or value is None:
-        raise IllegalArgument(f"Invalid vertex id '{value}'")
+        raise IllegalArgument(f"Invalid vertex id '{id_text(value)}'")
     if isinstance(value, int):
         return Long(value)
     if isinstance(value, uuid.UUID):
@@ -52,7 +59,7 @@ def end_id(schema: Any, value: Any, label: str | None) -> Any:
         if vl is not None and vl.id_strategy == IdStrategy.CUSTOMIZE_UUID:
             return idc.parse_uuid(value)
         return value
-    raise IllegalArgument(f"Invalid vertex id '{value}'")
+    raise IllegalArgument(f"Invalid vertex id '{id_text(value)}'")
 
 
 def plain_properties(schema: Any, element: Any) -> dict[str, Any]:
@@ -140,6 +147,6 @@ def edge_id_of(schema: Any, el: Any, out_id: Any, in_id: Any, props: Mapping[str
 def check_end_label(vertex: Vertex, expected: str | None) -> None:
     if expected is not None and vertex.label != expected:
         raise IllegalArgument(
-            f"The label of vertex '{vertex.id}' is unmatched, users expect label '{expected}', "
+            f"The label of vertex '{id_text(vertex.id)}' is unmatched, users expect label '{expected}', "
             f"actual label stored is '{vertex.label}'"
         )

@@ -20,7 +20,7 @@ from gremlin_engine.schema.model import Cardinality
 from gremlin_engine.structure.elements import Edge, Property, Vertex
 from gremlin_engine.traversal.compare import equals
 from gremlin_engine.traversal.steps.base import Step
-from gremlin_engine.traversal.steps.hugegraph.elements import check_end_label
+from gremlin_engine.traversal.steps.hugegraph.elements import check_end_label, id_text
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 
 
@@ -40,7 +40,7 @@ def _check_keys(schema: Any, element: Any, keys: Sequence[str]) -> None:
     for key in keys:
         if label is None or key not in label.properties:
             raise IllegalArgument(
-                f"Can't update property for {kind} '{element.id}' because there is no property key "
+                f"Can't update property for {kind} '{id_text(element.id)}' because there is no property key "
                 f"'{key}' in its {kind} label"
             )
 
@@ -75,7 +75,7 @@ class AppendStep(_PropertyUpdateStep):
             _check_keys(schema, el, list(self.props))
             for key, value in self.props.items():
                 if value is None:
-                    raise IllegalArgument(f"Not allowed to set value of property '{key}' to null for {_kind(el)} '{el.id}'")
+                    raise IllegalArgument(f"Not allowed to set value of property '{key}' to null for {_kind(el)} '{id_text(el.id)}'")
                 if isinstance(el, Edge):
                     value = self._edge_value(schema, el, key, value)
                 access.set_property(el, key, value)

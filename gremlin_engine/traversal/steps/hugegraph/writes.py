@@ -94,7 +94,7 @@ def _vertices_by_id(access: Any, ids: list[Any]) -> dict[Any, Vertex]:
 def _end(found: Mapping[Any, Vertex], vid: Any, label: str | None) -> Vertex:
     v = found.get(vid)
     if v is None:
-        raise IllegalArgument(f"Invalid vertex id '{vid}'")
+        raise IllegalArgument(f"Invalid vertex id '{el_.id_text(vid)}'")
     el_.check_end_label(v, label)
     return v
 
@@ -145,7 +145,7 @@ class UpsertStep(Step):
             else:
                 if seen[0] != vl.name:
                     raise IllegalArgument(
-                        f"The vertex label of vertex '{vid}' is '{seen[0]}', it can't be changed to '{vl.name}'"
+                        f"The vertex label of vertex '{el_.id_text(vid)}' is '{seen[0]}', it can't be changed to '{vl.name}'"
                     )
                 seen[2] = merge_properties(seen[2], props, self.strategies)
         old = {v.id: v for v in access.vertices(ids=list(groups))}
@@ -156,7 +156,7 @@ class UpsertStep(Step):
             if before is not None:
                 if before.label != label:
                     raise IllegalArgument(
-                        f"The vertex label of vertex '{vid}' is '{before.label}', it can't be changed to '{label}'"
+                        f"The vertex label of vertex '{el_.id_text(vid)}' is '{before.label}', it can't be changed to '{label}'"
                     )
                 props = merge_properties(el_.plain_properties(schema, before), props, self.strategies)
             final = [(k, v) for k, v in props.items() if v is not None]
