@@ -1,0 +1,89 @@
+"""The benchmark runner: raw sqlite3, hugelite and gremlite on one workload, in one run.
+
+    python -m bench.run --size small|large [--repeat N] [--probes P] [--systems raw,hugelite,gremlite]
+
+Each system runs in a subprocess of its own (`--worker`), one after another and never in
+parallel, so that its peak RSS is its own and it does not share the two cores with a rival.
+A worker loads the workload (timed), then runs every operation over the fixed probe vertices
+`repeat` times, and hands back per-call wall and CPU times, its answers and its memory
+(`bench/measure.py`). This process cross-checks every answer against raw sqlite3's, and
+prints (and writes to `bench/results/<size>-<timestamp>.md`) the side-by-side table with the
+ratios the issue sets as targets: hugelite / raw sqlite3 <= 3, gremlite / hugelite >= 10,
+peak memory <= 2x raw sqlite3's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.measure import run_worker
+from bench.report import render_report
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+SYSTEMS = ("raw", "hugelite", "gremlite")
+
+
+def _spawn(system: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """Runs one system's worker to completion and returns its JSON report."""
+    out = workdir / f"{system}.json"
+    cmd = [
+        sys.executable, "-m", "bench.run", "--worker", system, "--size", args.size,
+        "--repeat", str(args.repeat), "--probes", str(args.probes), "--workdir", str(workdir),
+        "--json", str(out), "--gremlite-budget", str(args.gremlite_budget),
+    ]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    started = time.perf_counter()
+    print(f"[bench] {system}: loading and running ({args.size}) ...", file=sys.stderr, flush=True)
+    done = subprocess.run(cmd, env=env, cwd=ROOT)
+    if done.returncode != 0 or not out.exists():
+        return {"system": system, "error": f"worker exited with {done.returncode}"}
+    report = json.loads(out.read_text())
+    print(f"[bench] {system}: done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
+    p.add_argument("--size", choices=("small", "large"), default="small")
+    p.add_argument("--repeat", type=int, default=3, help="passes over the probe vertices per op")
+    p.add_argument("--probes", type=int, default=100, help="probe vertices (bench/workload.py)")
+    p.add_argument("--systems", default=",".join(SYSTEMS), help="comma list of raw,hugelite,gremlite")
+    p.add_argument("--gremlite-budget", type=float, default=1800.0, help="seconds gremlite may take to load")
+    p.add_argument("--out", type=Path, default=RESULTS, help="folder for the markdown report")
+    p.add_argument("--worker", choices=SYSTEMS, help=argparse.SUPPRESS)
+    p.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--json", type=Path, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+
+    if args.worker:
+        report = run_worker(args.worker, args.size, args.repeat, args.probes, args.workdir, args.gremlite_budget)
+        args.json.write_text(json.dumps(report))
+        return 0
+
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = sorted(set(systems) - set(SYSTEMS))
+    if unknown:
+        p.error(f"unknown systems {unknown}; choose from {list(SYSTEMS)}")
+    started = time.strftime("%Y%m%d-%H%M%S")
+    with tempfile.TemporaryDirectory(prefix="hugelite-bench-") as tmp:
+        reports = {s: _spawn(s, args, Path(tmp)) for s in systems}
+    text = render_report(args.size, args.repeat, args.probes, reports)
+    print(text)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"{args.size}-{started}.md"
+    path.write_text(text)
+    print(f"[bench] report written to {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
