@@ -42,6 +42,11 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
         def sack() -> Any:
             return copy.copy(initial)
 
+    if opts.strategies:
+        from gremlin_engine.traversal.views import verify, wrap_access
+
+        verify(traversal, opts.strategies)
+        access = wrap_access(access, opts.strategies, lambda raw: Context(access=raw, cancel=cancel or CancelToken()))
     return Context(
         access=access,
         cancel=cancel or CancelToken(),

@@ -118,15 +118,21 @@ class ReducingStep(Step):
     def reduce(self, items: list[tuple[Any, int]]) -> Any:
         raise NotImplementedError
 
+    def _reduce(self, items: list[tuple[Any, int]]) -> Any:
+        r = self.reduce(items)
+        if r is NOTHING and items and all(x is None for x, _ in items):
+            return None  # only nulls seen: the numeric reducers give null, not nothing
+        return r
+
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.scope is Scope.local:
             for t in checked(it, ctx):
-                r = self.reduce([(x, 1) for x in _local_items(t.obj)])
+                r = self._reduce([(x, 1) for x in _local_items(t.obj)])
                 if r is not NOTHING:
                     yield t.split(r)
             return
         items = [(t.obj, t.bulk) for t in checked(it, ctx)]
-        r = self.reduce(items)
+        r = self._reduce(items)
         if r is not NOTHING:
             yield ctx.new_traverser(r)
 

@@ -90,6 +90,11 @@ class EdgeVertexStep(FlatMapStep):
     requires_path = False
 
     def flat(self, t: Traverser, ctx: Context) -> Iterable[Any]:
+        ends = self._ends(t)
+        admits = getattr(ctx.access, "admits_vertex", None)  # a filtering view (views.py)
+        return ends if admits is None else tuple(v for v in ends if admits(v))
+
+    def _ends(self, t: Traverser) -> tuple[Any, ...]:
         e = t.obj
         if not isinstance(e, Edge):
             raise TraversalError(f"{self.name}() can only be applied to an edge, not {e!r}")
