@@ -28,7 +28,7 @@ AUTO, STRICT = "auto", "strict"
 
 
 class SchemaBridge:
-    __slots__ = ("service", "tx", "mode", "_vl_by_id", "_el_by_id", "_pk")
+    __slots__ = ("service", "tx", "mode", "_vl_by_id", "_el_by_id", "_pk", "_indexes", "_indexes_of")
 
     def __init__(self, service: Any, tx: Any, mode: str) -> None:
         self.service = service
@@ -37,6 +37,8 @@ class SchemaBridge:
         self._vl_by_id: dict[int, VertexLabel] = {}
         self._el_by_id: dict[int, EdgeLabel] = {}
         self._pk: dict[str, PropertyKey | None] = {}
+        self._indexes: dict[tuple[str, str], list[IndexLabel]] = {}
+        self._indexes_of: Any = None  # the schema snapshot `_indexes` was built from
 
     @property
     def auto(self) -> bool:
@@ -113,14 +115,27 @@ class SchemaBridge:
         return self.service.coerce(pk, value)
 
     def index_labels_for(self, kind: str, label: str) -> list[IndexLabel]:
-        base = BaseType.VERTEX_LABEL if kind == "vertex" else BaseType.EDGE_LABEL
-        return self.service.index_labels_for(base, label)
+        """Cached per schema snapshot: every write asks, and the service replaces its
+        snapshot object on any schema change (so a new index label is seen at once)."""
+        snap = getattr(self.service, "_snap", None)
+        if snap is None or snap is not self._indexes_of:
+            self._indexes.clear()
+            self._indexes_of = snap
+        found = self._indexes.get((kind, label))
+        if found is None:
+            base = BaseType.VERTEX_LABEL if kind == "vertex" else BaseType.EDGE_LABEL
+            found = self.service.index_labels_for(base, label)
+            if snap is not None:
+                self._indexes[(kind, label)] = found
+        return found
 
     def has_indexes(self, kind: str, label: str) -> bool:
         return bool(self.index_labels_for(kind, label))
 
     def index_entries(self, kind: str, label: str, props: Mapping[str, Any]) -> list[tuple[int, Any]]:
-        return self.service.index_entries(kind, label, props)
+        from gremlin_engine.schema import indexing
+
+        return indexing.index_entries_of(self.index_labels_for(kind, label), props)
 
     def index_lookup_value(self, index: IndexLabel, values: list[Any]) -> Any:
         return self.service.index_lookup_value(index, values)

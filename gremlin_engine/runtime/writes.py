@@ -102,8 +102,10 @@ class WritesMixin(ReadsMixin):
         if not self.schema.has_indexes(kind, label):
             return
         elem_kind = "v" if kind == "vertex" else "e"
-        for index_id, value in self.schema.index_entries(kind, label, self._index_view(props, kind)):
-            self.tx.index_add(index_id, value, key, elem_kind)
+        rows = [(index_id, value, key, elem_kind)
+                for index_id, value in self.schema.index_entries(kind, label, self._index_view(props, kind))]
+        if rows:
+            self.tx.index_add_many(rows)
 
     def _ordered(self, props: dict[str, Any]) -> None:
         """Puts keys in property-key id order, in place (the map may be shared)."""
