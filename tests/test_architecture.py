@@ -1,0 +1,103 @@
+"""The layer rules of DESIGN.md, checked on the source: what may import what, and that the
+REST vertex and edge endpoints reach the graph only through the engine (one traversal).
+
+* `storage` and `grammar` import nothing of ours; `gremlin_engine` imports only `grammar`
+  and `storage`; `rest_adapter` never imports `storage` (it opens stores through
+  `gremlin_engine`) nor the runtime's internals.
+* Every route handler of `rest_adapter/resources/vertices.py` and `edges.py` runs exactly
+  the traversals it builds (`_element_common.traverse` -> `Graph.traverse`), and touches no
+  store, transaction or write/read access object.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("storage", "grammar", "gremlin_engine", "rest_adapter")
+ALLOWED = {
+    "storage": set(),
+    "grammar": set(),
+    "gremlin_engine": {"grammar", "storage"},
+    "rest_adapter": {"gremlin_engine"},
+}
+#: names a REST handler must never touch: they would bypass the engine
+FORBIDDEN_ATTRS = {"store", "tx", "write_access", "read_access", "session", "access"}
+
+
+def _modules(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found += [f"{node.module}.{a.name}" for a in node.names]
+    return found
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_import_layers(package):
+    bad = []
+    for path in _modules(package):
+        for name in _imports(path):
+            top = name.split(".")[0]
+            if top in PACKAGES and top != package and top not in ALLOWED[package]:
+                bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_rest_adapter_does_not_reach_runtime_internals():
+    """Only the runtime's public entry points (`gremlin_engine.runtime.api`, which the
+    `Graph` facade also calls) are open to the REST layer; sessions, access objects and
+    storage are not."""
+    bad = [
+        f"{p.relative_to(ROOT)} imports {n}"
+        for p in _modules("rest_adapter")
+        for n in _imports(p)
+        if (n.startswith("gremlin_engine.runtime") and not n.startswith("gremlin_engine.runtime.api"))
+        or n.split(".")[0] == "storage"
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def _handlers(module_name: str) -> dict[str, ast.AsyncFunctionDef]:
+    mod = importlib.import_module(module_name)
+    tree = ast.parse(Path(mod.__file__).read_text())
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.AsyncFunctionDef)}
+    endpoints = {r.endpoint.__name__ for r in mod.routes}
+    assert endpoints and endpoints <= set(funcs), endpoints - set(funcs)
+    return {name: funcs[name] for name in endpoints}
+
+
+@pytest.mark.parametrize("module_name", ["rest_adapter.resources.vertices", "rest_adapter.resources.edges"])
+def test_every_element_handler_runs_one_traversal(module_name):
+    handlers = _handlers(module_name)
+    assert len(handlers) == 7  # POST, POST batch, PUT batch, PUT one, GET list, GET one, DELETE
+    for name, fn in handlers.items():
+        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call)]
+        traversals = [
+            c for c in calls
+            if isinstance(c.func, ast.Attribute) and c.func.attr == "traverse"
+            and isinstance(c.func.value, ast.Name) and c.func.value.id == "c"
+        ]
+        assert len(traversals) == 1, f"{name} must run exactly one engine traversal"
+        touched = {n.attr for n in ast.walk(fn) if isinstance(n, ast.Attribute)}
+        assert not touched & FORBIDDEN_ATTRS, f"{name} touches {touched & FORBIDDEN_ATTRS}"
+
+
+def test_traverse_helper_goes_through_the_engine_facade():
+    from rest_adapter.resources import _element_common
+
+    tree = ast.parse(Path(_element_common.__file__).read_text())
+    fn = next(n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "traverse")
+    src = ast.unparse(fn)
+    assert "graph.traverse" in src and "storage" not in src
