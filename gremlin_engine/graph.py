@@ -242,15 +242,21 @@ class Graph:
         aliases: Mapping[str, str] | None = None,
         timeout_ms: float | None = None,
         cancel: Any = None,
-    ) -> list[Any]:
-        """Runs Gremlin script text with this graph as the default graph (`g`, `graph`)."""
+        as_value: bool = False,
+    ) -> Any:
+        """Runs Gremlin script text with this graph as the default graph (`g`, `graph`);
+        `as_value` as in `runtime.api.execute_script`."""
         if self.registry is not None:
-            return self.registry.execute(script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel)
+            return self.registry.execute(
+                script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value
+            )
         from gremlin_engine.runtime import api
 
         solo = GraphRegistry()
         solo._graphs[self.name] = self
-        return api.execute_script(solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel)
+        return api.execute_script(
+            solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel, as_value=as_value
+        )
 
     def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> list[Any]:
         from gremlin_engine.runtime import api
@@ -440,7 +446,8 @@ class GraphRegistry:
         graph: str | None = None,
         timeout_ms: float | None = None,
         cancel: Any = None,
-    ) -> list[Any]:
+        as_value: bool = False,
+    ) -> Any:
         """Runs a script in which every graph is bound by name and its traversal source as
         `__g_<name>`; `aliases` adds names (`g`, `graph`) for those. `graph` names the
         default graph (the one `g`/`graph` mean when no alias says otherwise)."""
@@ -452,4 +459,4 @@ class GraphRegistry:
         limit = self.evaluation_timeout_ms if timeout_ms is None else timeout_ms
         if limit is not None and limit <= 0:
             limit = None
-        return api.execute_script(self, graph, script, dict(bindings or {}), resolved, limit, cancel)
+        return api.execute_script(self, graph, script, dict(bindings or {}), resolved, limit, cancel, as_value=as_value)

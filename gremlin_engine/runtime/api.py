@@ -89,9 +89,11 @@ def execute_script(
     aliases: Mapping[str, str] | None = None,
     timeout_ms: float | None = None,
     cancel: CancelToken | None = None,
-) -> list[Any]:
+    as_value: bool = False,
+) -> Any:
     """Runs Gremlin script text; every graph of `registry` is bound by name and as
-    `__g_<name>`, `graph_name` is the default graph (`g`, `graph`)."""
+    `__g_<name>`, `graph_name` is the default graph (`g`, `graph`). The result is a list,
+    or with `as_value` the bare value of a script that does not end in a traversal."""
     from gremlin_engine.syntax import interpret, parse
 
     token = make_token(timeout_ms, cancel)
@@ -102,9 +104,9 @@ def execute_script(
         session = Session(registry, write, token)
         host = RuntimeHost(session, graph_name, names, bindings, aliases)
         try:
-            results = interpret(script, host)
+            results = interpret(script, host, as_value=as_value)
             if session.last_graph is not None:
-                load_results(session.access(session.last_graph), results)
+                load_results(session.access(session.last_graph), results if isinstance(results, list) else [results])
         except ReadOnlyTransaction as exc:
             session.close(exc)
             if write:

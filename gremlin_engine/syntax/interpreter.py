@@ -72,11 +72,15 @@ def _checked(text: str) -> ast.Script:
     return sandbox.check(parse(text))
 
 
-def interpret(script: ast.Script | str, host: ScriptHost) -> list[Any]:
-    """Runs a script and returns its result list (see the module docstring)."""
+def interpret(script: ast.Script | str, host: ScriptHost, *, as_value: bool = False) -> Any:
+    """Runs a script and returns its result list (see the module docstring).
+
+    With `as_value`, a script whose last statement is not a traversal or a collection gives
+    that value itself (`1 + 2` -> `3`, not `[3]`): HugeGraph's async Gremlin jobs store a
+    job's result that way, while Gremlin Server always streams a list."""
     tree = _checked(script) if isinstance(script, str) else sandbox.check(script)
     try:
-        return Interpreter(host).run(tree)
+        return Interpreter(host).run(tree, as_value=as_value)
     except RecursionError:
         raise GremlinSyntaxError("script is nested too deeply to evaluate") from None
 
@@ -89,12 +93,14 @@ class Interpreter:
         self.vars: dict[str, Any] = {}
 
     # ---- statements -----------------------------------------------------------------
-    def run(self, script: ast.Script) -> list[Any]:
+    def run(self, script: ast.Script, as_value: bool = False) -> Any:
         value: Any = None
         ran = False
         for stmt in script.statements:
             value = self.execute(stmt)
             ran = True
+        if as_value and ran and not _is_stream(value):
+            return value
         return self.results(value) if ran else []
 
     def execute(self, stmt: ast.Stmt) -> Any:
@@ -405,3 +411,10 @@ _DISPATCH: dict[type, Any] = {
     ast.GString: Interpreter._reject,
     ast.NamedArg: Interpreter._reject,
 }
+
+
+def _is_stream(value: Any) -> bool:
+    """Whether a script value is iterated into several results (traversals, collections)."""
+    return isinstance(
+        value, BoundTraversal | Exhausted | TraversalSourceRef | TraversalIR | list | tuple | set | frozenset | Iterator
+    )

@@ -169,7 +169,10 @@ class TaskManager:
 
         def job(ctx: TaskContext) -> Any:
             aliases = {"g": f"__g_{name}", "graph": name}
-            results = self.graph.execute(script, dict(bindings or {}), aliases, timeout_ms=0, cancel=ctx.token)
+            # HugeGraph keeps a non-traversal script's value as it is ("3", not "[3]")
+            results = self.graph.execute(
+                script, dict(bindings or {}), aliases, timeout_ms=0, cancel=ctx.token, as_value=True
+            )
             return _Serialized(ser(results))
 
         return self.submit("gremlin", first_line(script), GREMLIN_CALLABLE, task_input, job)
