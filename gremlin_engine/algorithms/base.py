@@ -1,0 +1,259 @@
+"""What every traverser algorithm step shares: the step shell, the walker and the limits.
+
+An algorithm step (`hg_kout`, `hg_paths`, ...) is an ordinary traversal step: its input
+traversers carry HugeGraph request maps (`g.inject({...}).hg_kout()`, built by the REST
+handlers), and for each it emits one result map. The step itself never walks the graph by
+hand: it asks a `Walker` for whole frontiers at a time, and the walker makes one batched
+`GraphAccess` adjacency call per `BATCH` vertices, exactly like `out()`/`bothE()` do.
+
+The walker applies HugeGraph's per-vertex knobs in HugeGraph's order (reference §7):
+edge property rules first, then `skip_degree` (a vertex with at least that many edges counts
+as having none), then `max_degree` (the first n edges in adjacency order: OUT before IN,
+then label, sort values, other vertex), then `sample`, then vertex rules. It also counts
+`edge_iterations` / `vertice_iterations` for the `measure` object.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from gremlin_engine.errors import HugeliteError, IllegalArgument
+from gremlin_engine.structure import ids as idc
+from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.traversal.steps.base import Step
+from gremlin_engine.traversal.traverser import Context, Traverser, checked
+
+from .steps import NO_LIMIT, EdgeStep, check_vertex_label, conditions, rule_matches
+
+BATCH = 1000  # frontier vertices per adjacency call
+
+
+class CapacityExceeded(HugeliteError):
+    """A traversal visited more vertices than its `capacity` allows (HugeException, 400)."""
+
+
+def reach_capacity(capacity: int, remaining_depth: int) -> CapacityExceeded:
+    return CapacityExceeded(f"Reach capacity '{capacity}' while remaining depth '{remaining_depth}'")
+
+
+def check_capacity(capacity: int, count: int, what: str) -> None:
+    if capacity != NO_LIMIT and count > capacity:
+        raise CapacityExceeded(f"Exceed capacity '{capacity}' while finding {what}")
+
+
+def vertex_values(v: Vertex) -> dict[str, Any]:
+    """A loaded vertex's properties as key -> first value (what property rules test)."""
+    return {k: vps[0].value for k, vps in (v._props or {}).items() if vps}
+
+
+def other_end(e: Edge, v: Vertex) -> Vertex:
+    return e.in_v if e.out_v.id == v.id else e.out_v
+
+
+class Walker:
+    """Batched adjacency over a `GraphAccess`, with HugeGraph's degree rules and counters."""
+
+    _limit_support: ClassVar[dict[type, bool]] = {}
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.access = ctx.access
+        self.schema = getattr(ctx.access, "schema", None)
+        self.edge_iterations = 0
+        self.vertex_iterations = 0
+        self.started = time.perf_counter_ns()
+
+    def measure(self) -> dict[str, int]:
+        return {
+            "edge_iterations": self.edge_iterations,
+            "vertice_iterations": self.vertex_iterations,
+            "cost(ns)": time.perf_counter_ns() - self.started,
+        }
+
+    # ---- vertices -----------------------------------------------------------------------
+    def vertex(self, vid: Any, what: str = "source vertex") -> Vertex:
+        """The vertex with id `vid`; 400 naming `what` when it is missing or does not exist."""
+        if vid is None:
+            raise IllegalArgument(f"The '{what} id' can't be null")
+        if isinstance(vid, Vertex):
+            vid = vid.id
+        found = next(iter(self.access.vertices(ids=[vid])), None)
+        if found is None:
+            raise IllegalArgument(f"The {what} with id '{_show(vid)}' does not exist")
+        return found
+
+    def vertices(self, ids: Sequence[Any]) -> list[Vertex]:
+        """Existing vertices of `ids` in order, unknown ids skipped, duplicates dropped."""
+        seen: set[Any] = set()
+        out = []
+        for v in self.access.vertices(ids=list(ids)):
+            if v.id not in seen:
+                seen.add(v.id)
+                out.append(v)
+        return out
+
+    def select(self, selector: Any, what: str = "source") -> list[Vertex]:
+        """A `sources`/`targets`/`vertices` selector: `{"ids": [...]}` or
+        `{"label": l, "properties": {...}}` (a property value may be a list: any of them)."""
+        if not isinstance(selector, Mapping):
+            raise IllegalArgument(f"The {what} vertices can't be null")
+        ids = selector.get("ids") or []
+        label = selector.get("label")
+        props = selector.get("properties") or {}
+        if ids and (label is not None or props):
+            which = "label" if label is not None else "properties"
+            raise IllegalArgument(f"Just provide one of ids or {which} of {what} vertices")
+        if ids:
+            found = self.vertices([_vertex_id(i) for i in ids])
+            if not found:
+                raise IllegalArgument(f"Not exist {what} vertices with ids {_show_list(ids)}")
+            return found
+        if label is None and not props:
+            raise IllegalArgument(f"No {what} vertices provided")
+        if label is not None:
+            check_vertex_label(self.schema, label)
+        conds = []
+        for key, value in props.items():
+            if isinstance(value, list):
+                conds.append((key, _within(value)))
+            else:
+                conds.extend(conditions(self.schema, {key: value}))
+        found = list(self.access.vertices(labels=[label] if label is not None else None, conditions=conds))
+        if not found:
+            raise IllegalArgument(f"Not exist {what} vertex with label '{label}' and properties '{dict(props)}'")
+        return found
+
+    def load(self, elements: Sequence[Any]) -> None:
+        need = [e for e in elements if not e.loaded]
+        if need:
+            self.access.load(need)
+
+    # ---- adjacency ----------------------------------------------------------------------
+    def _supports_limit(self) -> bool:
+        kind = type(self.access)
+        ok = self._limit_support.get(kind)
+        if ok is None:
+            try:
+                params = inspect.signature(self.access.adjacent_edges).parameters
+                ok = "limit_per_vertex" in params and "limit_per_vertex" in inspect.signature(
+                    self.access.adjacent_vertices).parameters
+            except (TypeError, ValueError):
+                ok = False
+            self._limit_support[kind] = ok
+        return ok
+
+    def _fetch(self, chunk: Sequence[Vertex], step: EdgeStep, edges: bool) -> list[tuple[int, Any]]:
+        kwargs: dict[str, Any] = {}
+        if not step.edge_rules and self._supports_limit():
+            lim = step.skip_degree if step.skip_degree > 0 else step.max_degree
+            if lim != NO_LIMIT:
+                kwargs["limit_per_vertex"] = lim
+        if edges or step.edge_rules:
+            return self.access.adjacent_edges(chunk, step.direction, step.labels, **kwargs)
+        return self.access.adjacent_vertices(chunk, step.direction, step.labels, **kwargs)
+
+    def adjacency(self, frontier: Sequence[Vertex], step: EdgeStep, edges: bool = False
+                  ) -> Iterator[tuple[Vertex, list[Any]]]:
+        """For each frontier vertex (in order): its passing neighbours, as `Vertex`es, or as
+        `(Edge, Vertex)` pairs with `edges=True`. One adjacency call per `BATCH` vertices."""
+        want_edges = edges or bool(step.edge_rules)
+        for start in range(0, len(frontier), BATCH):
+            self.ctx.check()
+            chunk = frontier[start:start + BATCH]
+            grouped: list[list[Any]] = [[] for _ in chunk]
+            for i, item in self._fetch(chunk, step, edges):
+                grouped[i].append(item)
+            self.vertex_iterations += len(chunk)
+            per_vertex = [self._apply(chunk[i], items, step, want_edges) for i, items in enumerate(grouped)]
+            if step.vertex_rules:
+                self.load([n for items in per_vertex for n in _ends(items, want_edges)])
+                per_vertex = [
+                    [x for x in items if rule_matches(step.vertex_rules, _end(x, want_edges).label,
+                                                      vertex_values(_end(x, want_edges)))]
+                    for items in per_vertex
+                ]
+            for i, items in enumerate(per_vertex):
+                if want_edges and not edges:
+                    items = [n for _, n in items]
+                yield chunk[i], items
+
+    def _apply(self, v: Vertex, items: list[Any], step: EdgeStep, want_edges: bool) -> list[Any]:
+        if want_edges:
+            items = [(e, other_end(e, v)) for e in items]
+            if step.edge_rules:
+                items = [(e, n) for e, n in items if rule_matches(step.edge_rules, e.label, e._props)]
+        self.edge_iterations += len(items)
+        if step.skip_degree > 0 and len(items) >= step.skip_degree:
+            return []
+        if step.max_degree != NO_LIMIT and len(items) > step.max_degree:
+            items = items[:step.max_degree]
+        if step.sample != NO_LIMIT and len(items) > step.sample:
+            items = items[:step.sample]
+        return items
+
+    def neighbors(self, frontier: Sequence[Vertex], step: EdgeStep) -> Iterator[tuple[Vertex, list[Vertex]]]:
+        return self.adjacency(frontier, step, edges=False)
+
+
+def _end(item: Any, edges: bool) -> Vertex:
+    return item[1] if edges else item
+
+
+def _ends(items: list[Any], edges: bool) -> Iterator[Vertex]:
+    for x in items:
+        yield _end(x, edges)
+
+
+def _within(values: list[Any]) -> Any:
+    from gremlin_engine.traversal.predicates import P
+
+    return P("within", list(values))
+
+
+def _vertex_id(value: Any) -> Any:
+    """A body id: numbers are Long, strings as given (ids in JSON bodies are raw values)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise IllegalArgument(f"The vertex id must be formatted as Number/String/UUID, but got '{value}'")
+    return idc.lookup_id(value)
+
+
+def body_vertex_id(value: Any, what: str) -> Any:
+    if value is None:
+        raise IllegalArgument(f"The '{what} id' can't be null")
+    return _vertex_id(value)
+
+
+def _show(vid: Any) -> str:
+    return str(vid)
+
+
+def _show_list(ids: Sequence[Any]) -> str:
+    return "[" + ", ".join(str(i) for i in ids) + "]"
+
+
+class AlgorithmStep(Step):
+    """A step mapping each request map to one result map (see the module docstring)."""
+
+    name: ClassVar[str] = "algorithm"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        for t in checked(it, ctx):
+            req = t.obj
+            if not isinstance(req, Mapping):
+                raise IllegalArgument(f"{self.name}() expects a request map, but got {req!r}")
+            yield t.split(self.run(req, Walker(ctx)))
+
+    def run(self, req: Mapping[str, Any], walker: Walker) -> Any:
+        raise NotImplementedError
+
+
+def result_vertices(walker: Walker, ids: Sequence[Any], with_vertex: bool) -> list[Any]:
+    """`vertices` of a response: the ids, or the loaded vertices when `with_vertex`."""
+    if not with_vertex:
+        return list(ids)
+    found = walker.vertices(ids)
+    walker.load(found)
+    return found

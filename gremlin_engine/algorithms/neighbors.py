@@ -1,0 +1,213 @@
+"""k-out and k-neighbor: frontier-at-a-time BFS (`hg_kout`, `hg_kneighbor`).
+
+Both keep only the current frontier and a visited set (plus, when paths are asked for, one
+parent entry per discovered vertex), so memory follows the number of vertices reached, never
+the number of paths. `capacity` bounds the vertices visited: reaching it with depth still to
+go is HugeGraph's 400 `Reach capacity 'C' while remaining depth 'D'`; `limit` truncates
+the last layer (k-out) or the whole result (k-neighbor) in discovery order, which is
+adjacency order (OUT before IN, then label, sort values, other vertex).
+
+Semantics (spec "Traversers", reference §7.1–7.4):
+
+* k-out, `nearest=true`: vertices whose shortest distance from the source is exactly
+  `max_depth`; `nearest=false`: vertices at the end of any walk of that length (cycles
+  allowed, the source itself excluded).
+* k-neighbor: every vertex within `max_depth` steps. The GET form lists the source first
+  (the spec and HugeGraph's documented example); the POST form does not (1.5).
+* The POST forms take `VESteps` (edge and vertex rules), `count_only`, `with_path`,
+  `with_vertex`, `with_edge`; paths are the BFS-tree (shortest) paths to each result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gremlin_engine.errors import IllegalArgument
+from gremlin_engine.structure.elements import Vertex
+
+from .base import AlgorithmStep, Walker, reach_capacity, result_vertices
+from .steps import (
+    DEFAULT_CAPACITY,
+    DEFAULT_ELEMENTS_LIMIT,
+    NO_LIMIT,
+    capacity,
+    get_bool,
+    get_int,
+    get_step,
+    limit,
+    parse_vesteps,
+    positive,
+)
+
+TRAVERSE_MODES = ("breadth_first_search", "depth_first_search")
+
+# parents[level][vertex id] = (parent id, edge or None): enough to rebuild one shortest path
+Parents = list[dict[Any, tuple[Any, Any]]]
+
+
+class _Options:
+    """The flags shared by both algorithms, checked once."""
+
+    def __init__(self, req: Mapping[str, Any], walker: Walker, what: str) -> None:
+        self.post = "steps" in req
+        self.step = parse_vesteps(walker.schema, req["steps"]) if self.post else get_step(walker.schema, req)
+        self.max_depth = positive(get_int(req, "max_depth", 0), f"{what} max_depth")
+        self.count_only = get_bool(req, "count_only", False)
+        self.with_vertex = get_bool(req, "with_vertex", False)
+        self.with_path = get_bool(req, "with_path", False)
+        self.with_edge = get_bool(req, "with_edge", False)
+        self.limit = limit(get_int(req, "limit", DEFAULT_ELEMENTS_LIMIT))
+        if self.count_only and (self.with_vertex or self.with_path or self.with_edge):
+            raise IllegalArgument("Can't return vertex, edge or path when count only")
+        mode = req.get("traverse_mode", TRAVERSE_MODES[0])
+        if mode not in TRAVERSE_MODES:
+            raise IllegalArgument(f"The traverse mode must be one of {list(TRAVERSE_MODES)}, but got '{mode}'")
+        self.track = self.post and self.with_path
+
+
+def _path(parents: Parents, level: int, vid: Any) -> tuple[list[Any], list[Any]]:
+    """The vertex ids and edges from the source to `vid` found at `level`."""
+    ids, edges = [vid], []
+    while level > 0:
+        prev, edge = parents[level - 1][vid]
+        if edge is not None:
+            edges.append(edge)
+        ids.append(prev)
+        vid = prev
+        level -= 1
+    ids.reverse()
+    edges.reverse()
+    return ids, edges
+
+
+def _post_result(key: str, found: list[tuple[int, Any]], parents: Parents, opts: _Options,
+                 walker: Walker) -> dict[str, Any]:
+    if opts.count_only:
+        return {key: [], "size": len(found), "paths": [], "vertices": [], "edges": [], "measure": walker.measure()}
+    result_ids = [vid for _, vid in found]
+    paths: list[dict[str, Any]] = []
+    vertex_ids = list(result_ids)
+    edges: list[Any] = []
+    if opts.with_path:
+        seen = set(result_ids)
+        edge_seen: set[Any] = set()
+        for level, vid in found:
+            ids, path_edges = _path(parents, level, vid)
+            paths.append({"objects": ids})
+            for x in ids:
+                if x not in seen:
+                    seen.add(x)
+                    vertex_ids.append(x)
+            for e in path_edges:
+                if e.id not in edge_seen:
+                    edge_seen.add(e.id)
+                    edges.append(e if opts.with_edge else e.id)
+    return {
+        key: result_ids,
+        "size": len(result_ids),
+        "paths": paths,
+        "vertices": result_vertices(walker, vertex_ids, opts.with_vertex),
+        "edges": edges,
+        "measure": walker.measure(),
+    }
+
+
+class KoutStep(AlgorithmStep):
+    name = "hg_kout"
+
+    def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
+        opts = _Options(req, walker, "k-out")
+        cap = capacity(get_int(req, "capacity", DEFAULT_CAPACITY))
+        if not opts.post and cap != NO_LIMIT and (opts.limit == NO_LIMIT or opts.limit > cap):
+            raise IllegalArgument(f"Capacity can't be less than limit, but got capacity '{cap}' and limit '{opts.limit}'")
+        nearest = get_bool(req, "nearest", True)
+        source = walker.vertex(req.get("source"))
+        found, parents = self._walk(walker, source, opts, cap, nearest)
+        if opts.post:
+            return _post_result("kout", [(opts.max_depth, v.id) for v in found], parents, opts, walker)
+        if opts.count_only:
+            return {"vertices_size": len(found), "measure": walker.measure()}
+        return {"vertices": [v.id for v in found], "measure": walker.measure()}
+
+    @staticmethod
+    def _walk(walker: Walker, source: Vertex, opts: _Options, cap: int, nearest: bool
+              ) -> tuple[list[Vertex], Parents]:
+        visited = {source.id}
+        latest = [source]
+        parents: Parents = []
+        remaining = NO_LIMIT if cap == NO_LIMIT else cap - 1
+        done = 0
+        for depth_left in range(opts.max_depth - 1, -1, -1):
+            bound = remaining
+            if depth_left == 0 and opts.limit != NO_LIMIT and (remaining == NO_LIMIT or opts.limit < remaining):
+                bound = opts.limit
+            level: dict[Any, tuple[Any, Any]] = {}
+            new: list[Vertex] = []
+            seen = visited if nearest else {source.id}
+            for v, items in walker.adjacency(latest, opts.step, edges=opts.track and opts.with_edge):
+                for item in items:
+                    edge, n = item if isinstance(item, tuple) else (None, item)
+                    if n.id in seen or n.id in level:
+                        continue
+                    level[n.id] = (v.id, edge)
+                    new.append(n)
+                    if bound != NO_LIMIT and len(new) >= bound:
+                        break
+                if bound != NO_LIMIT and len(new) >= bound:
+                    break
+            if nearest:
+                visited.update(level)
+            if opts.track:
+                parents.append(level)
+            if cap != NO_LIMIT:
+                remaining -= len(new)
+                if remaining <= 0 and depth_left > 0:
+                    raise reach_capacity(cap, depth_left)
+            latest = new
+            done += 1
+            if not latest:
+                break
+        return (latest if done == opts.max_depth else []), parents
+
+
+class KneighborStep(AlgorithmStep):
+    name = "hg_kneighbor"
+
+    def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
+        opts = _Options(req, walker, "k-neighbor")
+        source = walker.vertex(req.get("source"))
+        include_source = not opts.post
+        found: list[tuple[int, Any]] = [(0, source.id)] if include_source else []
+        seen = {source.id}
+        latest = [source]
+        parents: Parents = []
+        budget = opts.limit
+        for depth in range(1, opts.max_depth + 1):
+            remaining = NO_LIMIT if budget == NO_LIMIT else budget - len(found)
+            if remaining == 0:
+                break
+            level: dict[Any, tuple[Any, Any]] = {}
+            new: list[Vertex] = []
+            for v, items in walker.adjacency(latest, opts.step, edges=opts.track and opts.with_edge):
+                for item in items:
+                    edge, n = item if isinstance(item, tuple) else (None, item)
+                    if n.id in seen:
+                        continue
+                    seen.add(n.id)
+                    level[n.id] = (v.id, edge)
+                    new.append(n)
+                    if remaining != NO_LIMIT and len(new) >= remaining:
+                        break
+                if remaining != NO_LIMIT and len(new) >= remaining:
+                    break
+            parents.append(level)
+            found.extend((depth, n.id) for n in new)
+            latest = new
+            if not latest:
+                break
+        if opts.post:
+            return _post_result("kneighbor", found, parents, opts, walker)
+        if opts.count_only:
+            return {"vertices_size": len(found), "measure": walker.measure()}
+        return {"vertices": [vid for _, vid in found], "measure": walker.measure()}
