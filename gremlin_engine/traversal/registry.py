@@ -29,6 +29,7 @@ from gremlin_engine.traversal.steps import (
     flatmap,
     lists,
     map,
+    match,
     merge,
     mutation,
     range,
@@ -204,7 +205,7 @@ REGISTRY: dict[str, StepSpec] = {
         "coalesce": (branch.CoalesceStep, "trav*"),
         "optional": (branch.OptionalStep, "trav"),
         "local": (branch.LocalStep, "trav"),
-        "match": (branch.MatchStep, "trav*"),
+        "match": (match.MatchStep, "trav*"),
     }),
     **_s("strings", {name: (cls, sig) for name, (cls, sig) in text.STEPS.items()}),
     **_s("lists", {name: (cls, sig) for name, (cls, sig) in lists.STEPS.items()}),
@@ -215,3 +216,8 @@ REGISTRY: dict[str, StepSpec] = {
 from gremlin_engine.traversal.steps import hugegraph  # noqa: E402
 
 REGISTRY.update(_s("hugegraph", hugegraph.STEPS))
+
+# HugeGraph traverser and rank algorithms (kout, paths, rank, shards, ...): engine steps of our own
+from gremlin_engine.algorithms import STEPS as ALGORITHM_STEPS  # noqa: E402
+
+REGISTRY.update(_s("algorithms", ALGORITHM_STEPS))
