@@ -22,6 +22,7 @@ class StoreAccess(MutationsMixin):
         self.schema_mode = schema_mode
         self.graph_mode = graph_mode
         self.graph_name: str | None = None
+        self.strategies = True
 
     @classmethod
     def for_graph(cls, graph: Any, tx: Any) -> StoreAccess:
@@ -33,6 +34,9 @@ class StoreAccess(MutationsMixin):
         mode = tx.meta_get(getattr(graph_module, "_MODE_KEY", "graph.mode")) or "NONE"
         access = cls(tx, graph.schema, graph.config.schema_mode, str(mode).upper())
         access.graph_name = graph.name
+        # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
+        # the conformance suite can check that the strategies change nothing but speed
+        access.strategies = str(graph.config.extra.get("gremlin.strategies", "default")).lower() != "none"
         return access
 
     @property

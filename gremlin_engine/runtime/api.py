@@ -130,7 +130,7 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
         session = Session(_SingleGraph(graph), write, token)
         try:
             access = session.access(graph.name)
-            results = list(engine.run(ir, access, cancel=token))
+            results = list(engine.run(ir, access, cancel=token, strategies=access.strategies))
             load_results(access, results)
         except ReadOnlyTransaction as exc:
             session.close(exc)
@@ -165,7 +165,7 @@ def _stream_worker(
     try:
         access = session.access(graph.name)
         batch: list[Any] = []
-        for item in engine.run(ir, access, cancel=token):
+        for item in engine.run(ir, access, cancel=token, strategies=access.strategies):
             batch.append(item)
             if len(batch) >= STREAM_BATCH:
                 load_results(access, batch)

@@ -110,7 +110,7 @@ class RuntimeHost:
         if terminal == "explain":
             return engine.explain(traversal.ir)
         access = self.session.access(traversal.graph)
-        it = engine.run(traversal.ir, access, cancel=self.session.cancel)
+        it = engine.run(traversal.ir, access, cancel=self.session.cancel, strategies=access.strategies)
         try:
             result = _terminal(it, terminal, args)
         finally:
