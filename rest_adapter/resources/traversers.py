@@ -1,0 +1,142 @@
+"""Traversers and rank: `/graphs/{g}/traversers/...` (spec: Traversers, Rank; reference §7).
+
+Every handler is the same three lines: build the request map (query parameters or the JSON
+body), run ONE traversal `inject(request).hg_<algorithm>()` (the engine steps of
+`gremlin_engine/algorithms/`), and serialise the one result map with HugeGraph's JSON shapes.
+No handler walks the graph. Value checks (depth, degree, capacity, alpha, labels, missing
+vertices) happen in the engine step and come back as 400s worded as HugeGraph's.
+
+=============================  ======  ==========================================  ======
+path                           method  step                                        status
+=============================  ======  ==========================================  ======
+kout, kneighbor                GET/POST `hg_kout`, `hg_kneighbor`                   200
+sameneighbors, jaccard...      GET/POST `hg_sameneighbors`, `hg_jaccardsimilarity`  200
+shortestpath, allshortest...,  GET     `hg_shortestpath`, ...                       200
+weighted..., singlesource...
+multinodeshortestpath          POST    `hg_multinodeshortestpath`                   200
+paths                          GET/POST `hg_paths`                                  200
+customizedpaths                POST    `hg_customizedpaths`                         201
+templatepaths                  POST    `hg_templatepaths`                           200
+crosspoints                    GET     `hg_crosspoints`                             200
+customizedcrosspoints          POST    `hg_customizedcrosspoints`                   201
+rings, rays                    GET     `hg_rings`, `hg_rays`                        200
+fusiformsimilarity             POST    `hg_fusiformsimilarity`                      200
+adamicadar, resourceallocation GET     `hg_adamicadar`, `hg_resourceallocation`     200
+count                          POST    `hg_count`                                   200
+edgeexist                      GET     `hg_edgeexist`                               200
+vertices, edges                GET     `hg_vertices`, `hg_edges`                    200
+{vertices,edges}/shards, scan  GET     `hg_shards`, `hg_scan`                       200
+personalrank, neighborrank     POST    `hg_personalrank`, `hg_neighborrank`         200
+=============================  ======  ==========================================  ======
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from gremlin_engine import Graph
+from gremlin_engine.traversal.ir import Instruction, TraversalIR
+from rest_adapter.context import graph_of, json_response, read_json, run
+from rest_adapter.resources._traverser_params import query_request
+from rest_adapter.serializers.hugegraph_json import to_json
+
+BASE = "/traversers"
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def traversal(step: str, req: dict[str, Any]) -> TraversalIR:
+    """`g.inject(req).<step>()`: the whole request as one engine traversal."""
+    return TraversalIR((), (Instruction("inject", (req,)), Instruction(step, ())))
+
+
+def _cardinality(graph: Graph) -> Callable[[str], Any]:
+    schema = graph.schema
+
+    def card(key: str) -> Any:
+        pk = schema.property_key(key)
+        return pk.cardinality if pk is not None else None
+
+    return card
+
+
+async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int) -> Response:
+    result = await run(graph.traverse, traversal(step, req))
+    return json_response(to_json(result[0], _cardinality(graph)), status=status)
+
+
+def get(endpoint: str, step: str, extra: dict[str, Any] | None = None) -> Handler:
+    async def handler(request: Request) -> Response:
+        graph = graph_of(request)
+        req = {**query_request(request, endpoint), **(extra or {})}
+        return await _answer(graph, step, req, 200)
+
+    handler.__name__ = f"get_{endpoint}"
+    return handler
+
+
+def post(step: str, status: int = 200) -> Handler:
+    async def handler(request: Request) -> Response:
+        graph = graph_of(request)
+        body = await read_json(request, dict)
+        return await _answer(graph, step, body, status)
+
+    handler.__name__ = f"post_{step}"
+    return handler
+
+
+def _post_marked(step: str, marker: str) -> Handler:
+    """POST forms of endpoints whose GET form shares the step: the body must carry the key
+    that tells the step which form it is (`steps`, `vertex_list`, `step`, `sources`)."""
+
+    async def handler(request: Request) -> Response:
+        graph = graph_of(request)
+        body = await read_json(request, dict)
+        body.setdefault(marker, None)
+        return await _answer(graph, step, body, 200)
+
+    handler.__name__ = f"post_{step}"
+    return handler
+
+
+routes = [
+    Route(f"{BASE}/kout", get("kout", "hg_kout"), methods=["GET"]),
+    Route(f"{BASE}/kout", _post_marked("hg_kout", "steps"), methods=["POST"]),
+    Route(f"{BASE}/kneighbor", get("kneighbor", "hg_kneighbor"), methods=["GET"]),
+    Route(f"{BASE}/kneighbor", _post_marked("hg_kneighbor", "steps"), methods=["POST"]),
+    Route(f"{BASE}/sameneighbors", get("sameneighbors", "hg_sameneighbors"), methods=["GET"]),
+    Route(f"{BASE}/sameneighbors", _post_marked("hg_sameneighbors", "vertex_list"), methods=["POST"]),
+    Route(f"{BASE}/jaccardsimilarity", get("jaccardsimilarity", "hg_jaccardsimilarity"), methods=["GET"]),
+    Route(f"{BASE}/jaccardsimilarity", _post_marked("hg_jaccardsimilarity", "step"), methods=["POST"]),
+    Route(f"{BASE}/shortestpath", get("shortestpath", "hg_shortestpath"), methods=["GET"]),
+    Route(f"{BASE}/allshortestpaths", get("allshortestpaths", "hg_allshortestpaths"), methods=["GET"]),
+    Route(f"{BASE}/weightedshortestpath", get("weightedshortestpath", "hg_weightedshortestpath"), methods=["GET"]),
+    Route(f"{BASE}/singlesourceshortestpath", get("singlesourceshortestpath", "hg_singlesourceshortestpath"),
+          methods=["GET"]),
+    Route(f"{BASE}/multinodeshortestpath", post("hg_multinodeshortestpath"), methods=["POST"]),
+    Route(f"{BASE}/paths", get("paths", "hg_paths"), methods=["GET"]),
+    Route(f"{BASE}/paths", _post_marked("hg_paths", "sources"), methods=["POST"]),
+    Route(f"{BASE}/customizedpaths", post("hg_customizedpaths", 201), methods=["POST"]),
+    Route(f"{BASE}/templatepaths", post("hg_templatepaths"), methods=["POST"]),
+    Route(f"{BASE}/crosspoints", get("crosspoints", "hg_crosspoints"), methods=["GET"]),
+    Route(f"{BASE}/customizedcrosspoints", post("hg_customizedcrosspoints", 201), methods=["POST"]),
+    Route(f"{BASE}/rings", get("rings", "hg_rings"), methods=["GET"]),
+    Route(f"{BASE}/rays", get("rays", "hg_rays"), methods=["GET"]),
+    Route(f"{BASE}/fusiformsimilarity", post("hg_fusiformsimilarity"), methods=["POST"]),
+    Route(f"{BASE}/adamicadar", get("adamicadar", "hg_adamicadar"), methods=["GET"]),
+    Route(f"{BASE}/resourceallocation", get("resourceallocation", "hg_resourceallocation"), methods=["GET"]),
+    Route(f"{BASE}/count", post("hg_count"), methods=["POST"]),
+    Route(f"{BASE}/edgeexist", get("edgeexist", "hg_edgeexist"), methods=["GET"]),
+    Route(f"{BASE}/vertices", get("vertices", "hg_vertices"), methods=["GET"]),
+    Route(f"{BASE}/vertices/shards", get("shards", "hg_shards", {"kind": "vertex"}), methods=["GET"]),
+    Route(f"{BASE}/vertices/scan", get("scan", "hg_scan", {"kind": "vertex"}), methods=["GET"]),
+    Route(f"{BASE}/edges", get("edges", "hg_edges"), methods=["GET"]),
+    Route(f"{BASE}/edges/shards", get("shards", "hg_shards", {"kind": "edge"}), methods=["GET"]),
+    Route(f"{BASE}/edges/scan", get("scan", "hg_scan", {"kind": "edge"}), methods=["GET"]),
+    Route(f"{BASE}/personalrank", post("hg_personalrank"), methods=["POST"]),
+    Route(f"{BASE}/neighborrank", post("hg_neighborrank"), methods=["POST"]),
+]
