@@ -177,6 +177,10 @@ def compile_ir(ir: TraversalIR, *, strategies: bool = True) -> Compiled:
 
     options = compile_source(ir.source)
     traversal = compile_steps(ir, root=not ir.anonymous)
+    if "ConnectiveStrategy" not in options.strategies_off:
+        from gremlin_engine.traversal.strategies import connective
+
+        connective.apply(traversal)
     if strategies:
         apply_strategies(traversal, disabled=options.strategies_off)
     return Compiled(traversal, options)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from gremlin_engine.errors import NotSupported
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.tokens import Cardinality, Direction, Merge, Pick, T
 
@@ -40,8 +39,6 @@ def test_union_choose_coalesce_optional_local(q):
     assert q(g.V(1).optional(__.out("knows")).id_()) == [2, 4]
     assert q(g.V().local(__.outE().limit(1)).inV().id_()) == [2, 5, 3]
     assert q(g.V(1).branch(__.label()).option("person", __.constant(1)).option(Pick.any, __.constant(2))) == [1, 2]
-    with pytest.raises(NotSupported):
-        q(g.V().match(__.as_("a").out().as_("b")))
 
 
 def test_property_and_drop(q, graph):
@@ -72,3 +69,35 @@ def test_merge_v_and_merge_e(q, graph):
     assert e.id == 7
     new = q(g.mergeE({T.label: "knows", Direction.OUT: 2, Direction.IN: 1}))[0]
     assert (new.out_v.id, new.in_v.id) == (2, 1) and new.id in graph.e
+
+
+def test_match_binds_labels_and_joins(graph):
+    from .gremlin import P as Pred
+
+    out = r(g.V().match(__.as_("a").out("knows").as_("b"), __.as_("b").out("created").as_("c")), graph)
+    assert [{k: v.id for k, v in m.items()} for m in out] == [{"a": 1, "b": 4, "c": 5}, {"a": 1, "b": 4, "c": 3}]
+    pairs = r(
+        g.V().match(__.as_("a").out("created").as_("b"), __.as_("b").in_("created").as_("c"))
+        .where("a", Pred.neq("c")).select("a", "c").by("name"),
+        graph,
+    )
+    assert sorted((p["a"], p["c"]) for p in pairs) == [
+        ("josh", "marko"), ("josh", "peter"), ("marko", "josh"), ("marko", "peter"), ("peter", "josh"), ("peter", "marko")
+    ]
+    negated = r(g.V().match(__.as_("a").out().as_("b"), __.not_(__.as_("a").out("created").as_("b"))), graph)
+    assert sorted(m["b"].id for m in negated) == [2, 4]
+
+
+def test_match_count_pattern_joins_on_a_bound_label(graph):
+    out = r(g.V().as_("a").out().as_("b").match(__.as_("a").out().count().as_("c"), __.as_("b").in_().count().as_("c")), graph)
+    assert [(m["a"].id, m["b"].id, m["c"]) for m in out] == [(1, 3, 3)]
+
+
+def test_connective_markers(graph):
+    from .gremlin import P as Pred
+
+    out = r(g.V().has("name", "marko").or_().where(__.in_("knows").has("name", "marko")), graph)
+    assert sorted(v.id for v in out) == [1, 2, 4]
+    both = r(g.V().has("age", Pred.gt(28)).and_().has("age", Pred.lt(33)), graph)
+    assert sorted(v.id for v in both) == [1, 4]  # everything after and() is its right side
+    assert r(g.withoutStrategies("ConnectiveStrategy").V().has("name", "marko").or_().has("age", 27), graph) == []

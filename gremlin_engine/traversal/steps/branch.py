@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from gremlin_engine.errors import NotSupported, StepArgumentError
+from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, execute, first_result, produces
 from gremlin_engine.traversal.predicates import P
@@ -244,11 +244,3 @@ class ChooseStep(BranchStep):
         if self.binary and isinstance(self.selector, CompiledTraversal):
             return produces(self.selector, t, ctx)
         return super()._choice(t, ctx)
-
-
-class MatchStep(Step):
-    name = "match"
-
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
-        raise NotSupported("the match() step is not supported by hugelite; use where()/select()")
