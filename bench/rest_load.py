@@ -1,0 +1,314 @@
+"""REST bulk load and GET-by-id throughput, beside raw sqlite3, in one run.
+
+    python -m bench.rest_load --size small|large [--get-requests N] [--concurrency C]
+
+1. Starts a real server (`python -m rest_adapter serve`, uvicorn) on a temp-file sqlite
+   graph with the workload's schema (person PRIMARY_KEY name; knows person->person).
+2. Loads the workload over REST with `POST .../vertices/batch` and `POST .../edges/batch`,
+   500 elements per request, first with one client, then (graph cleared, schema rebuilt)
+   with four concurrent clients (httpx, one thread each).
+3. Measures `GET .../vertices/{id}` throughput and p50/p99 latency with C concurrent
+   clients (asyncio + httpx) and with one.
+4. Inserts the same rows with raw sqlite3 in-process (`bench/raw_sqlite.py`): the limit.
+5. Prints one table: elements/s, ratio to raw sqlite3, req/s, latencies, peak RSS of the
+   server process (`VmHWM`) and of this process.
+
+Targets (issue 4): REST batch load >= 50k elements/s, GET by id >= 3,000 req/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.raw_sqlite import RawSqlite
+from bench.workload import SIZES, Workload, workload
+
+ROOT = Path(__file__).resolve().parent.parent
+BATCH = 500
+GRAPH = "bench"
+P = f"/graphs/{GRAPH}"
+TARGET_LOAD = 50_000
+TARGET_GET = 3_000
+
+
+# ---- the server ------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A real hugelite server in a subprocess, on a temp-file sqlite graph."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.port = _free_port()
+        conf = base / "conf"
+        (conf / "graphs").mkdir(parents=True, exist_ok=True)
+        (conf / "rest-server.properties").write_text(
+            f"restserver.url=http://127.0.0.1:{self.port}\ngraphs={conf / 'graphs'}\n"
+            "gremlinserver.evaluation_timeout_ms=600000\n"
+        )
+        (conf / "graphs" / f"{GRAPH}.properties").write_text(
+            f"backend=sqlite\nstore={base / 'bench.db'}\nschema.mode=strict\n"
+        )
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        subprocess.run([sys.executable, "-m", "rest_adapter", "init-store", "--conf", str(conf)],
+                       check=True, cwd=base, env=env, capture_output=True)
+        self.log = (base / "server.log").open("wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(self.port),
+             "--log-level", "warning"],
+            cwd=base, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{self.url}/versions", timeout=0.5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((base / "server.log").read_text())
+            time.sleep(0.05)
+
+    def cpu_s(self) -> float:
+        """CPU seconds the server process has used (user + system): unlike wall time, not
+        inflated by other processes competing for the machine's cores."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def peak_rss_kib(self) -> int:
+        text = Path(f"/proc/{self.proc.pid}/status").read_text()
+        m = re.search(r"VmHWM:\s+(\d+)", text)
+        return int(m.group(1)) if m else 0
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+def make_schema(client: httpx.Client) -> None:
+    r = client.delete(f"{P}/clear", params={"confirm_message": "I'm sure to delete all data"})
+    assert r.status_code == 204, r.text
+    for name, dt in (("name", "TEXT"), ("age", "INT"), ("city", "TEXT"), ("weight", "DOUBLE")):
+        assert client.post(f"{P}/schema/propertykeys", json={"name": name, "data_type": dt}).status_code == 202
+    r = client.post(f"{P}/schema/vertexlabels", json={
+        "name": "person", "id_strategy": "PRIMARY_KEY", "primary_keys": ["name"],
+        "properties": ["name", "age", "city"], "nullable_keys": ["age", "city"]})
+    assert r.status_code == 201, r.text
+    r = client.post(f"{P}/schema/edgelabels", json={
+        "name": "knows", "source_label": "person", "target_label": "person",
+        "properties": ["weight"], "nullable_keys": ["weight"]})
+    assert r.status_code == 201, r.text
+
+
+# ---- request bodies ----------------------------------------------------------------------------
+
+
+def vid(i: int) -> str:
+    return f"1:p{i}"  # person is vertex label 1, PRIMARY_KEY id "<label id>:<name>"
+
+
+def vertex_batches(w: Workload) -> Iterator[list[dict[str, Any]]]:
+    rows = w.vertices()
+    for start in range(0, len(rows), BATCH):
+        yield [{"label": "person", "properties": {"name": n, "age": a, "city": c}} for _i, n, a, c in rows[start:start + BATCH]]
+
+
+def edge_batches(w: Workload) -> Iterator[list[dict[str, Any]]]:
+    rows = w.edges()
+    for start in range(0, len(rows), BATCH):
+        yield [{"label": "knows", "outV": vid(o), "inV": vid(i), "outVLabel": "person", "inVLabel": "person",
+                "properties": {"weight": wt}} for o, i, wt in rows[start:start + BATCH]]
+
+
+# ---- load ----------------------------------------------------------------------------------------
+
+
+def _post_all(url: str, path: str, batches: list[list[dict[str, Any]]], clients: int) -> None:
+    """Posts every batch, `clients` threads each with its own connection, taking turns."""
+    errors: list[str] = []
+
+    def worker(k: int) -> None:
+        with httpx.Client(base_url=url, timeout=600) as c:
+            for n in range(k, len(batches), clients):
+                r = c.post(path, json=batches[n])
+                if r.status_code != 201:
+                    errors.append(r.text[:300])
+                    return
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise RuntimeError(errors[0])
+
+
+def rest_load(server: Server, w: Workload, clients: int) -> dict[str, float]:
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        make_schema(c)
+    vb, eb = list(vertex_batches(w)), list(edge_batches(w))
+    cpu0 = server.cpu_s()
+    t0 = time.perf_counter()
+    _post_all(server.url, f"{P}/graph/vertices/batch", vb, clients)
+    t1 = time.perf_counter()
+    _post_all(server.url, f"{P}/graph/edges/batch", eb, clients)
+    t2 = time.perf_counter()
+    cpu = server.cpu_s() - cpu0
+    with httpx.Client(base_url=server.url, timeout=60) as c:  # cross-check what landed
+        probe = w.probe_vertices(1)[0]
+        got = c.get(f'{P}/graph/vertices/"{vid(probe)}"').json()
+        assert got["properties"]["name"] == f"p{probe}", got
+    n = w.n_vertices + w.n_edges
+    return {"vertices_s": t1 - t0, "edges_s": t2 - t1, "total_s": t2 - t0, "elements_per_s": n / (t2 - t0),
+            "vertices_per_s": w.n_vertices / (t1 - t0), "edges_per_s": w.n_edges / (t2 - t1),
+            "per_server_cpu_s": n / cpu}
+
+
+# ---- GET by id -----------------------------------------------------------------------------------
+
+
+async def _get_run(url: str, paths: list[str], concurrency: int) -> tuple[float, list[float]]:
+    latencies: list[float] = []
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        queue = iter(paths)
+
+        async def worker() -> None:
+            for path in queue:
+                t = time.perf_counter()
+                r = await client.get(path)
+                latencies.append(time.perf_counter() - t)
+                if r.status_code != 200:
+                    raise RuntimeError(r.text[:300])
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        return time.perf_counter() - t0, latencies
+
+
+def get_by_id(server: Server, w: Workload, requests: int, concurrency: int) -> dict[str, float]:
+    import random
+
+    rnd = random.Random(7)
+    paths = [f'{P}/graph/vertices/"{vid(rnd.randrange(w.n_vertices))}"' for _ in range(requests)]
+    asyncio.run(_get_run(server.url, paths[: min(200, requests)], concurrency))  # warm-up
+    cpu0 = server.cpu_s()
+    wall, lat = asyncio.run(_get_run(server.url, paths, concurrency))
+    cpu = server.cpu_s() - cpu0
+    lat.sort()
+    return {"req_per_s": requests / wall, "p50_ms": statistics.median(lat) * 1000,
+            "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, "per_server_cpu_s": requests / cpu}
+
+
+# ---- raw sqlite3 -------------------------------------------------------------------------------
+
+
+def raw_load(w: Workload, base: Path) -> dict[str, float]:
+    raw = RawSqlite(base / "raw.db")
+    t0 = time.perf_counter()
+    raw.load(w)
+    elapsed = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    probes = [rnd_i for rnd_i in w.probe_vertices(100)] * 20
+    for i in probes:
+        raw.point_lookup(i)
+    lookups = len(probes) / (time.perf_counter() - t1)
+    raw.close()
+    return {"total_s": elapsed, "elements_per_s": (w.n_vertices + w.n_edges) / elapsed, "lookups_per_s": lookups}
+
+
+# ---- report --------------------------------------------------------------------------------------
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def report(size: str, w: Workload, loads: dict[int, dict[str, float]], gets: dict[int, dict[str, float]],
+           raw: dict[str, float], server_kib: int, self_kib: int, load_before: float) -> str:
+    lines = [
+        f"# REST load benchmark — size {size}: {w.n_vertices:,} vertices, {w.n_edges:,} edges, {BATCH} per request",
+        "",
+        "| load | vertices/s | edges/s | elements/s | elements per server CPU-second | total | vs raw sqlite3 "
+        "| target ≥ 50k/s |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for clients, r in loads.items():
+        ratio = raw["elements_per_s"] / r["elements_per_s"]
+        ok = "met" if r["elements_per_s"] >= TARGET_LOAD else "not met"
+        lines.append(f"| REST, {clients} client{'s' if clients > 1 else ''} | {_fmt(r['vertices_per_s'])} | "
+                     f"{_fmt(r['edges_per_s'])} | {_fmt(r['elements_per_s'])} | {_fmt(r['per_server_cpu_s'])} | "
+                     f"{r['total_s']:.1f} s | "
+                     f"{ratio:.1f}× slower | {ok} |")
+    lines.append(f"| raw sqlite3 in-process (`executemany`) | | | {_fmt(raw['elements_per_s'])} | | "
+                 f"{raw['total_s']:.2f} s | 1× | |")
+    lines += ["", "| GET vertex by id | req/s | requests per server CPU-second | p50 | p99 | target ≥ 3,000 req/s |",
+              "|---|---:|---:|---:|---:|---|"]
+    for conc, r in gets.items():
+        ok = "met" if r["req_per_s"] >= TARGET_GET else "not met"
+        lines.append(f"| {conc} concurrent client{'s' if conc > 1 else ''} | {_fmt(r['req_per_s'])} | "
+                     f"{_fmt(r['per_server_cpu_s'])} | {r['p50_ms']:.2f} ms | {r['p99_ms']:.2f} ms | {ok} |")
+    lines.append(f"| raw sqlite3 point lookup, in-process | {_fmt(raw['lookups_per_s'])} | | | | |")
+    lines += ["", f"Peak RSS: server {server_kib / 1024:.0f} MiB (VmHWM), bench process {self_kib / 1024:.0f} MiB.",
+              f"Machine: {os.cpu_count()} CPUs shared by server and clients; load average before the run "
+              f"{load_before:.1f}; Python {sys.version.split()[0]}."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", choices=sorted(SIZES), default="small")
+    ap.add_argument("--get-requests", type=int, default=5000)
+    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--clients", type=int, nargs="*", default=[1, 4])
+    args = ap.parse_args(argv)
+    w = workload(args.size)
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="hugelite-rest-bench-") as tmp:
+        base = Path(tmp)
+        server = Server(base)
+        try:
+            loads = {}
+            for clients in args.clients:
+                loads[clients] = rest_load(server, w, clients)
+                print(f"loaded with {clients} client(s): {loads[clients]['elements_per_s']:,.0f} elements/s", flush=True)
+            gets = {c: get_by_id(server, w, args.get_requests, c) for c in (1, args.concurrency)}
+            server_kib = server.peak_rss_kib()
+        finally:
+            server.stop()
+        raw = raw_load(w, base)
+    self_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(report(args.size, w, loads, gets, raw, server_kib, self_kib, load_before))
+
+
+if __name__ == "__main__":
+    main()
