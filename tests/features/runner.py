@@ -95,11 +95,14 @@ def _unquote(s: str) -> str:
 
 def _entries(value: Any) -> list[Any]:
     """How the TinkerPop runners turn the object `next()` returned into result rows: a
-    collection gives its members, a map its entries (each as a one-entry map)."""
+    collection gives its members, a map its entries (each as a one-entry map), a path its
+    objects (a Java Path is Iterable)."""
     if isinstance(value, dict):
         return [{k: v} for k, v in value.items()]
     if isinstance(value, list | tuple | set | frozenset):
         return list(value)
+    if type(value).__name__ == "Path" and hasattr(value, "objects"):
+        return list(value.objects)
     return [value]
 
 
