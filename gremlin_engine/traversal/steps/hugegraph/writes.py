@@ -38,7 +38,11 @@ def _objects(batch: list[Traverser]) -> list[tuple[Traverser, Any]]:
 
 
 class AddVerticesStep(Step):
-    """`hgAddVertices()`: each incoming `{"label", "id"?, "properties"}` becomes a vertex."""
+    """`hgAddVertices()`: each incoming `{"label", "id"?, "properties"}` becomes a vertex.
+
+    One `GraphAccess` call per batch when the access offers the batched form
+    `add_vertices([(label, id, props)]) -> [Vertex]` (likewise `add_edges([(label, out_v,
+    in_v, props)]) -> [Edge]` for `hgAddEdges`); otherwise one `add_vertex` per item."""
 
     name = "hgAddVertices"
 
@@ -79,11 +83,18 @@ class AddEdgesStep(Step):
                 for i in items
             ]
             found = _vertices_by_id(access, [x for pair in ends for x in pair])
-            for (t, _obj), item, (out_id, in_id) in zip(pairs, items, ends, strict=True):
+            specs = []
+            for item, (out_id, in_id) in zip(items, ends, strict=True):
                 out_v = _end(found, out_id, item.get("outVLabel"))
                 in_v = _end(found, in_id, item.get("inVLabel"))
-                props = list(el_.item_properties(item, "edge").items())
-                yield t.split(access.add_edge(item.get("label"), out_v, in_v, None, props))
+                specs.append((item.get("label"), out_v, in_v, list(el_.item_properties(item, "edge").items())))
+            bulk_add = getattr(access, "add_edges", None)
+            if bulk_add is not None:
+                made = bulk_add(specs)
+            else:
+                made = [access.add_edge(label, o, i, None, props) for label, o, i, props in specs]
+            for (t, _obj), e in zip(pairs, made, strict=True):
+                yield t.split(e)
 
 
 def _vertices_by_id(access: Any, ids: list[Any]) -> dict[Any, Vertex]:
