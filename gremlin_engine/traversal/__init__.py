@@ -33,6 +33,16 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
     return traversal
 
 
+def _sack_merge(sack: tuple[Any, ...] | None) -> Any:
+    """withSack(initial[, split], merge) / withSack(initial, merge): the merge Operator."""
+    from gremlin_engine.traversal.tokens import Operator
+
+    if sack is None or len(sack) < 2:
+        return None
+    last = sack[-1]
+    return last if isinstance(last, Operator) else None
+
+
 def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelToken | None) -> Context:
     opts: SourceOptions = getattr(traversal, "options", None) or SourceOptions()
     sack = None
@@ -54,8 +64,9 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
         side_effect_ops=dict(opts.side_effect_ops),
         productive_by="ProductiveByStrategy" in opts.strategies,
         sack_initial=sack,
-        sack_merge=opts.sack[2] if opts.sack is not None and len(opts.sack) > 2 else None,
+        sack_merge=_sack_merge(opts.sack),
         track_paths=traversal.needs_paths(),
+        full_paths=any(s.full_path for s in traversal.walk()),
         bulk=opts.bulk,
     )
 

@@ -120,7 +120,7 @@ def compile_steps(ir: TraversalIR, root: bool) -> CompiledTraversal:
             step.is_start = True
         steps.append(step)
     if pending:
-        raise StepArgumentError(f"{pending[0].name}() must modulate a repeat() step")
+        raise StepArgumentError(f"The repeat()-traversal was not defined: {pending[0].name}() must modulate a repeat() step")
     for s in steps:
         s.finish()
     return CompiledTraversal(steps, anonymous=not root)

@@ -68,8 +68,19 @@ def _labelled(it: Iterator[Traverser], labels: tuple[str, ...]) -> Iterator[Trav
 
 
 def results(child: CompiledTraversal, t: Traverser, ctx: Context) -> Iterator[Traverser]:
-    """The child's output traversers for one parent traverser."""
-    return execute(child, (t.clone(),), ctx)
+    """The child's output traversers for one parent traverser, which enters with bulk 1
+    (a bulked traverser stands for identical walks; each is answered alike)."""
+    start = t.clone()
+    start.bulk = 1
+    return execute(child, (start,), ctx)
+
+
+def local_results(child: CompiledTraversal, t: Traverser, ctx: Context) -> Iterator[Traverser]:
+    """`local()` semantics: the child sees one walk (bulk 1); its results carry `t`'s bulk."""
+    for r in results(child, t, ctx):
+        if t.bulk != 1:
+            r = r.with_bulk(r.bulk * t.bulk)
+        yield r
 
 
 def first_result(child: CompiledTraversal, t: Traverser, ctx: Context) -> Any:

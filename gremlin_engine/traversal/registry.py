@@ -200,7 +200,7 @@ REGISTRY: dict[str, StepSpec] = {
     **_s("branch", {
         "repeat": (branch.RepeatStep, "str? trav"),
         "union": (branch.UnionStep, "trav*"),
-        "choose": (branch.ChooseStep, "trav|trav trav trav?|pred trav trav?"),
+        "choose": (branch.ChooseStep, "trav|T|trav trav trav?|pred trav trav?"),
         "branch": (branch.BranchStep, "trav"),
         "coalesce": (branch.CoalesceStep, "trav*"),
         "optional": (branch.OptionalStep, "trav"),

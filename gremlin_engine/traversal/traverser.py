@@ -137,6 +137,8 @@ class Context:
     side_effects: dict[str, Any] = field(default_factory=dict)
     side_effect_ops: dict[str, Any] = field(default_factory=dict)  # withSideEffect(k, v, Operator)
     productive_by: bool = False  # ProductiveByStrategy: an unproductive by() yields null
+    loop_state: dict[int, Any] | None = None  # state that lives across repeat() iterations
+    full_paths: bool = False  # some step reads unlabelled path entries (bulk merging keys on them)
     sack_initial: Callable[[], Any] | None = None
     sack_merge: Any = None  # Operator for merging sacks in barrier()
     track_paths: bool = False

@@ -25,3 +25,22 @@ class Tree(dict[Any, "Tree"]):
 
 class BulkSet(list[Any]):
     """An insertion-ordered multiset; behaves as the list of its items (bulk expanded)."""
+
+
+class MapEntry(dict[Any, Any]):
+    """One entry of a map, as `unfold()` of a map yields it (Java's Map.Entry).
+
+    It is a one-entry dict, so serialisers and comparisons treat it as the map TinkerPop
+    sends for an entry; `select(keys|values)` and `by(keys|values)` read its key or value
+    directly instead of a one-element collection."""
+
+    def __init__(self, key: Any = None, value: Any = None, /, *rest: Any) -> None:
+        super().__init__({key: value} if not rest else dict(*rest))
+
+    @property
+    def key(self) -> Any:
+        return next(iter(self))
+
+    @property
+    def value(self) -> Any:
+        return next(iter(self.values()))

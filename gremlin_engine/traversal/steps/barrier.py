@@ -43,6 +43,13 @@ def java_add(a: Any, b: Any) -> Any:
     return num.wrap(cls, (num.wrap(cls, a) + num.wrap(cls, b)))
 
 
+def _widen(cls: type, r: int) -> Any:
+    """An integral result in type `cls`, widened (Byte→Short→Int→Long→BigInteger) until it fits."""
+    while cls in _BOUNDS and not -(1 << (_BOUNDS[cls] - 1)) <= r < (1 << (_BOUNDS[cls] - 1)):
+        cls = _WIDER[cls]
+    return cls(r)
+
+
 def _numbers(items: Iterable[Any], step: str) -> list[Any]:
     out = []
     for x in items:
@@ -188,10 +195,15 @@ def apply_operator(op: Any, a: Any, b: Any) -> Any:
         return java_add(a, -b if not isinstance(b, num.Byte | num.Short | num.Int | num.Long) else type(b)(-int(b)))
     if op is Operator.mult:
         cls = num.promote(a, b)
-        return num.normalize(num.wrap(cls, a * b)) if cls in _BOUNDS else num.wrap(cls, a * b)
+        if cls in _BOUNDS or cls is num.BigInt:
+            return _widen(cls, int(a) * int(b))
+        return num.wrap(cls, a * b)
     if op is Operator.div:
         cls = num.promote(a, b)
-        return num.wrap(cls, int(a) // int(b)) if cls in _BOUNDS or cls is num.BigInt else num.wrap(cls, a / b)
+        if cls in _BOUNDS or cls is num.BigInt:
+            q = abs(int(a)) // abs(int(b)) * (1 if (int(a) >= 0) == (int(b) >= 0) else -1)  # Java truncates
+            return _widen(cls, q)
+        return num.wrap(cls, a / b)
     if op is Operator.min:
         return a if order_compare(a, b) <= 0 else b
     if op is Operator.max:
@@ -371,6 +383,7 @@ class GroupCountStep(ByModulated, Step):
 class TreeStep(ByModulated, Step):
     name = "tree"
     requires_path = True
+    full_path = True
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -397,12 +410,19 @@ class TreeStep(ByModulated, Step):
 
 
 class BarrierStep(Step):
-    """`barrier()`: materialises everything seen so far (merging sacks is not modelled)."""
+    """`barrier([n])` / `barrier(Barrier.normSack)`: materialises the stream and merges equal
+    traversers (bulk summed, sacks merged; see `traversal/bulking.py`)."""
 
     name = "barrier"
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        yield from list(checked(it, ctx))
+        from gremlin_engine.traversal.bulking import merge_traversers, normalize_sacks
+        from gremlin_engine.traversal.tokens import Barrier
+
+        items = list(checked(it, ctx))
+        if self.args and self.args[0] is Barrier.normSack:
+            items = normalize_sacks(items)
+        yield from merge_traversers(items, ctx)
 
 
 def scope_arg(args: tuple[Any, ...]) -> Scope:

@@ -32,6 +32,7 @@ class Step:
 
     name: ClassVar[str] = "step"
     requires_path: ClassVar[bool] = False  # needs traverser paths (path(), simplePath(), ...)
+    full_path: ClassVar[bool] = False  # reads unlabelled path entries too (path(), tree(), ...)
     loads: ClassVar[bool] = False
 
     def __init__(self, *args: Any) -> None:
@@ -182,6 +183,10 @@ def project(obj: Any, key: Any, ctx: Context) -> Any:
     if isinstance(key, T):
         return token_value(obj, key)
     if isinstance(key, Column):
+        from gremlin_engine.traversal.values import MapEntry
+
+        if isinstance(obj, MapEntry):
+            return obj.key if key is Column.keys else obj.value
         if isinstance(obj, Mapping):
             return list(obj.keys()) if key is Column.keys else list(obj.values())
         if isinstance(obj, tuple | list) and len(obj) == 2 and key in (Column.keys, Column.values):

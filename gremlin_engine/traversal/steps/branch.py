@@ -12,11 +12,18 @@ from typing import Any
 
 from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.traversal.compare import hashable
-from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, execute, first_result, produces
+from gremlin_engine.traversal.executor import (
+    NOTHING,
+    CompiledTraversal,
+    execute,
+    first_result,
+    local_results,
+    produces,
+)
 from gremlin_engine.traversal.predicates import P
-from gremlin_engine.traversal.steps.base import Step
-from gremlin_engine.traversal.tokens import Pick
-from gremlin_engine.traversal.traverser import Context, Traverser, checked
+from gremlin_engine.traversal.steps.base import Step, token_value
+from gremlin_engine.traversal.tokens import Pick, T
+from gremlin_engine.traversal.traverser import ROOT, Context, Traverser, checked
 
 
 class RepeatStep(Step):
@@ -32,6 +39,8 @@ class RepeatStep(Step):
         self.until_first = False
         self.emit_first = False
         self._last_mod: str | None = None
+        if self.body.steps and self.body.steps[0].name == "inject":
+            raise StepArgumentError("The parent of inject()-step can not be repeat()-step")
 
     def modulate(self, name: str, args: tuple[Any, ...]) -> None:
         if name == "times":
@@ -78,11 +87,19 @@ class RepeatStep(Step):
                     yield _exit(t.clone())
                 frontier.append(t)
 
+        from gremlin_engine.traversal.bulking import merge_traversers
+
         frontier: list[Traverser] = []
+        scope: dict[int, Any] = {}  # step state that lives across iterations (dedup)
         yield from enter(it)
         while frontier:
-            level, frontier = frontier, []
-            for r in execute(self.body, iter(level), ctx):
+            level, frontier = merge_traversers(frontier, ctx), []
+            outer, ctx.loop_state = ctx.loop_state, scope
+            try:
+                stream = execute(self.body, iter(level), ctx)
+            finally:
+                ctx.loop_state = outer
+            for r in stream:
                 name, count = r.loops[-1]
                 r.loops = (*r.loops[:-1], (name, count + 1))
                 if self.until_first:
@@ -119,17 +136,75 @@ def _as_test(arg: Any) -> CompiledTraversal:
     raise StepArgumentError(f"expected a traversal or predicate, not {arg!r}")
 
 
+def global_child(child: CompiledTraversal) -> bool:
+    """Whether a branch holds a barrier (count, fold, limit, dedup, order, ...) at its top
+    level. TinkerPop's union/branch/choose children are *global*: such a barrier sees every
+    traverser routed into the branch, not one at a time."""
+    from gremlin_engine.traversal.steps.barrier import (
+        FoldStep,
+        GroupCountStep,
+        GroupStep,
+        OrderStep,
+        ReducingStep,
+        TreeStep,
+    )
+    from gremlin_engine.traversal.steps.filter import DedupStep
+    from gremlin_engine.traversal.steps.range import RangeStep, SampleStep, TailStep
+    from gremlin_engine.traversal.tokens import Scope
+
+    kinds = (ReducingStep, FoldStep, OrderStep, RangeStep, TailStep, SampleStep, DedupStep)
+    for s in child.steps:
+        if getattr(s, "scope", None) is Scope.local:
+            continue
+        if isinstance(s, kinds):
+            return True
+        if isinstance(s, GroupStep | GroupCountStep | TreeStep) and getattr(s, "side_effect", None) is None:
+            return True
+    return False
+
+
+def _start_traverser(ctx: Context) -> Traverser:
+    """The traverser a start-of-traversal union hands its branches: no object in the path."""
+    t = ctx.new_traverser(None)
+    if t.path is not None:
+        t.path = ROOT
+    return t
+
+
 class UnionStep(Step):
+    """`union(a, b, ...)`: every branch for every traverser. Branches with a barrier run once
+    over all traversers (see `global_child`), after the streaming ones."""
+
     name = "union"
+
+    def finish(self) -> None:
+        if self.is_start:  # g.union(V()..., inject(...)): each branch is a start
+            for child in self.args:
+                if child.steps and child.steps[0].name in ("V", "E", "inject"):
+                    child.steps[0].is_start = True
+                    if hasattr(child.steps[0], "child_start"):
+                        child.steps[0].child_start = False
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.is_start:
             for child in self.args:
-                yield from execute(child, (ctx.new_traverser(None),), ctx)
+                starts = () if child.steps and child.steps[0].is_start else (_start_traverser(ctx),)
+                yield from execute(child, starts, ctx)
             return
+        globals_ = [c for c in self.args if global_child(c)]
+        if not globals_:
+            for t in checked(it, ctx):
+                for child in self.args:
+                    yield from execute(child, (t.clone(),), ctx)
+            return
+        seen: list[Traverser] = []
         for t in checked(it, ctx):
+            seen.append(t)
             for child in self.args:
-                yield from execute(child, (t.clone(),), ctx)
+                if child not in globals_:
+                    yield from execute(child, (t.clone(),), ctx)
+        for child in globals_:
+            yield from execute(child, (t.clone() for t in seen), ctx)
 
 
 class CoalesceStep(Step):
@@ -164,13 +239,16 @@ class LocalStep(Step):
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         for t in checked(it, ctx):
-            yield from execute(self.args[0], (t.clone(),), ctx)
+            yield from local_results(self.args[0], t, ctx)
 
 
 class BranchStep(Step):
-    """`branch(traversal).option(value, traversal)...`; `choose` builds on it."""
+    """`branch(traversal).option(value, traversal)...`: every option whose pick matches the
+    selector's value runs (`Pick.any` always, `Pick.none` when nothing else matched,
+    `Pick.unproductive` when the selector yields nothing). `choose` builds on it."""
 
     name = "branch"
+    first_match_only = False
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -184,6 +262,8 @@ class BranchStep(Step):
             args = (Pick.none if self.options else True, args[0])
         if len(args) != 2 or not isinstance(args[1], CompiledTraversal):
             raise StepArgumentError(f"{self.name}().option() takes a pick token and a traversal")
+        if self.first_match_only and isinstance(args[0], CompiledTraversal):
+            raise StepArgumentError("Traversal is not allowed as a Pick token for choose().option()")
         self.options.append((args[0], args[1]))
 
     def children(self) -> list[CompiledTraversal]:
@@ -193,43 +273,63 @@ class BranchStep(Step):
     def _choice(self, t: Traverser, ctx: Context) -> Any:
         if isinstance(self.selector, P):
             return self.selector.test(t.obj)
+        if isinstance(self.selector, T):
+            return token_value(t.obj, self.selector)
         return first_result(self.selector, t, ctx)
 
-    def _branches(self, t: Traverser, ctx: Context) -> list[CompiledTraversal]:
+    def _matches(self, pick: Any, value: Any, t: Traverser, ctx: Context) -> bool:
+        if isinstance(pick, Pick):
+            return False
+        if isinstance(pick, CompiledTraversal):
+            return produces(pick, t.split(value), ctx)
+        if isinstance(pick, P):
+            return pick.test(value)
+        return hashable(pick) == hashable(value)
+
+    def _branches(self, t: Traverser, ctx: Context) -> list[CompiledTraversal] | None:
+        """The options to run for `t`; None lets the traverser pass through unchanged."""
         value = self._choice(t, ctx)
-        chosen = []
-        for pick, child in self.options:
-            if pick is Pick.any:
-                chosen.append(child)
-            elif isinstance(pick, CompiledTraversal):
-                if value is not NOTHING and produces(pick, t.split(value), ctx):
-                    chosen.append(child)
-            elif isinstance(pick, P):
-                if value is not NOTHING and pick.test(value):
-                    chosen.append(child)
-            elif pick is not Pick.none and value is not NOTHING and hashable(pick) == hashable(value):
-                chosen.append(child)
-        if not [c for p, c in self.options if p is not Pick.any and c in chosen]:
-            chosen += [c for p, c in self.options if p is Pick.none]
-        return chosen
+        if value is NOTHING:
+            chosen = [c for p, c in self.options if p is Pick.unproductive]
+            return chosen[:1] if self.first_match_only and chosen else (chosen or None)
+        matched = [c for p, c in self.options if self._matches(p, value, t, ctx)]
+        if self.first_match_only:
+            if matched:
+                return matched[:1]
+            fallback = [c for p, c in self.options if p is Pick.none]
+            return fallback[:1] if fallback else None
+        if not matched:
+            matched = [c for p, c in self.options if p is Pick.none]
+        return matched + [c for p, c in self.options if p is Pick.any]
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        globals_ = [c for _, c in self.options if global_child(c)]
+        routed: dict[int, list[Traverser]] = {id(c): [] for c in globals_}
         for t in checked(it, ctx):
             branches = self._branches(t, ctx)
-            if not branches and self.unmatched_passes:
-                yield t
+            if branches is None:
+                if self.unmatched_passes:
+                    yield t
+                continue
             for child in branches:
-                yield from execute(child, (t.clone(),), ctx)
+                if id(child) in routed:
+                    routed[id(child)].append(t.clone())
+                else:
+                    yield from execute(child, (t.clone(),), ctx)
+        for child in globals_:
+            if routed[id(child)]:
+                yield from execute(child, iter(routed[id(child)]), ctx)
 
-    unmatched_passes = False
+    unmatched_passes = True
 
 
 class ChooseStep(BranchStep):
-    """`choose(pred|trav, true_trav[, false_trav])` or `choose(trav).option(...)`.
-    Unmatched traversers pass through unchanged (TinkerPop's identity default)."""
+    """`choose(pred|trav, true_trav[, false_trav])` or `choose(trav|T).option(...)`: the first
+    matching option runs; unmatched and unproductive traversers pass through unchanged
+    (TinkerPop 3.8)."""
 
     name = "choose"
-    unmatched_passes = True
+    first_match_only = True
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

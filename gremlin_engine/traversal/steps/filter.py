@@ -290,7 +290,11 @@ class DedupStep(ByModulated, Step):
     """`dedup()`, `dedup('a','b')` over labelled objects, `dedup(local)` within a collection."""
 
     name = "dedup"
-    max_bys = 1
+
+    def modulate(self, name: str, args: tuple[Any, ...]) -> None:
+        if name == "by" and getattr(self, "bys", None):
+            raise StepArgumentError("Dedup step can only have one by modulator")
+        super().modulate(name, args)
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -310,10 +314,12 @@ class DedupStep(ByModulated, Step):
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.scope is Scope.local:
-            for t in checked(it, ctx):
-                yield t.split(self._local(t.obj, ctx))
-            return
-        seen: set[Any] = set()
+            return (t.split(self._local(t.obj, ctx)) for t in checked(it, ctx))
+        # inside repeat() the seen-set outlives one iteration (TinkerPop's step keeps it)
+        seen: set[Any] = ctx.loop_state.setdefault(id(self), set()) if ctx.loop_state is not None else set()
+        return self._global(it, ctx, seen)
+
+    def _global(self, it: Iterator[Traverser], ctx: Context, seen: set[Any]) -> Iterator[Traverser]:
         for t in checked(it, ctx):
             k = self._key(t, ctx)
             if k is NOTHING or (isinstance(k, tuple) and NOTHING in k):
@@ -334,12 +340,17 @@ class DedupStep(ByModulated, Step):
             if k not in seen:
                 seen.add(k)
                 out.append(x)
-        return set(out) if isinstance(obj, set) else out
+        if isinstance(obj, Mapping) or not isinstance(obj, list | tuple | set):
+            return out
+        from gremlin_engine.traversal.steps.lists import as_set
+
+        return as_set(out)  # TinkerPop 3.8: dedup(local) of a collection is a (linked) set
 
 
 class SimplePathStep(ByModulated, FilterStep):
     name = "simplePath"
     requires_path = True
+    full_path = True
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

@@ -16,6 +16,7 @@ from gremlin_engine.traversal.executor import execute
 from gremlin_engine.traversal.steps.base import FlatMapStep, Step, arg_list
 from gremlin_engine.traversal.tokens import Direction
 from gremlin_engine.traversal.traverser import Context, Traverser, batches, checked
+from gremlin_engine.traversal.values import MapEntry
 
 _DIRECTIONS = {"out": Direction.OUT, "in": Direction.IN, "both": Direction.BOTH}
 
@@ -133,11 +134,12 @@ class BothVStep(EdgeVertexStep):
 class OtherVStep(EdgeVertexStep):
     name = "otherV"
     requires_path = True
+    full_path = True
 
 
 def unfold_value(obj: Any) -> Iterable[Any]:
     if isinstance(obj, Mapping):
-        return [dict([kv]) for kv in obj.items()]
+        return [MapEntry(k, v) for k, v in obj.items()]
     if isinstance(obj, list | tuple | set | frozenset):
         return obj
     if isinstance(obj, Iterator):

@@ -20,6 +20,7 @@ from gremlin_engine.traversal.steps.filter import labelled_value
 from gremlin_engine.traversal.steps.math_expr import MathExpression
 from gremlin_engine.traversal.tokens import Column, Pop, T, WithOptions
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
+from gremlin_engine.traversal.values import MapEntry
 
 
 class IdStep(MapStep):
@@ -183,6 +184,7 @@ class MapTraversalStep(MapStep):
 class PathStep(ByModulated, MapStep):
     name = "path"
     requires_path = True
+    full_path = True
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -269,6 +271,8 @@ class SelectColumnStep(MapStep):
 
     def map(self, t: Traverser, ctx: Context) -> Any:
         obj, col = t.obj, self.args[0]
+        if isinstance(obj, MapEntry):
+            return obj.key if col is Column.keys else obj.value
         if isinstance(obj, Mapping):
             return list(obj.keys()) if col is Column.keys else list(obj.values())
         if isinstance(obj, Path):

@@ -138,6 +138,11 @@ class SackStep(ByModulated, Step):
         super().__init__(*args)
         self.bys = []
 
+    def modulate(self, name: str, args: tuple[Any, ...]) -> None:
+        if name == "by" and self.bys:
+            raise StepArgumentError("Sack step can only have one by modulator")
+        super().modulate(name, args)
+
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         from gremlin_engine.traversal.steps.barrier import apply_operator
 

@@ -1,0 +1,57 @@
+"""Bulk merging (barrier, repeat), sack merging, local() and bulk, dedup inside repeat."""
+
+from __future__ import annotations
+
+from gremlin_engine.traversal.tokens import Barrier, Column, Operator
+
+from .gremlin import __, g
+from .helpers import r
+from .memory_access import MemoryGraph
+
+
+def _chain(n: int) -> MemoryGraph:
+    """A complete bipartite 'ladder': every walk of length k has 2**k variants."""
+    m = MemoryGraph()
+    for i in range(n * 2):
+        m.add_vertex("v", i)
+    for level in range(n - 1):
+        for a in (2 * level, 2 * level + 1):
+            for b in (2 * level + 2, 2 * level + 3):
+                m.add_edge("e", m._vertex(a), m._vertex(b))
+    return m
+
+
+def test_repeat_frontier_is_bulk_merged():
+    graph = _chain(30)
+    # 2 ** 29 walks reach each end vertex; without merging this would never finish
+    assert r(g.V(0, 1).repeat(__.out()).times(29).count(), graph) == [2 * 2**29 * 2 // 2]
+
+
+def test_barrier_merges_and_count_honours_bulk(graph):
+    merged = list(r(g.V().out().barrier().groupCount().by("name"), graph)[0].items())
+    assert dict(merged)["lop"] == 3
+    assert r(g.V().in_().barrier().local(__.count()), graph) == [1] * 6  # local sees one walk
+
+
+def test_sack_merge_in_barrier_and_without_bulk(graph):
+    assert sorted(r(g.withSack(1, Operator.sum).V().out().barrier().sack(), graph)) == [1, 1, 1, 3, 3, 3]
+    assert sorted(r(g.withBulk(False).withSack(1, Operator.sum).V().out().barrier().sack(), graph)) == [1, 1, 1, 3]
+    normed = r(g.withSack(1.0, Operator.sum).V(1).local(__.out("knows").barrier(Barrier.normSack)).in_("knows").barrier().sack(), graph)
+    assert normed == [1.0, 1.0]
+
+
+def test_dedup_state_survives_repeat_iterations(graph):
+    assert r(g.V().repeat(__.dedup().both()).times(2), graph) == []
+    assert len(r(g.V().emit().repeat(__.dedup()).times(2), graph)) == 12
+
+
+def test_unfold_of_a_map_gives_entries(graph):
+    entries = r(g.V(1).valueMap("name").unfold(), graph)
+    assert entries == [{"name": ["marko"]}]
+    assert r(g.V(1).valueMap("name").unfold().select(Column.values), graph) == [["marko"]]
+    assert r(g.V(1).valueMap("name").unfold().select(Column.keys), graph) == ["name"]
+
+
+def test_union_branches_with_barriers_see_every_traverser(graph):
+    out = r(g.V(1, 2).union(__.outE().count(), __.inE().count()), graph)
+    assert out == [3, 1]
