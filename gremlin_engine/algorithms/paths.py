@@ -75,6 +75,8 @@ def meet_paths(walker: Walker, sources: Sequence[Vertex], targets: Sequence[Vert
     layers: list[list[tuple[Vertex, Path]]] = [[(s, (s.id,)) for s in sources], [(t, (t.id,)) for t in targets]]
     steps = (fstep, bstep)
     found: dict[Path, Any] = {}
+    if {s.id for s in sources} & {t.id for t in targets} and len(sources) == len(targets) == 1:
+        return found  # source == target: HugeGraph's empty answer
     nodes = len(sources) + len(targets)
     for d in range(depth):
         side = d % 2
