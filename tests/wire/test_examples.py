@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.wire.conftest import ROOT, Server, _free_port
+from tests.wire.server import ROOT, Server, free_port, write_conf
 
 EXAMPLES = ROOT / "examples"
 
@@ -25,12 +25,10 @@ def run_example(name: str, *args: str, cwd: Path) -> str:
 
 @pytest.fixture(scope="module")
 def strict_server(tmp_path_factory: pytest.TempPathFactory):
-    base = tmp_path_factory.mktemp("examples")
-    (base / "graphs").mkdir()
-    (base / "graphs" / "hugegraph.properties").write_text("backend=memory\nschema.mode=strict\n")
-    port = _free_port()
-    (base / "rest-server.properties").write_text(f"restserver.url=http://127.0.0.1:{port}\ngraphs={base / 'graphs'}\n")
-    s = Server(base, port)
+    port = free_port()
+    conf = write_conf(tmp_path_factory.mktemp("examples"), port,
+                      graphs={"hugegraph": "backend=memory\nschema.mode=strict\n"})
+    s = Server(conf, port)
     yield s
     s.stop()
 
