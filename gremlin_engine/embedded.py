@@ -15,9 +15,15 @@ them over GraphBinary (elements with their properties, plain `int`s, gremlinpyth
     print(g.V().values("name").to_list())
     conn.close()
 
-Every `submit` is one transaction (commit on success). `g.tx()` works like a session on a
-server: `commit()` succeeds (each traversal already committed) and `rollback()` is refused,
-because the runtime holds no transaction across traversals.
+Every `submit` is one transaction (commit on success). `g.tx()` works as against a server:
+`tx.begin()` gives a source bound to a session connection that holds one store transaction
+(`runtime/tx_session.py`) until `tx.commit()` or `tx.rollback()`; closing it uncommitted
+rolls back. Outside a session, a `commit` has nothing to do and `rollback` is refused.
+
+    tx = g.tx()
+    gtx = tx.begin()
+    gtx.add_v("person").property("name", "ann").iterate()
+    tx.commit()                                    # or tx.rollback()
 
 This and `bytecode.py` are the only engine modules that import gremlin_python.
 """
@@ -38,6 +44,7 @@ from gremlin_python.structure import graph as gp
 from gremlin_engine.bytecode import graph_op, request_options, to_ir
 from gremlin_engine.errors import NotSupported
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from gremlin_engine.runtime.tx_session import open_session
 from gremlin_engine.structure import numbers as num
 from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
 from gremlin_engine.traversal import tokens as tk
@@ -77,6 +84,7 @@ class EmbeddedConnection(RemoteConnection):
         self.timeout_ms = timeout_ms
         self._closed = False
         self._parent: EmbeddedConnection | None = None
+        self._tx: Any = None  # the session's transaction (session-bound children only)
 
     # ---- RemoteConnection ------------------------------------------------------------
     def submit(self, bytecode: Any) -> RemoteTraversal:
@@ -88,7 +96,10 @@ class EmbeddedConnection(RemoteConnection):
             return RemoteTraversal(iter([]))
         ir = to_ir(bytecode)
         timeout = request_options(ir).get("evaluationTimeout", self.timeout_ms)
-        results = self.graph.traverse(ir, timeout_ms=timeout)
+        if self._tx is not None:
+            results = self._tx.traverse(ir, timeout_ms=timeout)
+        else:
+            results = self.graph.traverse(ir, timeout_ms=timeout)
         return RemoteTraversal(iter([gp_traversal.Traverser(to_gremlinpython(r), 1) for r in results]))
 
     def submit_async(self, bytecode: Any) -> concurrent.futures.Future[RemoteTraversal]:
@@ -110,6 +121,7 @@ class EmbeddedConnection(RemoteConnection):
             raise RuntimeError("Connection is already bound to a session - child sessions are not allowed")
         child = EmbeddedConnection(self.graph, self.traversal_source, timeout_ms=self.timeout_ms)
         child._parent = self
+        child._tx = open_session(self.graph)
         return child
 
     def remove_session(self, session: EmbeddedConnection) -> None:
@@ -127,13 +139,18 @@ class EmbeddedConnection(RemoteConnection):
         if self._closed:
             return
         self._closed = True
+        if self._tx is not None:
+            self._tx.close()  # rolls back what was not committed
         if self._registry is not None:
             self._registry.close_all()
 
     def _end_transaction(self, op: str) -> None:
-        if op == "rollback":
+        if self._tx is not None:
+            self._tx.commit() if op == "commit" else self._tx.rollback()
+        elif op == "rollback":
             raise NotSupported(
-                "rollback is not supported: each embedded traversal runs and commits in its own transaction")
+                "rollback needs a transaction: outside g.tx().begin() each embedded traversal "
+                "commits on its own")
 
     def __enter__(self) -> EmbeddedConnection:
         return self

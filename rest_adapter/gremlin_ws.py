@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -169,6 +170,8 @@ class GremlinConnection:
             await self.loop.run_in_executor(executor, run_job, job)
         finally:
             self.jobs.discard(job)
+            if job.session is not None:
+                job.session.last_used = time.monotonic()
 
     # ---- sending ---------------------------------------------------------------------
     async def send(self, frame: bytes | str) -> None:

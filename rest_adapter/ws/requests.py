@@ -127,19 +127,36 @@ def _eval(job: Job, args: dict[str, Any]) -> list[Any]:
     timeout = _timeout(args, job.default_timeout_ms)
     token = _with_deadline(job, timeout)
     values = {str(k): from_wire(v) for k, v in bindings.items()}
+    if job.session is not None:
+        graph = registry.get(_session_graph(registry, aliases, default))
+        tx = job.session.transaction(graph)
+        if tx is not None:
+            return tx.execute(script, values, aliases, timeout_ms=timeout, cancel=token)
     return registry.execute(script, values, aliases, graph=default, timeout_ms=timeout, cancel=token)
+
+
+def _session_graph(registry: GraphRegistry, aliases: dict[str, str], default: str | None) -> str:
+    """The graph whose transaction a session script runs in: what `g` is aliased to, else
+    the default graph."""
+    target = aliases.get("g") or aliases.get("graph")
+    name = _graph_name(registry, target) if target else default
+    if name is None:
+        raise RequestError(
+            INVALID_REQUEST_ARGUMENTS,
+            f"A session script needs a graph: alias g to one of {sorted(registry.names())}")
+    return name
 
 
 def _bytecode(job: Job, args: dict[str, Any]) -> tuple[Iterable[Any], int]:
     bc = args.get("gremlin")
     op = graph_op(bc)
     if op is not None:
-        if job.session is None or job.session.end(op.name == "commit") or op.name == "commit":
+        if (job.session is not None and job.session.end(op.name == "commit")) or op.name == "commit":
             return [], DEFAULT_BATCH_SIZE
         raise RequestError(
             SCRIPT_EVALUATION_ERROR,
-            "rollback is not supported: this server runs each request of a session in its own "
-            "transaction, so earlier requests are already committed",
+            "rollback needs a session: outside a session every request commits on its own; "
+            "use g.tx().begin() (gremlinpython) or a session client",
         )
     ir = to_ir(bc)
     opts = request_options(ir)

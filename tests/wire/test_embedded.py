@@ -59,9 +59,11 @@ def test_timeouts_transactions_and_lambdas(conn):
     tx.commit()
     assert g.V().has("name", "peter").count().next() == 1
     tx = g.tx()
-    tx.begin()
+    tx.begin().add_v("person").property("name", "paul").iterate()
+    tx.rollback()
+    assert g.V().has("name", "paul").count().next() == 0
     with pytest.raises(NotSupported, match="rollback"):
-        tx.rollback()
+        conn.rollback()  # outside a session every traversal already committed
     with pytest.raises(NotSupported, match="lambda"):
         g.V().map(lambda: "it.get()").to_list()
 
