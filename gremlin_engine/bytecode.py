@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import types
+import uuid
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -197,7 +198,8 @@ def from_wire(value: Any) -> Any:
     raise StepArgumentError(f"unsupported argument type {type(value).__name__}: {value!r}")
 
 
-_PASS = frozenset({str, num.Int, num.Long, num.Short, num.Byte, num.BigInt, num.Float, float})
+_PASS = frozenset({str, num.Int, num.Long, num.Short, num.Byte, num.BigInt, num.Float, float, uuid.UUID, bytes,
+                   datetime.timedelta})
 
 
 # ---- helpers ------------------------------------------------------------------------------
