@@ -7,7 +7,7 @@ parallel, so that its peak RSS is its own and it does not share the two cores wi
 A worker loads the workload (timed), then runs every operation over the fixed probe vertices
 `repeat` times, and hands back per-call wall and CPU times, its answers and its memory
 (`bench/measure.py`). This process cross-checks every answer against raw sqlite3's, and
-prints (and writes to `bench/results/<size>-<timestamp>.md`) the side-by-side table with the
+prints (and writes to `bench/results/<size>-<timestamp>.md`, measurements beside it as .json) the side-by-side table with the
 ratios the issue sets as targets: hugelite / raw sqlite3 <= 3, gremlite / hugelite >= 10,
 peak memory <= 2x raw sqlite3's.
 """
@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"{args.size}-{started}.md"
     path.write_text(text)
+    # the raw measurements too, so a report can be re-rendered or compared later
+    path.with_suffix(".json").write_text(json.dumps(reports, indent=1))
     print(f"[bench] report written to {path}", file=sys.stderr)
     return 0
 
