@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gremlin_engine.traversal.tokens import Barrier, Column, Operator
+from gremlin_engine.traversal.tokens import Barrier, Column, Operator, Scope
 
 from .gremlin import __, g
 from .helpers import r
@@ -55,3 +55,23 @@ def test_unfold_of_a_map_gives_entries(graph):
 def test_union_branches_with_barriers_see_every_traverser(graph):
     out = r(g.V(1, 2).union(__.outE().count(), __.inE().count()), graph)
     assert out == [3, 1]
+
+
+def test_group_values_follow_first_result_rules(graph):
+    from .gremlin import P as Pred
+
+    assert r(g.V().group().by(__.values("name").substring(0, 1)).by(__.constant(1)), graph) == [
+        {"m": 1, "v": 1, "l": 1, "j": 1, "r": 1, "p": 1}]
+    firsts = r(g.V().group().by("name").by(__.out().fold().count(Scope.local).is_(Pred.gt(0))), graph)
+    assert firsts == [{"marko": 3, "josh": 2, "peter": 1}]
+    assert r(g.V(1).group().by("name").by("age"), graph) == [{"marko": [29]}]
+
+
+def test_group_count_side_effect_is_a_barrier(graph):
+    assert r(g.V().groupCount("a").select("a").count(Scope.local), graph) == [6] * 6
+
+
+def test_lazy_barrier_windows_keep_results(graph):
+    plain = sorted(v.id for v in r(g.V().out().out(), graph, strategies=False))
+    assert sorted(v.id for v in r(g.V().out().out(), graph)) == plain == [3, 5]
+    assert r(g.V().both().both().count(), graph) == [30]

@@ -144,6 +144,14 @@ class ReducingStep(Step):
             yield ctx.new_traverser(r)
 
 
+def _bulk_as(x: Any, bulk: int) -> Any:
+    """The bulk as a number of x's own type, so x * bulk keeps x's Java type."""
+    cls = num.java_type(x)
+    if cls in (num.Byte, num.Short, num.Int):
+        return num.Byte(1) if bulk == 1 else num.Int(bulk) if bulk <= num.INT_MAX else num.Long(bulk)
+    return num.wrap(cls, bulk) if cls is not None else bulk
+
+
 def _expand(items: list[tuple[Any, int]]) -> Iterator[Any]:
     for obj, bulk in items:
         for _ in range(bulk):
@@ -161,7 +169,8 @@ class SumStep(ReducingStep):
     name = "sum"
 
     def reduce(self, items: list[tuple[Any, int]]) -> Any:
-        return reduce_sum(_expand(items))
+        # a bulked number counts `bulk` times: add it multiplied (Java typing kept)
+        return reduce_sum(x if b == 1 or not num.is_number(x) else apply_operator(Operator.mult, x, num.Long(b) if isinstance(x, num.Long) else _bulk_as(x, b)) for x, b in items)
 
 
 class MeanStep(ReducingStep):
@@ -293,9 +302,29 @@ def _entry_value(b: By, kv: tuple[Any, Any], ctx: Context) -> Any:
     return b.value_of(dict([kv]), ctx)
 
 
+def map_key(k: Any) -> Any:
+    """A map key as Python can hold it: lists become tuples, sets frozensets (their
+    comparison form is unchanged: a tuple compares like the list)."""
+    if isinstance(k, list | tuple):
+        return tuple(map_key(x) for x in k)
+    if isinstance(k, set | frozenset):
+        return frozenset(map_key(x) for x in k)
+    if isinstance(k, dict):
+        try:
+            hash(frozenset(k.items()))
+        except TypeError:
+            return hashable(k)
+    return k
+
+
 class GroupStep(ByModulated, Step):
-    """`group([sideEffectKey]).by(key).by(value)`: values default to the list of objects; a
-    value traversal reduces each group's traversers (a non-reducing one is folded)."""
+    """`group([sideEffectKey]).by(key).by(value)`.
+
+    Values follow TinkerPop's rules: with no value `by()` the list of objects; `by('name')`
+    or a token, the list of those values; `by(traversal)`, the traversal's *first* result
+    over the group's traversers (so `by(count())` is a number, `by(fold())` a list), and a
+    group whose value traversal yields nothing is left out. A side-effect group keeps its
+    members across runs (inside `repeat()` or `local()`), so later runs extend it."""
 
     name = "group"
     max_bys = 2
@@ -305,8 +334,7 @@ class GroupStep(ByModulated, Step):
         self.side_effect = args[0] if args else None
         self.bys = []
 
-    def _groups(self, it: Iterable[Traverser], ctx: Context) -> dict[Any, tuple[Any, list[Traverser]]]:
-        groups: dict[Any, tuple[Any, list[Traverser]]] = {}
+    def _add(self, it: Iterable[Traverser], ctx: Context, groups: dict[Any, tuple[Any, list[Traverser]]]) -> None:
         key_by = self.bys[0] if self.bys else By()
         batch = list(it)
         if key_by.is_element_key() or (len(self.bys) > 1 and self.bys[1].is_element_key()):
@@ -315,25 +343,25 @@ class GroupStep(ByModulated, Step):
             k = key_by.value(t, ctx)
             if k is NOTHING:
                 continue
-            groups.setdefault(hashable(k), (k, []))[1].append(t)
-        return groups
+            groups.setdefault(hashable(k), (map_key(k), []))[1].append(t)
 
     def _value(self, members: list[Traverser], ctx: Context) -> Any:
         if len(self.bys) < 2:
             return [t.obj for t in members for _ in range(t.bulk)]
         vb = self.bys[1]
-        if isinstance(vb.key, CompiledTraversal):
-            child = vb.key
-            out = [r.obj for r in execute(child, (t.clone() for t in members), ctx) for _ in range(r.bulk)]
-            if child.steps and isinstance(child.steps[-1], ReducingStep | FoldStep | GroupStep | GroupCountStep):
-                return out[0] if out else NOTHING
-            return out
+        if isinstance(vb.key, CompiledTraversal) and vb.key.steps:
+            from gremlin_engine.traversal.bulking import merge_traversers
+
+            # members at the same object travel as one bulked traverser (TinkerPop bulks them)
+            for r in execute(vb.key, iter(merge_traversers((t.clone() for t in members), ctx)), ctx):
+                return r.obj
+            return NOTHING
         vals = [vb.value(t, ctx) for t in members for _ in range(t.bulk)]
         return [v for v in vals if v is not NOTHING]
 
-    def build(self, it: Iterable[Traverser], ctx: Context) -> dict[Any, Any]:
+    def build(self, groups: dict[Any, tuple[Any, list[Traverser]]], ctx: Context) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
-        for k, members in self._groups(it, ctx).values():
+        for k, members in groups.values():
             v = self._value(members, ctx)
             if v is not NOTHING:
                 out[k] = v
@@ -341,14 +369,21 @@ class GroupStep(ByModulated, Step):
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.side_effect is None:
-            yield ctx.new_traverser(self.build(checked(it, ctx), ctx))
+            groups: dict[Any, tuple[Any, list[Traverser]]] = {}
+            self._add(checked(it, ctx), ctx, groups)
+            yield ctx.new_traverser(self.build(groups, ctx))
             return
         seen = list(checked(it, ctx))
-        ctx.side_effects[self.side_effect] = self.build(seen, ctx)
+        groups = ctx.side_effects.setdefault(f"~group-members:{self.side_effect}", {})
+        self._add(seen, ctx, groups)
+        ctx.side_effects[self.side_effect] = self.build(groups, ctx)
         yield from seen
 
 
 class GroupCountStep(ByModulated, Step):
+    """`groupCount([sideEffectKey]).by(key)`: counts (bulk-aware) per key. The side-effect
+    form is a barrier, so a later `select(key)` sees the complete counts."""
+
     name = "groupCount"
     max_bys = 1
 
@@ -366,7 +401,7 @@ class GroupCountStep(ByModulated, Step):
             if k is NOTHING:
                 continue
             h = hashable(k)
-            k = keys.setdefault(h, k)
+            k = keys.setdefault(h, map_key(k))
             out[k] = num.Long(out.get(k, 0) + t.bulk)
         return out
 
@@ -375,9 +410,9 @@ class GroupCountStep(ByModulated, Step):
             yield ctx.new_traverser(self.build(checked(it, ctx), ctx))
             return
         into = ctx.side_effects.setdefault(self.side_effect, {})
-        for t in checked(it, ctx):
-            self.build((t,), ctx, into)
-            yield t
+        seen = list(checked(it, ctx))
+        self.build(seen, ctx, into)
+        yield from seen
 
 
 class TreeStep(ByModulated, Step):

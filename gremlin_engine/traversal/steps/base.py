@@ -244,7 +244,9 @@ class ByModulated:
         if not hasattr(self, "bys"):
             self.bys = []
         if self.max_bys is not None and len(self.bys) >= self.max_bys:
-            raise StepArgumentError(f"{self.name}() accepts at most {self.max_bys} by() modulator(s)")  # type: ignore[attr-defined]
+            name: str = self.name  # type: ignore[attr-defined]
+            count = {1: "one", 2: "two"}.get(self.max_bys, str(self.max_bys))
+            raise StepArgumentError(f"{name[0].upper()}{name[1:]} step can only have {count} by modulator")
         self.bys.append(By.from_args(self.name, args))  # type: ignore[attr-defined]
 
     def children(self) -> list[CompiledTraversal]:

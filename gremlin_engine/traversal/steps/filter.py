@@ -16,7 +16,7 @@ from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, V
 from gremlin_engine.traversal.compare import equals, hashable
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result, produces
 from gremlin_engine.traversal.predicates import P
-from gremlin_engine.traversal.steps.base import ByModulated, FilterStep, Step, arg_list
+from gremlin_engine.traversal.steps.base import ByModulated, FilterStep, Step
 from gremlin_engine.traversal.tokens import Pop, Scope, T
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 
@@ -92,8 +92,11 @@ class HasStep(FilterStep):
             return False
         obj = t.obj
         for key, p in self.conditions:
-            if not any(p.test(v) for v in element_values(obj, key)):
-                return False
+            vals = element_values(obj, key)
+            if not any(p.test(v) for v in vals):
+                # an id given as a string finds the element ("2" is vertex 2), as TinkerGraph does
+                if not (key is T.id and _string_id_match(p, vals)):
+                    return False
         for key in self.exists:
             if not element_values(obj, key):
                 return False
@@ -114,9 +117,14 @@ def _has_many(key: Any, name: str, args: tuple[Any, ...]) -> HasStep:
     if len(args) == 1 and isinstance(args[0], P):
         step.conditions.append((key, args[0]))
     else:
-        values = arg_list(args)
+        # one list argument is the list of values; a list among several is one value
+        values = list(args[0]) if len(args) == 1 and isinstance(args[0], list | tuple | set) else list(args)
         if not values:
-            raise StepArgumentError(f"{name}() needs at least one argument")
+            step.never = True  # hasId([]) matches nothing
+            step.name = name  # type: ignore[misc]
+            return step
+        if key is T.id:
+            values = _id_forms(values)
         if all(v is None for v in values) and key in (T.key, T.value, T.label):
             step.never = key is not T.value
             if key is T.value:
@@ -125,6 +133,17 @@ def _has_many(key: Any, name: str, args: tuple[Any, ...]) -> HasStep:
             step.conditions.append((key, P("within", [v.id if isinstance(v, Element) else v for v in values])))
     step.name = name  # type: ignore[misc]
     return step
+
+
+def _string_id_match(p: P, ids: list[Any]) -> bool:
+    """Whether a predicate over string ids accepts a numeric id in its string form."""
+    if not any(isinstance(x, str) for x in p.values()):
+        return False
+    return any(p.test(str(int(v))) for v in ids if isinstance(v, int) and not isinstance(v, bool))
+
+
+def _id_forms(values: list[Any]) -> list[Any]:
+    return [v.id if isinstance(v, Element) else v for v in values]
 
 
 def has_label(*args: Any) -> HasStep:

@@ -82,6 +82,7 @@ class _PropertyMapBase(ByModulated, MapStep):
     """valueMap/propertyMap/elementMap share key selection, `with(tokens)` and `by()`."""
 
     loads = True
+    max_bys = 1
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -244,24 +245,27 @@ def _select_value(t: Traverser, key: Any, pop: Pop, ctx: Context) -> Any:
     if isinstance(t.obj, Mapping) and key in t.obj and not t.labelled(key):
         v = t.obj[key]
         return [v] if pop is Pop.all else v
-    v = labelled_value(t, key, ctx, pop)
-    if pop is Pop.all and v is NOTHING:
-        return []
-    return v
+    return labelled_value(t, key, ctx, pop)
 
 
-class SelectTraversalStep(MapStep):
+class SelectTraversalStep(ByModulated, MapStep):
     """`select(traversal)`: the child's result names the key to select."""
 
     name = "select"
     requires_path = True
+    max_bys = 1
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.bys = []
 
     def map(self, t: Traverser, ctx: Context) -> Any:
         pop = self.args[0] if isinstance(self.args[0], Pop) else Pop.last
         key = first_result(self.args[-1], t, ctx)
         if key is NOTHING:
             return NOTHING
-        return _select_value(t, key, pop, ctx)
+        v = _select_value(t, key, pop, ctx)
+        return v if v is NOTHING or not self.bys else self.bys[0].value_of(v, ctx)
 
 
 class SelectColumnStep(MapStep):

@@ -16,6 +16,7 @@ from gremlin_engine.traversal.strategies import (
     has_fold,
     identity_removal,
     incident_to_adjacent,
+    lazy_barrier,
     limit_pushdown,
 )
 
@@ -32,6 +33,8 @@ DEFAULT_STRATEGIES: tuple[tuple[str, Strategy], ...] = (
     ("CountStrategy", count_pushdown.apply),
     # after has_fold: a remaining has() between V() and limit() must block the push-down
     ("EarlyLimitStrategy", limit_pushdown.apply),
+    # last: windows go between the steps the rewrites above leave
+    ("LazyBarrierStrategy", lazy_barrier.apply),
 )
 
 ENABLED = True  # the one switch: False disables every optimisation
