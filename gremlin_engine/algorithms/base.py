@@ -197,6 +197,99 @@ class Walker:
     def neighbors(self, frontier: Sequence[Vertex], step: EdgeStep) -> Iterator[tuple[Vertex, list[Vertex]]]:
         return self.adjacency(frontier, step, edges=False)
 
+    # ---- the key-level fast path ----------------------------------------------------------
+    def nodes(self, step: EdgeStep) -> Nodes:
+        """How a BFS over `step` should hold its vertices: as storage keys when the runtime's
+        index-only adjacency can answer the step (no property rules), else as `Vertex`es."""
+        tx = getattr(self.access, "tx", None)
+        if (not step.edge_rules and not step.vertex_rules and tx is not None and hasattr(tx, "adjacent_keys")
+                and hasattr(self.access, "_vertices_by_keys") and hasattr(self.schema, "edge_label_ids")):
+            return KeyNodes(self, tx)
+        return VertexNodes(self)
+
+
+class Nodes:
+    """A frontier representation for breadth-first algorithms: `start(vertex)` makes a node,
+    `key(node)` is hashable and unique per vertex, `expand(nodes, step)` yields each node's
+    neighbours (batched), `ids(nodes)` turns nodes into vertex ids at the end."""
+
+    def __init__(self, walker: Walker) -> None:
+        self.walker = walker
+
+    def start(self, v: Vertex) -> Any:
+        raise NotImplementedError
+
+    def key(self, node: Any) -> Any:
+        raise NotImplementedError
+
+    def expand(self, nodes: Sequence[Any], step: EdgeStep) -> Iterator[tuple[Any, list[Any]]]:
+        raise NotImplementedError
+
+    def ids(self, nodes: Sequence[Any]) -> list[Any]:
+        raise NotImplementedError
+
+
+class VertexNodes(Nodes):
+    def start(self, v: Vertex) -> Vertex:
+        return v
+
+    def key(self, node: Vertex) -> Any:
+        return node.id
+
+    def expand(self, nodes: Sequence[Vertex], step: EdgeStep) -> Iterator[tuple[Vertex, list[Vertex]]]:
+        return self.walker.neighbors(nodes, step)
+
+    def ids(self, nodes: Sequence[Vertex]) -> list[Any]:
+        return [v.id for v in nodes]
+
+
+class KeyNodes(Nodes):
+    """Vertices as storage keys, expanded with the storage's index-only adjacency statement
+    (`adjacent_keys`, the one `out()` without edge data uses) with `max_degree` pushed into
+    SQL: no vertex row is read until the answer's ids are needed."""
+
+    CHUNK = 5000
+
+    def __init__(self, walker: Walker, tx: Any) -> None:
+        super().__init__(walker)
+        self.tx = tx
+
+    def start(self, v: Vertex) -> int:
+        return int(v.key)  # type: ignore[arg-type]
+
+    def key(self, node: int) -> int:
+        return node
+
+    def expand(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[tuple[int, list[int]]]:
+        w = self.walker
+        lids = list(dict.fromkeys(w.schema.edge_label_ids(list(step.labels)))) if step.labels else None
+        lim = step.skip_degree if step.skip_degree > 0 else step.max_degree
+        for start in range(0, len(nodes), self.CHUNK):
+            w.ctx.check()
+            chunk = nodes[start:start + self.CHUNK]
+            w.vertex_iterations += len(chunk)
+            if lids is not None and not lids:
+                for k in chunk:
+                    yield k, []
+                continue
+            grouped: dict[int, list[int]] = {}
+            for frm, to in self.tx.adjacent_keys(chunk, step.direction, lids, None if lim == NO_LIMIT else lim):
+                items = grouped.get(frm)
+                if items is None:
+                    grouped[frm] = [to]
+                else:
+                    items.append(to)
+            apply = w._apply
+            for k in chunk:
+                yield k, apply(None, grouped.get(k, []), step, False)  # type: ignore[arg-type]
+
+    def ids(self, nodes: Sequence[int]) -> list[Any]:
+        found: dict[int, Vertex] = {}
+        keys = list(nodes)
+        for start in range(0, len(keys), self.CHUNK):
+            found.update(self.walker.access._vertices_by_keys(keys[start:start + self.CHUNK]))
+        return [found[k].id for k in keys if k in found]
+
 
 def _end(item: Any, edges: bool) -> Vertex:
     return item[1] if edges else item

@@ -26,7 +26,7 @@ from typing import Any
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.structure.elements import Vertex
 
-from .base import AlgorithmStep, Walker, reach_capacity, result_vertices
+from .base import AlgorithmStep, KeyNodes, Nodes, VertexNodes, Walker, reach_capacity, result_vertices
 from .steps import (
     DEFAULT_CAPACITY,
     DEFAULT_ELEMENTS_LIMIT,
@@ -123,18 +123,25 @@ class KoutStep(AlgorithmStep):
             raise IllegalArgument(f"Capacity can't be less than limit, but got capacity '{cap}' and limit '{opts.limit}'")
         nearest = get_bool(req, "nearest", True)
         source = walker.vertex(req.get("source"))
-        found, parents = self._walk(walker, source, opts, cap, nearest)
-        if opts.post:
-            return _post_result("kout", [(opts.max_depth, v.id) for v in found], parents, opts, walker)
+        nodes = _nodes(walker, opts)
+        found, parents = self._walk(walker, nodes, source, opts, cap, nearest)
         if opts.count_only:
+            if opts.post:
+                return _post_result("kout", [(opts.max_depth, None)] * len(found), parents, opts, walker)
             return {"vertices_size": len(found), "measure": walker.measure()}
-        return {"vertices": [v.id for v in found], "measure": walker.measure()}
+        ids = nodes.ids(found)
+        if opts.post:
+            return _post_result("kout", [(opts.max_depth, vid) for vid in ids], parents, opts, walker)
+        return {"vertices": ids, "measure": walker.measure()}
 
     @staticmethod
-    def _walk(walker: Walker, source: Vertex, opts: _Options, cap: int, nearest: bool
-              ) -> tuple[list[Vertex], Parents]:
-        visited = {source.id}
-        latest = [source]
+    def _walk(walker: Walker, nodes: Nodes, source: Vertex, opts: _Options, cap: int, nearest: bool
+              ) -> tuple[list[Any], Parents]:
+        start = nodes.start(source)
+        skey = nodes.key(start)
+        key = nodes.key
+        visited = {skey}
+        latest = [start]
         parents: Parents = []
         remaining = NO_LIMIT if cap == NO_LIMIT else cap - 1
         done = 0
@@ -143,14 +150,29 @@ class KoutStep(AlgorithmStep):
             if depth_left == 0 and opts.limit != NO_LIMIT and (remaining == NO_LIMIT or opts.limit < remaining):
                 bound = opts.limit
             level: dict[Any, tuple[Any, Any]] = {}
-            new: list[Vertex] = []
-            seen = visited if nearest else {source.id}
-            for v, items in walker.adjacency(latest, opts.step, edges=opts.track and opts.with_edge):
+            new: list[Any] = []
+            seen = visited if nearest else {skey}
+            if not opts.track:  # the hot loop: keys (or ids) only, no parent records
+                new = _layer(nodes, latest, opts, seen, bound)
+                if nearest:
+                    visited.update(key(n) for n in new)
+                if cap != NO_LIMIT:
+                    remaining -= len(new)
+                    if remaining <= 0 and depth_left > 0:
+                        raise reach_capacity(cap, depth_left)
+                latest = new
+                done += 1
+                if not latest:
+                    break
+                continue
+            for v, items in _expand(walker, nodes, latest, opts):
+                vk = key(v)
                 for item in items:
                     edge, n = item if isinstance(item, tuple) else (None, item)
-                    if n.id in seen or n.id in level:
+                    k = key(n)
+                    if k in seen or k in level:
                         continue
-                    level[n.id] = (v.id, edge)
+                    level[k] = (vk, edge)
                     new.append(n)
                     if bound != NO_LIMIT and len(new) >= bound:
                         break
@@ -171,16 +193,47 @@ class KoutStep(AlgorithmStep):
         return (latest if done == opts.max_depth else []), parents
 
 
+def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound: int) -> list[Any]:
+    """The next BFS layer: neighbours of `front` not in `seen`, each once, at most `bound`."""
+    fresh: set[Any] = set()
+    new: list[Any] = []
+    by_key = isinstance(nodes, KeyNodes)
+    for _, items in nodes.expand(front, opts.step):
+        for n in items:
+            k = n if by_key else n.id
+            if k in seen or k in fresh:
+                continue
+            fresh.add(k)
+            new.append(n)
+            if bound != NO_LIMIT and len(new) >= bound:
+                return new
+    return new
+
+
+def _nodes(walker: Walker, opts: _Options) -> Nodes:
+    """Paths with edges need `Vertex`/`Edge` objects; everything else can run on keys."""
+    return VertexNodes(walker) if opts.track else walker.nodes(opts.step)
+
+
+def _expand(walker: Walker, nodes: Nodes, front: list[Any], opts: _Options) -> Any:
+    if opts.track and opts.with_edge:
+        return walker.adjacency(front, opts.step, edges=True)
+    return nodes.expand(front, opts.step)
+
+
 class KneighborStep(AlgorithmStep):
     name = "hg_kneighbor"
 
     def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
         opts = _Options(req, walker, "k-neighbor")
         source = walker.vertex(req.get("source"))
+        nodes = _nodes(walker, opts)
+        key = nodes.key
+        start = nodes.start(source)
         include_source = not opts.post
-        found: list[tuple[int, Any]] = [(0, source.id)] if include_source else []
-        seen = {source.id}
-        latest = [source]
+        found: list[tuple[int, Any]] = [(0, start)] if include_source else []
+        seen = {key(start)}
+        latest = [start]
         parents: Parents = []
         budget = opts.limit
         for depth in range(1, opts.max_depth + 1):
@@ -188,26 +241,38 @@ class KneighborStep(AlgorithmStep):
             if remaining == 0:
                 break
             level: dict[Any, tuple[Any, Any]] = {}
-            new: list[Vertex] = []
-            for v, items in walker.adjacency(latest, opts.step, edges=opts.track and opts.with_edge):
+            new: list[Any] = []
+            if not opts.track:
+                new = _layer(nodes, latest, opts, seen, remaining)
+                seen.update(key(n) for n in new)
+                found.extend((depth, n) for n in new)
+                latest = new
+                if not latest:
+                    break
+                continue
+            for v, items in _expand(walker, nodes, latest, opts):
+                vk = key(v)
                 for item in items:
                     edge, n = item if isinstance(item, tuple) else (None, item)
-                    if n.id in seen:
+                    k = key(n)
+                    if k in seen:
                         continue
-                    seen.add(n.id)
-                    level[n.id] = (v.id, edge)
+                    seen.add(k)
+                    level[k] = (vk, edge)
                     new.append(n)
                     if remaining != NO_LIMIT and len(new) >= remaining:
                         break
                 if remaining != NO_LIMIT and len(new) >= remaining:
                     break
             parents.append(level)
-            found.extend((depth, n.id) for n in new)
+            found.extend((depth, n) for n in new)
             latest = new
             if not latest:
                 break
-        if opts.post:
-            return _post_result("kneighbor", found, parents, opts, walker)
-        if opts.count_only:
+        if opts.count_only and not opts.post:
             return {"vertices_size": len(found), "measure": walker.measure()}
-        return {"vertices": [vid for _, vid in found], "measure": walker.measure()}
+        ids = nodes.ids([n for _, n in found]) if not opts.count_only else [None] * len(found)
+        if opts.post:
+            return _post_result("kneighbor", [(lv, vid) for (lv, _), vid in zip(found, ids, strict=True)],
+                                parents, opts, walker)
+        return {"vertices": ids, "measure": walker.measure()}

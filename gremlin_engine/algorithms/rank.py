@@ -98,38 +98,42 @@ class PersonalRankStep(AlgorithmStep):
         start = _start_direction(walker, source, label)
         steps = {Direction.OUT: EdgeStep(Direction.OUT, (label,), max_degree=max_degree),
                  Direction.IN: EdgeStep(Direction.IN, (label,), max_degree=max_degree)}
-        seeds: dict[Direction, dict[Any, Vertex]] = {Direction.OUT: {}, Direction.IN: {}}
-        seeds[start][source.id] = source
-        adjacency: dict[tuple[Direction, Any], list[Vertex]] = {}
-        ranks: dict[Any, float] = {source.id: 1.0}
+        nodes = walker.nodes(steps[Direction.OUT])
+        key = nodes.key
+        root = nodes.start(source)
+        seeds: dict[Direction, dict[Any, Any]] = {Direction.OUT: {}, Direction.IN: {}}
+        seeds[start][key(root)] = root
+        adjacency: dict[tuple[Direction, Any], list[Any]] = {}
+        ranks: dict[Any, float] = {key(root): 1.0}
         root_adjacent: set[Any] = set()
         for i in range(depth):
             new: dict[Any, float] = {}
-            found: dict[Direction, dict[Any, Vertex]] = {Direction.OUT: {}, Direction.IN: {}}
+            found: dict[Direction, dict[Any, Any]] = {Direction.OUT: {}, Direction.IN: {}}
             for d in (Direction.OUT, Direction.IN):
-                todo = [v for vid, v in seeds[d].items() if (d, vid) not in adjacency]
-                for v, items in walker.neighbors(todo, steps[d]):
-                    adjacency[(d, v.id)] = items
+                todo = [v for k, v in seeds[d].items() if (d, k) not in adjacency]
+                for v, items in nodes.expand(todo, steps[d]):
+                    adjacency[(d, key(v))] = items
                 other = Direction.IN if d is Direction.OUT else Direction.OUT
-                for vid in seeds[d]:
-                    old = ranks.get(vid, 0.0)
-                    nbrs = adjacency[(d, vid)]
+                for k in seeds[d]:
+                    old = ranks.get(k, 0.0)
+                    nbrs = adjacency[(d, k)]
                     if not nbrs:
-                        new[vid] = old
+                        new[k] = old
                         continue
                     incr = old * alpha / len(nbrs)
                     for n in nbrs:
-                        found[other].setdefault(n.id, n)
-                        new[n.id] = new.get(n.id, 0.0) + incr
+                        nk = key(n)
+                        found[other].setdefault(nk, n)
+                        new[nk] = new.get(nk, 0.0) + incr
             for d in (Direction.OUT, Direction.IN):
-                for vid, v in found[d].items():
-                    seeds[d].setdefault(vid, v)
-            new[source.id] = new.get(source.id, 0.0) + (1 - alpha)
+                for k, v in found[d].items():
+                    seeds[d].setdefault(k, v)
+            new[key(root)] = new.get(key(root), 0.0) + (1 - alpha)
             ranks = new
             if i == 0:
                 root_adjacent = set(ranks)
-        for vid in root_adjacent:
-            ranks.pop(vid, None)
+        for k in root_adjacent:
+            ranks.pop(k, None)
         same_side = seeds[start]
         other_side = seeds[Direction.IN if start is Direction.OUT else Direction.OUT]
         if with_label == "SAME_LABEL":
@@ -141,7 +145,9 @@ class PersonalRankStep(AlgorithmStep):
             items.sort(key=lambda x: x[1], reverse=True)
         if lim != NO_LIMIT:
             items = items[:lim]
-        return dict(items)
+        keyed = {k: n for side in seeds.values() for k, n in side.items()}
+        ids = nodes.ids([keyed[k] for k, _ in items])
+        return dict(zip(ids, (r for _, r in items), strict=True))
 
 
 class NeighborRankStep(AlgorithmStep):

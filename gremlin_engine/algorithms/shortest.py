@@ -44,21 +44,26 @@ def bidirectional(walker: Walker, source: Vertex, target: Vertex, step: EdgeStep
     """One shortest path (vertex ids) from source to target within `max_depth`, or []."""
     if source.id == target.id:
         return [source.id]
-    fwd: dict[Any, Any] = {source.id: None}
-    bwd: dict[Any, Any] = {target.id: None}
-    fronts = [[source], [target]]
+    nodes = walker.nodes(step)
+    key = nodes.key
+    s, t = nodes.start(source), nodes.start(target)
+    fwd: dict[Any, Any] = {key(s): None}
+    bwd: dict[Any, Any] = {key(t): None}
+    fronts = [[s], [t]]
     steps = (step, step.reverse())
     for depth in range(max_depth):
         side = depth % 2
         mine, theirs = (fwd, bwd) if side == 0 else (bwd, fwd)
-        new: list[Vertex] = []
-        for v, items in walker.neighbors(fronts[side], steps[side]):
+        new: list[Any] = []
+        for v, items in nodes.expand(fronts[side], steps[side]):
+            vk = key(v)
             for n in items:
-                if n.id in mine:
+                k = key(n)
+                if k in mine:
                     continue
-                mine[n.id] = v.id
-                if n.id in theirs:
-                    return _join(fwd, bwd, n.id)
+                mine[k] = vk
+                if k in theirs:
+                    return nodes.ids(_join(fwd, bwd, k))
                 new.append(n)
         fronts[side] = new
         if cap != NO_LIMIT and len(fwd) + len(bwd) > cap:

@@ -1,0 +1,333 @@
+"""Traversers over REST beside raw sqlite3 and networkx, in one run.
+
+    python -m bench.traversers --size small|large [--probes N]
+
+1. Builds the workload's hugelite store with `bench/engine.py` (strict schema, person ids
+   i + 1, `knows` edges), then serves it from a real server (`python -m rest_adapter serve`)
+   with `schema.mode=auto`: personal rank needs an edge label joining two vertex labels in
+   strict mode, and the workload has one label; auto mode walks it as a bipartite view (the
+   source side OUT, the other side IN), which is the recurrence the other systems run too.
+2. Runs over REST (httpx, one client): k-out depth 1-4 and k-neighbor depth 2-3 (`OUT`,
+   label `knows`, `count_only`), shortest path for 100 probe pairs (`OUT`, max_depth 6),
+   personal rank (max_depth 5), and k-out depth 6 once (the large graph's capacity check).
+3. Runs the same operations as hand-written frontier BFS / bidirectional BFS / the
+   rank recurrence over plain `sqlite3` on `bench/raw_sqlite.py`'s tables, and over an
+   in-memory networkx DiGraph.
+4. Cross-checks every answer (counts, path lengths, rank keys) and prints one table with the
+   ratio to raw sqlite3, plus peak RSS of the server and of this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.engine import HugeliteEngine
+from bench.raw_sqlite import RawSqlite
+from bench.workload import Workload, workload
+
+ROOT = Path(__file__).resolve().parent.parent
+CHUNK = 900  # sqlite parameters per IN (...) list
+T = "/graphs/bench/traversers"
+
+
+# ---- the server --------------------------------------------------------------------------------
+
+
+class Server:
+    def __init__(self, base: Path, store: Path) -> None:
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        conf = base / "conf"
+        (conf / "graphs").mkdir(parents=True, exist_ok=True)
+        (conf / "rest-server.properties").write_text(
+            f"restserver.url=http://127.0.0.1:{self.port}\ngraphs={conf / 'graphs'}\n"
+            "gremlinserver.evaluation_timeout_ms=0\n")
+        (conf / "graphs" / "bench.properties").write_text(f"backend=sqlite\nstore={store}\nschema.mode=auto\n")
+        self.log = (base / "server.log").open("wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(self.port),
+             "--log-level", "warning"],
+            cwd=base, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=self.log, stderr=subprocess.STDOUT)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{self.url}/versions", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((base / "server.log").read_text())
+            time.sleep(0.05)
+
+    def peak_rss_kib(self) -> int:
+        m = re.search(r"VmHWM:\s+(\d+)", Path(f"/proc/{self.proc.pid}/status").read_text())
+        return int(m.group(1)) if m else 0
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+class Rest:
+    name = "hugelite REST"
+
+    def __init__(self, url: str) -> None:
+        self.client = httpx.Client(base_url=url, timeout=3600)
+
+    def _get(self, path: str, **params: Any) -> Any:
+        r = self.client.get(f"{T}/{path}", params=params)
+        if r.status_code != 200:
+            raise RuntimeError(r.text)
+        return r.json()
+
+    def kout(self, v: int, k: int) -> int:
+        return self._get("kout", source=str(v), max_depth=k, direction="OUT", label="knows", count_only="true",
+                         max_degree=-1, capacity=-1, limit=-1)["vertices_size"]
+
+    def kneighbor(self, v: int, k: int) -> int:
+        return self._get("kneighbor", source=str(v), max_depth=k, direction="OUT", label="knows", count_only="true",
+                         max_degree=-1, limit=-1)["vertices_size"] - 1  # the GET form counts the source
+
+    def shortest(self, a: int, b: int, depth: int) -> int:
+        path = self._get("shortestpath", source=str(a), target=str(b), max_depth=depth, direction="OUT",
+                         label="knows", max_degree=-1, capacity=-1)["path"]
+        return len(path) - 1 if path else -1
+
+    def personal_rank(self, v: int, depth: int) -> list[int]:
+        r = self.client.post(f"{T}/personalrank", json={"source": v, "label": "knows", "max_depth": depth,
+                                                        "max_degree": -1, "limit": 20})
+        if r.status_code != 200:
+            raise RuntimeError(r.text)
+        return [int(k) for k in r.json()]
+
+
+# ---- raw sqlite3: the same algorithms by hand over plain SQL ---------------------------------
+
+
+class Raw:
+    name = "raw sqlite3"
+
+    def __init__(self, db: RawSqlite) -> None:
+        self.con = db.con
+
+    def _adj(self, keys: list[int], out: bool) -> list[tuple[int, int]]:
+        this, other = ("o", "i") if out else ("i", "o")
+        rows: list[tuple[int, int]] = []
+        for s in range(0, len(keys), CHUNK):
+            part = keys[s:s + CHUNK]
+            rows += self.con.execute(
+                f"SELECT {this}, {other} FROM e WHERE label = 1 AND {this} IN ({','.join('?' * len(part))})",
+                part).fetchall()
+        return rows
+
+    def _levels(self, v: int, k: int) -> list[set[int]]:
+        seen = {v}
+        frontier = [v]
+        levels = []
+        for _ in range(k):
+            nxt = []
+            for _, t in self._adj(frontier, True):
+                if t not in seen:
+                    seen.add(t)
+                    nxt.append(t)
+            levels.append(set(nxt))
+            frontier = nxt
+        return levels
+
+    def kout(self, v: int, k: int) -> int:
+        return len(self._levels(v, k)[-1])
+
+    def kneighbor(self, v: int, k: int) -> int:
+        return sum(len(x) for x in self._levels(v, k))
+
+    def shortest(self, a: int, b: int, depth: int) -> int:
+        if a == b:
+            return 0
+        dist = [{a: 0}, {b: 0}]
+        fronts = [[a], [b]]
+        for d in range(depth):
+            side = d % 2
+            new = []
+            for _, t in self._adj(fronts[side], side == 0):
+                if t in dist[side]:
+                    continue
+                dist[side][t] = d // 2 + 1
+                if t in dist[1 - side]:
+                    return dist[0][t] + dist[1][t]
+                new.append(t)
+            fronts[side] = new
+            if not new:
+                return -1
+        return -1
+
+    def personal_rank(self, v: int, depth: int) -> list[int]:
+        return rank_recurrence(v, depth, lambda keys, out: self._adj(keys, out))
+
+
+# ---- networkx ---------------------------------------------------------------------------------
+
+
+class NetworkX:
+    name = "networkx"
+
+    def __init__(self, w: Workload) -> None:
+        import networkx as nx
+
+        self.nx = nx
+        self.g = nx.DiGraph()
+        self.g.add_nodes_from(range(1, w.n_vertices + 1))
+        self.g.add_edges_from((o + 1, i + 1) for o, i, _ in w.edges())
+
+    def kout(self, v: int, k: int) -> int:
+        d = self.nx.single_source_shortest_path_length(self.g, v, cutoff=k)
+        return sum(1 for x in d.values() if x == k)
+
+    def kneighbor(self, v: int, k: int) -> int:
+        return len(self.nx.single_source_shortest_path_length(self.g, v, cutoff=k)) - 1
+
+    def shortest(self, a: int, b: int, depth: int) -> int:
+        try:
+            n = len(self.nx.bidirectional_shortest_path(self.g, a, b)) - 1
+        except self.nx.NetworkXNoPath:
+            return -1
+        return n if n <= depth else -1
+
+    def personal_rank(self, v: int, depth: int) -> list[int]:
+        succ, pred = self.g.succ, self.g.pred
+
+        def adj(keys: list[int], out: bool) -> list[tuple[int, int]]:
+            table = succ if out else pred
+            return [(k, t) for k in keys for t in table[k]]
+
+        return rank_recurrence(v, depth, adj)
+
+
+def rank_recurrence(src: int, depth: int, adj: Callable[[list[int], bool], list[tuple[int, int]]],
+                    alpha: float = 0.85, top: int = 20) -> list[int]:
+    """HugeGraph's personal rank (source side walks OUT, the other side IN), top ids."""
+    ranks = {src: 1.0}
+    seeds = {True: {src}, False: set()}
+    cache: dict[tuple[bool, int], list[int]] = {}
+    first: set[int] = set()
+    for i in range(depth):
+        new: dict[int, float] = {}
+        reached: dict[bool, set[int]] = {True: set(), False: set()}
+        for out in (True, False):
+            todo = [s for s in seeds[out] if (out, s) not in cache]
+            for s in todo:
+                cache[(out, s)] = []
+            for s, t in adj(todo, out):
+                cache[(out, s)].append(t)
+            for s in seeds[out]:
+                nbrs = cache[(out, s)]
+                if not nbrs:
+                    new[s] = ranks.get(s, 0.0)
+                    continue
+                share = ranks.get(s, 0.0) * alpha / len(nbrs)
+                for t in nbrs:
+                    new[t] = new.get(t, 0.0) + share
+                    reached[not out].add(t)
+        seeds[True] |= reached[True]
+        seeds[False] |= reached[False]
+        new[src] = new.get(src, 0.0) + 1 - alpha
+        ranks = new
+        if i == 0:
+            first = set(ranks)
+    items = sorted(((k, r) for k, r in ranks.items() if k not in first), key=lambda x: x[1], reverse=True)
+    return [k for k, _ in items[:top]]
+
+
+# ---- the run ----------------------------------------------------------------------------------
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    t = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t, out
+
+
+def run(size: str, probes: int) -> None:
+    w = workload(size)
+    pv = [p + 1 for p in w.probe_vertices(probes)]
+    pairs = list(zip(pv, pv[1:] + pv[:1], strict=True))
+    base = Path(tempfile.mkdtemp(prefix="hl-trav-"))
+    t0 = time.perf_counter()
+    engine = HugeliteEngine(base / "bench.db")
+    engine.load(w)
+    engine.close()
+    raw_db = RawSqlite(base / "raw.db")
+    raw_db.load(w)
+    nxg = NetworkX(w)
+    print(f"# traversers, {size}: {w.n_vertices} vertices / {w.n_edges} edges, {len(pv)} probes "
+          f"(setup {time.perf_counter() - t0:.0f} s)\n")
+    server = Server(base, base / "bench.db")
+    rest = Rest(server.url)
+    systems = [rest, Raw(raw_db), nxg]
+    ops: list[tuple[str, Callable[[Any], Any], int]] = []
+    for k in (1, 2, 3, 4):
+        ops.append((f"kout depth {k} (x{min(len(pv), 20)})", lambda s, k=k: [s.kout(v, k) for v in pv[:20]], k))
+    for k in (2, 3):
+        ops.append((f"kneighbor depth {k} (x{min(len(pv), 20)})",
+                    lambda s, k=k: [s.kneighbor(v, k) for v in pv[:20]], k))
+    ops.append((f"shortest path (x{len(pairs)})", lambda s: [s.shortest(a, b, 6) for a, b in pairs], 0))
+    ops.append(("personal rank depth 5 (x5)", lambda s: [s.personal_rank(v, 5) for v in pv[:5]], 0))
+    rows = []
+    try:
+        for label, fn, _ in ops:
+            times, answers = {}, {}
+            for s in systems:
+                if s is rest:
+                    fn(s)  # warm the server's caches once
+                times[s.name], answers[s.name] = timed(lambda s=s, fn=fn: fn(s))
+            ref = answers["raw sqlite3"]
+            agree = all(a == ref for a in answers.values())
+            if label.startswith("personal"):  # ties may order differently: compare the sets
+                agree = all([set(x) for x in a] == [set(x) for x in ref] for a in answers.values())
+            rows.append((label, times, agree))
+        deep_t, deep = timed(lambda: rest.kout(pv[0], 6))
+    finally:
+        server_peak = server.peak_rss_kib()
+        server.stop()
+    print("| operation | hugelite REST s | raw sqlite3 s | networkx s | REST / raw | answers agree |")
+    print("|---|---|---|---|---|---|")
+    for label, times, agree in rows:
+        r, q, n = times["hugelite REST"], times["raw sqlite3"], times["networkx"]
+        print(f"| {label} | {r:.3f} | {q:.3f} | {n:.3f} | {r / q:.2f}x | {'yes' if agree else '**NO**'} |")
+    ratios = [t["hugelite REST"] / t["raw sqlite3"] for _, t, _ in rows]
+    print(f"\nmedian REST / raw ratio: {statistics.median(ratios):.2f}x (target <= 2x)")
+    print(f"kout depth 6 from vertex {pv[0]}: {deep} vertices in {deep_t:.2f} s (default capacity 10M)")
+    print(f"peak RSS: server {server_peak / 1024:.0f} MiB; bench process (raw sqlite3 + networkx graph) "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", choices=("small", "large"), default="small")
+    ap.add_argument("--probes", type=int, default=100)
+    args = ap.parse_args()
+    run(args.size, args.probes)
+
+
+if __name__ == "__main__":
+    main()
