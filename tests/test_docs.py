@@ -1,0 +1,160 @@
+"""Documentation completeness: README.md cannot silently fall behind the code.
+
+* every route of the app (`rest_adapter.app.create_app`), with its methods, has a row in one
+  of README's route tables, and every such row names a route that exists (the
+  `/graphspaces/DEFAULT/graphs/{graph}` family collapses onto `/graphs/{g}`);
+* every CLI command and every option, argument and choice of it appears in its row of the
+  "Command line" table;
+* the step matrix between the README markers is exactly what `docs/gen_step_matrix.py`
+  prints now, and names every registered step;
+* every example file is listed, the opening keeps `make run` / `make test` first, and the
+  README's in-page links point at headings that exist.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import click
+import pytest
+from starlette.routing import Route, WebSocketRoute
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+#: a route table row: | GET, POST | `/graphs/{g}/graph/vertices` | ...
+ROW = re.compile(r"^\| ((?:GET|POST|PUT|DELETE|WS)(?:, (?:GET|POST|PUT|DELETE|WS))*) \| `(/[^`]*)` \|", re.M)
+
+
+def normalise(path: str) -> str:
+    """One spelling per route: the classic family, `{g}` for the graph, converters dropped."""
+    if path.startswith("/graphspaces/DEFAULT/graphs"):
+        path = path[len("/graphspaces/DEFAULT"):]
+    path = re.sub(r"\{(\w+):\w+\}", r"{\1}", path)
+    return path.replace("{graph}", "{g}")
+
+
+def app_routes() -> set[tuple[str, str]]:
+    from rest_adapter.app import create_app
+
+    out: set[tuple[str, str]] = set()
+    for route in create_app().routes:
+        if isinstance(route, WebSocketRoute):
+            out.add(("WS", normalise(route.path)))
+        elif isinstance(route, Route):
+            for method in route.methods or ():
+                if method != "HEAD":
+                    out.add((method, normalise(route.path)))
+    return out
+
+
+def readme_routes() -> set[tuple[str, str]]:
+    return {(m, path) for methods, path in ROW.findall(README) for m in methods.split(", ")}
+
+
+def test_both_path_families_are_served() -> None:
+    from rest_adapter.app import create_app
+
+    paths = {r.path for r in create_app().routes if isinstance(r, Route)}
+    classic = {p for p in paths if p.startswith("/graphs/{graph}")}
+    assert len(classic) > 40
+    assert {p.replace("/graphs/", "/graphspaces/DEFAULT/graphs/", 1) for p in classic} <= paths
+
+
+def test_every_route_is_documented() -> None:
+    missing = sorted(app_routes() - readme_routes(), key=lambda r: (r[1], r[0]))
+    assert not missing, "routes without a README row (method, path): " + ", ".join(
+        f"{m} {p}" for m, p in missing)
+
+
+def test_every_documented_route_exists() -> None:
+    stale = sorted(readme_routes() - app_routes(), key=lambda r: (r[1], r[0]))
+    assert not stale, "README rows for routes the app does not serve: " + ", ".join(f"{m} {p}" for m, p in stale)
+
+
+def section(title: str) -> str:
+    start = README.index(f"\n## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return README[start : end if end >= 0 else len(README)]
+
+
+def test_every_cli_command_and_option_is_documented() -> None:
+    from rest_adapter.cli import main
+
+    assert isinstance(main, click.Group)
+    text = section("Command line")
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `hugelite ([\w-]+)[^\n]*", text, re.M)}
+    assert set(rows) == set(main.commands), "the Command line table must have one row per command"
+    for name, command in main.commands.items():
+        row = rows[name]
+        for param in command.params:
+            if isinstance(param, click.Argument):
+                assert param.human_readable_name in row, f"{name}: argument {param.human_readable_name}"
+                continue
+            for opt in param.opts + param.secondary_opts:
+                assert opt in row, f"hugelite {name}: option {opt} is not documented"
+            if isinstance(param.type, click.Choice):
+                for choice in param.type.choices:
+                    assert str(choice) in row, f"hugelite {name} {param.opts[0]}: choice {choice}"
+    ctx = click.Context(main)
+    for opt in main.get_help_option_names(ctx):
+        assert opt in text, f"help option {opt}"
+    assert "python -m rest_adapter" in text
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_step_matrix", ROOT / "docs" / "gen_step_matrix.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_step_matrix_is_current() -> None:
+    gen = _generator()
+    block = gen.readme_block(README)
+    assert block is not None, "README.md lacks the step-matrix markers"
+    assert block == gen.block(), "the step matrix is stale: run `python docs/gen_step_matrix.py --write`"
+
+
+def test_every_registered_step_is_in_the_matrix() -> None:
+    from gremlin_engine.traversal.registry import REGISTRY
+
+    block = _generator().readme_block(README) or ""
+    names = re.findall(r"^\| `([^`]+)` \| (\w+) \|", block, re.M)
+    assert sorted(n for n, _ in names) == sorted(REGISTRY)
+    assert all(REGISTRY[n].family == family for n, family in names)
+
+
+def test_every_example_is_listed() -> None:
+    files = sorted(p.name for p in (ROOT / "examples").iterdir() if p.is_file() and not p.name.startswith("."))
+    assert files, "examples/ is empty"
+    table = section("Examples")
+    for name in files:
+        assert f"`examples/{name}`" in table, f"examples/{name} is not in the README's Examples table"
+
+
+def test_opening_keeps_the_two_commands_first() -> None:
+    head = README.split("\n## ", 1)[0]
+    assert head.startswith("# hugelite\n")
+    assert "make run" in head and "make test" in head
+    assert head.index("make run") < head.index("make test")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+@pytest.mark.parametrize("anchor", sorted(set(re.findall(r"\]\(#([^)]+)\)", README))))
+def test_in_page_links_resolve(anchor: str) -> None:
+    headings = {_slug(h) for h in re.findall(r"^#{1,6} (.+)$", README, re.M)}
+    assert anchor in headings
+
+
+def test_linked_files_exist() -> None:
+    for target in re.findall(r"\]\(([^)#:]+)\)", README):
+        assert (ROOT / target).exists(), f"README links to {target}, which does not exist"
