@@ -23,6 +23,7 @@ import argparse
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -309,6 +310,8 @@ def run(size: str, probes: int) -> None:
     finally:
         server_peak = server.peak_rss_kib()
         server.stop()
+        raw_db.close()
+        shutil.rmtree(base, ignore_errors=True)
     print("| operation | hugelite REST s | raw sqlite3 s | networkx s | REST / raw | answers agree |")
     print("|---|---|---|---|---|---|")
     for label, times, agree in rows:
