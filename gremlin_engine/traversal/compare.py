@@ -25,6 +25,7 @@ from typing import Any
 
 from gremlin_engine.structure.elements import Edge, Element, Path, Property, Vertex, VertexProperty
 from gremlin_engine.structure.numbers import is_number
+from gremlin_engine.traversal.tokens import T
 
 
 def _is_nan(v: Any) -> bool:
@@ -41,7 +42,7 @@ def _kind(v: Any) -> int:
         return 2
     if isinstance(v, datetime.datetime | datetime.date):
         return 3
-    if isinstance(v, str):
+    if isinstance(v, str) or isinstance(v, T):
         return 4
     if isinstance(v, uuid.UUID):
         return 5
@@ -138,6 +139,8 @@ def order_compare(a: Any, b: Any) -> int:
         if na or nb:
             return (na > nb) - (na < nb)
         return _num_cmp(a, b)
+    if ka == 4 and (isinstance(a, T) or isinstance(b, T)):
+        a, b = (x.value if isinstance(x, T) else x for x in (a, b))  # T.id orders as "id"
     if ka in (1, 3, 4, 5):
         try:
             return (a > b) - (a < b)

@@ -26,7 +26,7 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.registry import REGISTRY, check_args
 from gremlin_engine.traversal.steps.base import IdentityStep, Step
 from gremlin_engine.traversal.steps.source import AddElementStep, PropertySpec
-from gremlin_engine.traversal.tokens import Cardinality
+from gremlin_engine.traversal.tokens import Cardinality, Direction
 
 MODULATORS = frozenset({"as", "by", "from", "to", "times", "until", "emit", "option", "with", "read", "write"})
 PRE_REPEAT = frozenset({"until", "emit", "times"})
@@ -98,6 +98,8 @@ def compile_steps(ir: TraversalIR, root: bool) -> CompiledTraversal:
         if name in PRE_REPEAT and (last is None or last.name != "repeat" or pending):
             pending.append(Instruction(name, _compile_args(args)))
             continue
+        if name == "to" and args and isinstance(args[0], Direction):
+            name, args = {Direction.OUT: "out", Direction.IN: "in"}.get(args[0], "both"), args[1:]
         if name in MODULATORS:
             if last is None:
                 raise StepArgumentError(f"{name}() must follow a step it modulates")

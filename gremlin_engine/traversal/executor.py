@@ -75,12 +75,22 @@ def results(child: CompiledTraversal, t: Traverser, ctx: Context) -> Iterator[Tr
     return execute(child, (start,), ctx)
 
 
+_SIDE_EFFECTS = frozenset({"aggregate", "store", "group", "groupCount", "tree", "sideEffect", "sack", "subgraph"})
+
+
 def local_results(child: CompiledTraversal, t: Traverser, ctx: Context) -> Iterator[Traverser]:
-    """`local()` semantics: the child sees one walk (bulk 1); its results carry `t`'s bulk."""
+    """`local()` semantics: a bulked traverser is unrolled, each walk running the child
+    alone (bulk 1). A child without side-effects answers every walk alike, so it runs once
+    and its results carry `t`'s bulk; one with side-effects runs once per walk."""
+    if t.bulk == 1:
+        yield from results(child, t, ctx)
+        return
+    if any(s.name in _SIDE_EFFECTS or getattr(s, "side_effect", None) for s in child.walk()):
+        for _ in range(t.bulk):
+            yield from results(child, t, ctx)
+        return
     for r in results(child, t, ctx):
-        if t.bulk != 1:
-            r = r.with_bulk(r.bulk * t.bulk)
-        yield r
+        yield r.with_bulk(r.bulk * t.bulk)
 
 
 def first_result(child: CompiledTraversal, t: Traverser, ctx: Context) -> Any:

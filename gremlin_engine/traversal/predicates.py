@@ -90,8 +90,8 @@ def _type_matches(v: Any, t: GType) -> bool:
         GType.DATETIME: lambda x: isinstance(x, datetime.datetime),
         GType.DURATION: lambda x: isinstance(x, datetime.timedelta),
         GType.BINARY: lambda x: isinstance(x, bytes | bytearray),
-        GType.LIST: lambda x: isinstance(x, list | tuple),
-        GType.SET: lambda x: isinstance(x, set | frozenset),
+        GType.LIST: lambda x: isinstance(x, list | tuple) and type(x).__name__ != "BulkSet",
+        GType.SET: lambda x: isinstance(x, set | frozenset) or type(x).__name__ == "BulkSet",
         GType.MAP: lambda x: isinstance(x, Mapping) and type(x).__name__ != "Tree",
         GType.TREE: lambda x: type(x).__name__ == "Tree",
         GType.PATH: lambda x: isinstance(x, Path),
@@ -99,7 +99,7 @@ def _type_matches(v: Any, t: GType) -> bool:
         GType.EDGE: lambda x: isinstance(x, Edge),
         GType.VPROPERTY: lambda x: isinstance(x, VertexProperty),
         GType.PROPERTY: lambda x: isinstance(x, Property),
-        GType.GRAPH: lambda x: False,
+        GType.GRAPH: lambda x: type(x).__name__ == "Subgraph",
     }
     return checks[t](v)
 

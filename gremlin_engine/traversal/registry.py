@@ -109,6 +109,7 @@ REGISTRY: dict[str, StepSpec] = {
         "addE": (source.AddEdgeStep, "str/trav"),
         "mergeV": (merge.MergeVStep, "map/trav/none?"),
         "mergeE": (merge.MergeEStep, "map/trav/none?"),
+        "io": (sideeffect.IoStep, "str"),
     }),
     **_s("filter", {
         "has": (filter.HasStep, "key/none|key/none any|str/none key/none any"),
@@ -155,8 +156,8 @@ REGISTRY: dict[str, StepSpec] = {
     **_s("map", {
         "id": (map.IdStep, ""),
         "label": (map.LabelStep, ""),
-        "values": (map.ValuesStep, "str*"),
-        "properties": (map.PropertiesStep, "str*"),
+        "values": (map.ValuesStep, "str/none*"),
+        "properties": (map.PropertiesStep, "str/none*"),
         "valueMap": (map.ValueMapStep, "bool? str/none*"),
         "propertyMap": (map.PropertyMapStep, "str/none*"),
         "elementMap": (map.ElementMapStep, "str/none*"),
@@ -192,7 +193,7 @@ REGISTRY: dict[str, StepSpec] = {
         "store": (sideeffect.store_step, "str"),
         "sideEffect": (sideeffect.SideEffectTraversalStep, "trav"),
         "fail": (sideeffect.FailStep, "str?"),
-        "subgraph": (sideeffect.unsupported("subgraph"), "any*"),
+        "subgraph": (sideeffect.SubgraphStep, "str"),
         "profile": (sideeffect.unsupported("profile"), "any*"),
         "property": (mutation.PropertyStep, "Cardinality? any any*|Cardinality? map"),
         "drop": (mutation.DropStep, ""),

@@ -44,3 +44,72 @@ class MapEntry(dict[Any, Any]):
     @property
     def value(self) -> Any:
         return next(iter(self.values()))
+
+
+class LinkedSet(set[Any]):
+    """A set that iterates in insertion order (Java's LinkedHashSet): what `select(keys)`,
+    `dedup(local)` and the set-valued list steps return, so a later `unfold()` keeps the
+    order TinkerPop gives."""
+
+    def __init__(self, items: Any = ()) -> None:
+        super().__init__()
+        self._order: list[Any] = []
+        for x in items:
+            self.add(x)
+
+    def add(self, x: Any) -> None:
+        if x not in self:
+            super().add(x)
+            self._order.append(x)
+
+    def update(self, *others: Any) -> None:
+        for other in others:
+            for x in other:
+                self.add(x)
+
+    def discard(self, x: Any) -> None:
+        if x in self:
+            super().discard(x)
+            self._order.remove(x)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(list(self._order))
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(map(repr, self._order)) + "}"
+
+
+class KeyMap(dict[Any, Any]):
+    """A map used as a key of another map (`group().by(select('a','b'))`): a dict that
+    hashes by its contents. It must not be changed once used as a key."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        from gremlin_engine.traversal.compare import hashable
+
+        return hash(hashable(dict(self)))
+
+
+class Subgraph:
+    """What `subgraph(key)` collects: the edges it saw and their end vertices (TinkerPop
+    hands back a TinkerGraph; this is its element view). Serialisers may send it as
+    `{"vertices": [...], "edges": [...]}`."""
+
+    def __init__(self) -> None:
+        self._vertices: dict[Any, Any] = {}
+        self._edges: dict[Any, Any] = {}
+
+    def add_edge(self, edge: Any) -> None:
+        self._edges.setdefault(edge.id, edge)
+        for v in (edge.out_v, edge.in_v):
+            self._vertices.setdefault(v.id, v)
+
+    @property
+    def vertices(self) -> list[Any]:
+        return list(self._vertices.values())
+
+    @property
+    def edges(self) -> list[Any]:
+        return list(self._edges.values())
+
+    def __repr__(self) -> str:
+        return f"subgraph[vertices:{len(self._vertices)} edges:{len(self._edges)}]"

@@ -107,3 +107,15 @@ def test_format_reads_properties_labels_and_positional_bys(graph):
 def test_element_of_properties(graph):
     assert r(g.V(1).properties("age").element(), graph) == r(g.V(1), graph)
     assert r(g.E(7).properties().element(), graph) == r(g.E(7), graph)
+
+
+def test_path_segments_reverse_and_flat_map_paths(graph):
+    out = r(g.V().as_("a").out().as_("b").out().as_("c").path().from_("b").to("c").by("name"), graph)
+    assert sorted(tuple(p.objects) for p in out) == [("josh", "lop"), ("josh", "ripple")]
+    assert sorted(r(g.V(1).out("knows").path().by("name").reverse(), graph)) == [["josh", "marko"], ["vadas", "marko"]]
+    flat = r(g.V(1).flatMap(__.out("knows").out()).path(), graph)
+    assert sorted(tuple(v.id for v in p.objects) for p in flat) == [(1, 3), (1, 5)]
+
+
+def test_math_function_without_parentheses(graph):
+    assert r(g.inject(2.2).math("ceil _"), graph) == [3.0]

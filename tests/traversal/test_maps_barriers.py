@@ -40,7 +40,7 @@ def test_select_project_path(q):
     assert q(g.V(4).project("n", "c").by("name").by(__.out().count())) == [{"n": "josh", "c": Long(2)}]
     assert q(g.V(1).out("knows").path().by("name")).__len__() == 2
     assert list(q(g.V(1).out("knows").path().by("name"))[0]) == ["marko", "vadas"]
-    assert q(g.inject({"a": 1, "b": 2}).select(Column.keys)) == [["a", "b"]]
+    assert q(g.inject({"a": 1, "b": 2}).select(Column.keys)) == [{"a", "b"}]  # a keySet
     assert q(g.V(1).as_("x").select("nope")) == []
 
 

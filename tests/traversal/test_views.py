@@ -55,3 +55,16 @@ def test_read_only_and_verification_strategies(graph):
     with pytest.raises(TraversalError, match="vertex step without any specified edge label"):
         r(g.withStrategies(labels).V().out(), graph)
     assert len(r(g.withStrategies(labels).V().out("knows"), graph)) == 2
+
+
+def test_subgraph_step_collects_edges_and_their_ends(graph):
+    sg = r(g.V(1).outE("knows").subgraph("sg").values("name").cap("sg"), graph)[0]
+    assert sorted(e.id for e in sg.edges) == [7, 8]
+    assert sorted(v.id for v in sg.vertices) == [1, 2, 4]
+
+
+def test_io_read_needs_an_import_folder(graph):
+    from gremlin_engine.errors import Forbidden
+
+    with pytest.raises(Forbidden):
+        r(g.io("data/x.json").read(), graph)

@@ -22,7 +22,7 @@ from gremlin_engine.traversal.steps.base import By, ByModulated, Step
 from gremlin_engine.traversal.steps.filter import scope_of
 from gremlin_engine.traversal.tokens import Operator, Order, Scope
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
-from gremlin_engine.traversal.values import Tree
+from gremlin_engine.traversal.values import KeyMap, Tree
 
 _WIDER = {num.Byte: num.Short, num.Short: num.Int, num.Int: num.Long, num.Long: num.BigInt}
 _BOUNDS = {num.Byte: 8, num.Short: 16, num.Int: 32, num.Long: 64}
@@ -309,11 +309,8 @@ def map_key(k: Any) -> Any:
         return tuple(map_key(x) for x in k)
     if isinstance(k, set | frozenset):
         return frozenset(map_key(x) for x in k)
-    if isinstance(k, dict):
-        try:
-            hash(frozenset(k.items()))
-        except TypeError:
-            return hashable(k)
+    if isinstance(k, dict) and not isinstance(k, KeyMap):
+        return KeyMap({map_key(x): v for x, v in k.items()})
     return k
 
 
@@ -428,7 +425,13 @@ class TreeStep(ByModulated, Step):
     def _add(self, tree: Tree, t: Traverser, ctx: Context) -> None:
         objs = [e.obj for e in t.path_entries()]
         if self.bys:
-            objs = [self.by_at(i).value_of(o, ctx) for i, o in enumerate(objs)]
+            values = []
+            for i, o in enumerate(objs):
+                v = self.by_at(i).value_of(o, ctx)
+                if v is NOTHING:
+                    break  # an unproductive by() ends the branch there
+                values.append(v)
+            objs = values
         tree.add_path(objs)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
@@ -439,9 +442,10 @@ class TreeStep(ByModulated, Step):
             yield ctx.new_traverser(tree)
             return
         tree = ctx.side_effects.setdefault(self.side_effect, Tree())
-        for t in checked(it, ctx):
+        seen = list(checked(it, ctx))  # a barrier: select(key) after it sees the whole tree
+        for t in seen:
             self._add(tree, t, ctx)
-            yield t
+        yield from seen
 
 
 class BarrierStep(Step):

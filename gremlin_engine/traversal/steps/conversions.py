@@ -94,7 +94,9 @@ def convert_number(v: Any, target: GType) -> Any:
         return num.Float(float(v))
     if target is GType.DOUBLE:
         return float(v)
-    return v if isinstance(v, decimal.Decimal) else decimal.Decimal(str(v))
+    if isinstance(v, decimal.Decimal):
+        return v
+    return decimal.Decimal(int(v)) if isinstance(v, int) else decimal.Decimal(repr(float(v)))
 
 
 class AsNumberStep(MapStep):

@@ -16,7 +16,7 @@ from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, V
 from gremlin_engine.traversal.compare import equals, hashable
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result, produces
 from gremlin_engine.traversal.predicates import P
-from gremlin_engine.traversal.steps.base import ByModulated, FilterStep, Step
+from gremlin_engine.traversal.steps.base import ByModulated, FilterStep, IdentityStep, Step
 from gremlin_engine.traversal.tokens import Pop, Scope, T
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 
@@ -256,7 +256,29 @@ class WhereTraversalStep(FilterStep):
             steps[-1].labels = tuple(lb for lb in steps[-1].labels if lb != self.end_label)
         self.requires_path = bool(self.start_label or self.end_label)  # type: ignore[misc]
 
+    def _connective(self) -> Any:
+        """`where(and(as('a')..., or(as('b')...)))`: the connective's branches are match-style
+        patterns over the path's labels (None when the child is an ordinary traversal)."""
+        if not hasattr(self, "_pattern"):
+            self._pattern = None
+            steps = self.traversal.steps
+            if len(steps) == 1 and isinstance(steps[0], AndStep | OrStep | NotStep):
+                branches = [c.steps[0] for c in steps[0].args if c.steps]
+                if any(isinstance(s, IdentityStep) and s.labels for s in branches):
+                    from gremlin_engine.traversal.steps.match import FilterPattern
+
+                    self._pattern = FilterPattern(steps[0])
+        return self._pattern
+
     def keep(self, t: Traverser, ctx: Context) -> bool:
+        pattern = self._connective()
+        if pattern is not None:
+            bindings = {}
+            for lb in pattern.labels:
+                v = labelled_value(t, lb, ctx)
+                if v is not NOTHING:
+                    bindings[lb] = v
+            return bool(pattern.holds(bindings, ctx))
         start = t
         if self.start_label is not None:
             v = labelled_value(t, self.start_label, ctx)
@@ -383,29 +405,38 @@ class SimplePathStep(ByModulated, FilterStep):
         else:
             super().modulate(name, args)
 
-    def _objs(self, t: Traverser, ctx: Context) -> list[Any]:
-        entries = t.path_entries()
-        if self.from_label is not None:
-            idx = [i for i, e in enumerate(entries) if self.from_label in e.labels]
-            entries = entries[idx[0]:] if idx else []
-        if self.to_label is not None:
-            idx = [i for i, e in enumerate(entries) if self.to_label in e.labels]
-            entries = entries[: idx[0] + 1] if idx else entries
+    def _objs(self, t: Traverser, ctx: Context) -> list[Any] | None:
+        entries = path_segment(t.path_entries(), self.from_label, self.to_label)
         objs = [e.obj for e in entries]
         if self.bys:
             objs = [self.by_at(0).value_of(o, ctx) for o in objs]
+            if any(o is NOTHING for o in objs):
+                return None  # an unproductive by() filters the traverser
         return [hashable(o) for o in objs]
 
     def keep(self, t: Traverser, ctx: Context) -> bool:
         objs = self._objs(t, ctx)
-        return len(set(objs)) == len(objs)
+        return objs is not None and len(set(objs)) == len(objs)
 
 
 class CyclicPathStep(SimplePathStep):
     name = "cyclicPath"
 
     def keep(self, t: Traverser, ctx: Context) -> bool:
-        return not super().keep(t, ctx)
+        objs = self._objs(t, ctx)
+        return objs is not None and len(set(objs)) != len(objs)
+
+
+def path_segment(entries: list[Any], from_label: str | None, to_label: str | None) -> list[Any]:
+    """The entries from the first one labelled `from_label` to the next one labelled
+    `to_label` (both included), for `path()/simplePath()/cyclicPath()` with from()/to()."""
+    if from_label is not None:
+        idx = [i for i, e in enumerate(entries) if from_label in e.labels]
+        entries = entries[idx[0]:] if idx else []
+    if to_label is not None:
+        idx = [i for i, e in enumerate(entries) if to_label in e.labels]
+        entries = entries[: idx[0] + 1] if idx else entries
+    return entries
 
 
 class CoinStep(FilterStep):

@@ -12,7 +12,7 @@ from typing import Any
 
 from gremlin_engine.errors import StepArgumentError, TraversalError
 from gremlin_engine.structure.elements import Edge, Vertex
-from gremlin_engine.traversal.executor import execute
+from gremlin_engine.traversal.executor import results
 from gremlin_engine.traversal.steps.base import FlatMapStep, Step, arg_list
 from gremlin_engine.traversal.tokens import Direction
 from gremlin_engine.traversal.traverser import Context, Traverser, batches, checked
@@ -164,4 +164,5 @@ class FlatMapTraversalStep(Step):
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         child = self.args[0]
         for t in checked(it, ctx):
-            yield from execute(child, (t.clone(),), ctx)
+            for r in results(child, t, ctx):  # the child's own steps stay out of the path
+                yield t.split(r.obj, r.bulk * t.bulk)

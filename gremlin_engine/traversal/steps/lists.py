@@ -19,7 +19,7 @@ from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result
 from gremlin_engine.traversal.steps.base import MapStep
 from gremlin_engine.traversal.traverser import Context, Traverser
-from gremlin_engine.traversal.values import BulkSet
+from gremlin_engine.traversal.values import BulkSet, LinkedSet
 
 
 def java_type_name(obj: Any) -> str:
@@ -65,7 +65,7 @@ def dedup_items(items: Iterable[Any]) -> list[Any]:
 def as_set(items: Iterable[Any]) -> Any:
     items = dedup_items(items)
     try:
-        return set(items)
+        return LinkedSet(items)
     except TypeError:
         return items
 

@@ -49,6 +49,9 @@ class PropertiesStep(FlatMapStep):
     name = "properties"
     loads = True
 
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*(a for a in args if a is not None))  # a null key names nothing
+
     def flat(self, t: Traverser, ctx: Context) -> Iterable[Any]:
         return _props(t.obj, self.args)
 
@@ -56,6 +59,9 @@ class PropertiesStep(FlatMapStep):
 class ValuesStep(FlatMapStep):
     name = "values"
     loads = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*(a for a in args if a is not None))  # a null key names nothing
 
     def flat(self, t: Traverser, ctx: Context) -> Iterable[Any]:
         obj = t.obj
@@ -190,9 +196,23 @@ class PathStep(ByModulated, MapStep):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.bys = []
+        self.from_label: str | None = None
+        self.to_label: str | None = None
+
+    def modulate(self, name: str, args: tuple[Any, ...]) -> None:
+        if name in ("from", "to") and len(args) == 1 and isinstance(args[0], str):
+            setattr(self, f"{name}_label", args[0])
+        else:
+            super().modulate(name, args)
 
     def map(self, t: Traverser, ctx: Context) -> Any:
-        path = t.make_path()
+        if self.from_label is None and self.to_label is None:
+            path = t.make_path()
+        else:
+            from gremlin_engine.traversal.steps.filter import path_segment
+
+            entries = path_segment(t.path_entries(), self.from_label, self.to_label)
+            path = Path(tuple(e.labels for e in entries), tuple(e.obj for e in entries))
         if not self.bys:
             return path
         objs = []
@@ -278,7 +298,11 @@ class SelectColumnStep(MapStep):
         if isinstance(obj, MapEntry):
             return obj.key if col is Column.keys else obj.value
         if isinstance(obj, Mapping):
-            return list(obj.keys()) if col is Column.keys else list(obj.values())
+            if col is Column.keys:
+                from gremlin_engine.traversal.steps.lists import as_set
+
+                return as_set(obj.keys())  # Java's keySet()
+            return list(obj.values())
         if isinstance(obj, Path):
             return list(obj.labels) if col is Column.keys else list(obj.objects)
         raise TraversalError(f"select({col!r}) can only be applied to a map, not {obj!r}")
@@ -329,7 +353,12 @@ class MathStep(ByModulated, MapStep):
             raw = t.obj if var == "_" else labelled_value(t, var, ctx)
             if raw is NOTHING:
                 raise TraversalError(f"math(): no value for variable {var!r}")
-            v = self.by_at(i).value_of(raw, ctx) if self.bys else raw
+            if not self.bys:
+                v = raw
+            elif var == "_":
+                v = self.by_at(i).value(t, ctx)  # the traverser itself: by(sack()) reads its sack
+            else:
+                v = self.by_at(i).value_of(raw, ctx)
             if v is NOTHING:
                 return NOTHING
             env[var] = v

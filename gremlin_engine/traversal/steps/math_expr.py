@@ -85,6 +85,8 @@ class MathExpression:
                 arg = self._expr()
                 self._expect(")")
                 return ("fn", name, arg)
+            if name in _FUNCS and self.pos < len(self.tokens):
+                return ("fn", name, self._unary())  # exp4j also takes `sin _` without parentheses
             if name == "pi":
                 return ("num", math.pi)
             if name == "e":

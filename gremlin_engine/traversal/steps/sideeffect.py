@@ -95,6 +95,58 @@ def store_step(key: str) -> AggregateStep:
     return step
 
 
+class SubgraphStep(Step):
+    """`subgraph(key)`: collects every edge passing by (with its end vertices) into the
+    side-effect `key`, a `values.Subgraph`."""
+
+    name = "subgraph"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        from gremlin_engine.structure.elements import Edge
+        from gremlin_engine.traversal.values import Subgraph
+
+        sg = ctx.side_effects.get(self.args[0])
+        if not isinstance(sg, Subgraph):
+            sg = ctx.side_effects[self.args[0]] = Subgraph()
+        for t in checked(it, ctx):
+            if not isinstance(t.obj, Edge):
+                raise TraversalError(f"subgraph() can only collect edges, not {t.obj!r}")
+            sg.add_edge(t.obj)
+            yield t
+
+
+class IoStep(Step):
+    """`g.io(path).read()` (optionally `.with(IO.reader, IO.graphson)`): loads a GraphSON 3.0
+    file from the import folder the runtime names as `access.import_dir`. Emits nothing.
+    `write()` and the Gryo/GraphML readers are not offered."""
+
+    name = "io"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.mode: str | None = None
+        self.reader = "graphson"
+
+    def modulate(self, name: str, args: tuple[Any, ...]) -> None:
+        if name in ("read", "write") and not args:
+            self.mode = name
+        elif name == "with" and len(args) == 2 and str(args[0]).endswith("reader"):
+            self.reader = str(args[1])
+        elif name != "with":
+            super().modulate(name, args)
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        from gremlin_engine.io import read_into
+
+        if self.mode != "read":
+            raise NotSupported("g.io(): only read() is offered (no server-side file writes)")
+        if self.reader != "graphson":
+            raise NotSupported(f"g.io(): only GraphSON 3.0 can be read, not {self.reader}")
+        read_into(ctx.access, self.args[0], getattr(ctx.access, "import_dir", None))
+        return
+        yield
+
+
 class SideEffectTraversalStep(Step):
     """`sideEffect(traversal)`: runs the child for each traverser, discards its output."""
 
@@ -120,7 +172,7 @@ class CapStep(Step):
             v = ctx.side_effects.get(k, NOTHING)
             if v is NOTHING:
                 raise TraversalError(f"cap(): the side-effect key {k!r} does not exist")
-            return list(v) if isinstance(v, BulkSet) else v
+            return v  # a BulkSet stays one (a Java Set); it iterates as its list
 
         if len(self.args) == 1:
             yield ctx.new_traverser(value(self.args[0]))

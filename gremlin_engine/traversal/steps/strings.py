@@ -133,6 +133,8 @@ class ReverseStep(MapStep):
 
     def map(self, t: Traverser, ctx: Context) -> Any:
         v = t.obj
+        if isinstance(v, Path):
+            return list(reversed(v.objects))
         if v is None or isinstance(v, str | list):
             return v if v is None else _reverse(v)
         return v
@@ -188,7 +190,7 @@ STEPS: dict[str, tuple[Any, str]] = {
     "rTrim": (_step("rTrim", str.rstrip), "Scope?"),
     "split": (_step("split", _split), "Scope? str/none"),
     "substring": (_step("substring", _substring), "Scope? int int?"),
-    "replace": (_step("replace", lambda s, a, b: s.replace(a, b)), "Scope? str/none str/none"),
+    "replace": (_step("replace", lambda s, a, b: s if a is None else s.replace(a, b or "")), "Scope? str/none str/none"),
     "reverse": (ReverseStep, ""),
     "concat": (ConcatStep, "str/trav/none*"),
     "asString": (AsStringStep, "Scope?"),

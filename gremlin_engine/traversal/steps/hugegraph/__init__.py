@@ -25,5 +25,6 @@ STEPS: dict[str, tuple[Callable[..., Any], str]] = {
     "hgPage": (query.PageStep, "str/none int"),
 }
 
-#: steps that write: the runtime opens a write transaction for traversals that hold one
-MUTATING = frozenset({"hgAddVertices", "hgAddEdges", "hgUpsert", "hgAppend", "hgEliminate"})
+#: steps that write (their classes say `mutating = True`, which is what the runtime's
+#: `intent` reads from the registry to open a write transaction up front)
+MUTATING = frozenset(name for name, (factory, _sig) in STEPS.items() if getattr(factory, "mutating", False))

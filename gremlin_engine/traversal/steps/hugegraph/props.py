@@ -46,6 +46,8 @@ def _check_keys(schema: Any, element: Any, keys: Sequence[str]) -> None:
 
 
 class _PropertyUpdateStep(Step):
+    mutating = True
+
     def __init__(self, keys: Any, label: str | None = None) -> None:
         super().__init__(keys, label)
         self.label = label

@@ -29,6 +29,10 @@ from gremlin_engine.traversal.steps.hugegraph import elements as el_
 from gremlin_engine.traversal.steps.hugegraph.strategies import check_strategies, merge_properties
 from gremlin_engine.traversal.traverser import Context, Traverser, batches
 
+#: items written per `add_vertices`/`add_edges` call: a whole REST batch (HugeGraph's limit
+#: is 500 per request) in one storage round rather than the traversal's usual 256
+WRITE_BATCH = 5000
+
 
 def _objects(batch: list[Traverser]) -> list[tuple[Traverser, Any]]:
     out = []
@@ -45,11 +49,12 @@ class AddVerticesStep(Step):
     in_v, props)]) -> [Edge]` for `hgAddEdges`); otherwise one `add_vertex` per item."""
 
     name = "hgAddVertices"
+    mutating = True
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         access = ctx.access
         bulk_add = getattr(access, "add_vertices", None)
-        for batch in batches(it, ctx.batch_size, ctx):
+        for batch in batches(it, max(ctx.batch_size, WRITE_BATCH), ctx):
             pairs = _objects(batch)
             specs = []
             for _t, obj in pairs:
@@ -67,6 +72,7 @@ class AddEdgesStep(Step):
     """`hgAddEdges(check_vertex)`: each incoming edge item map becomes an edge."""
 
     name = "hgAddEdges"
+    mutating = True
 
     def __init__(self, check_vertex: bool = True) -> None:
         super().__init__(check_vertex)
@@ -75,7 +81,7 @@ class AddEdgesStep(Step):
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         access = ctx.access
         schema = access.schema  # type: ignore[attr-defined]
-        for batch in batches(it, ctx.batch_size, ctx):
+        for batch in batches(it, max(ctx.batch_size, WRITE_BATCH), ctx):
             pairs = _objects(batch)
             items = [el_.item_map(obj, self.name) for _t, obj in pairs]
             ends = [
@@ -114,6 +120,7 @@ class UpsertStep(Step):
     """`hgUpsert(kind, strategies)`: HugeGraph's batch update (a barrier over the request)."""
 
     name = "hgUpsert"
+    mutating = True
 
     def __init__(self, kind: str, strategies: Mapping[str, Any]) -> None:
         super().__init__(kind, strategies)
