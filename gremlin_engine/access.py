@@ -8,6 +8,9 @@ rely on nothing else about the graph.
 Conditions are `(key, P)` pairs where key is a property name or a `T` token (`T.id`,
 `T.label`); the runtime pushes what it can into index lookups and filters the rest itself,
 so callers may pass any predicate.
+
+Optional attribute: `import_dir` (a `Path` or None), the folder `g.io(path).read()` may
+read from; an access without it refuses `io()`.
 """
 
 from __future__ import annotations
@@ -49,17 +52,27 @@ class GraphAccess(Protocol):
         ...
 
     def adjacent_vertices(
-        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+        self,
+        vertices: Sequence[Vertex],
+        direction: Direction,
+        labels: Sequence[str] = (),
+        limit_per_vertex: int | None = None,
     ) -> list[tuple[int, Vertex]]:
         """For a batch, the neighbour vertices as (index into `vertices`, neighbour) pairs, in
-        input order and then edge order. Neighbours have ids/labels, properties unloaded."""
+        input order and then edge order. Neighbours have ids/labels, properties unloaded.
+        `limit_per_vertex` (optional; callers only pass it when it is not None) caps the
+        neighbours returned per input vertex, for `out().limit(n)` inside `local()`."""
         ...
 
     def adjacent_edges(
-        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+        self,
+        vertices: Sequence[Vertex],
+        direction: Direction,
+        labels: Sequence[str] = (),
+        limit_per_vertex: int | None = None,
     ) -> list[tuple[int, Edge]]:
         """Incident edges as (index into `vertices`, edge) pairs; edges come with their
-        properties loaded and both end vertices set (unloaded)."""
+        properties loaded and both end vertices set (unloaded). `limit_per_vertex` as above."""
         ...
 
     def load(self, elements: Iterable[Element]) -> None:
