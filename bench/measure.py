@@ -94,7 +94,8 @@ def _summary(ns: list[int]) -> dict[str, float]:
 
 def run_worker(system: str, size: str, repeat: int, n_probes: int, workdir: Path, gremlite_budget: float) -> dict[str, Any]:
     """Loads the workload into `system` and times every op; returns a JSON-able report."""
-    report: dict[str, Any] = {"system": system, "size": size, "loadavg_start": os.getloadavg()}
+    report: dict[str, Any] = {"system": system, "size": size, "loadavg_start": os.getloadavg(),
+                              "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
     w = workload(size)
     sut = open_system(system, workdir, gremlite_budget)
     report["name"] = sut.name

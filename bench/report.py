@@ -138,6 +138,10 @@ def render_report(size: str, repeat: int, probes: int, reports: dict[str, Any]) 
     for system, rep in reports.items():
         for op, how in rep.get("emulated", {}).items():
             out.append(f"- {system} `{op}` is emulated: {how}.")
+    for system, rep in reports.items():
+        if "reused_from" in rep:
+            out.append(f"- {system}'s figures are reused from an earlier run ({rep['reused_from']}, "
+                       f"measured {rep.get('measured_at', 'at an unrecorded time')}).")
     out += ["", "## Noise", ""]
     for system, rep in reports.items():
         if "loadavg_start" in rep:

@@ -51,6 +51,22 @@ def _spawn(system: str, args: argparse.Namespace, workdir: Path) -> dict[str, An
     return report
 
 
+def _reused(p: argparse.ArgumentParser, specs: list[str], size: str) -> dict[str, Any]:
+    """`SYSTEM=FILE` pairs -> that system's report from FILE (a run's .json, or a worker's)."""
+    out: dict[str, Any] = {}
+    for spec in specs:
+        system, _, path = spec.partition("=")
+        if system not in SYSTEMS or not path:
+            p.error(f"--reuse wants SYSTEM=FILE.json with SYSTEM in {list(SYSTEMS)}, not {spec!r}")
+        data = json.loads(Path(path).read_text())
+        rep = data.get(system, data) if "system" not in data else data
+        if rep.get("system") != system or rep.get("size") != size:
+            p.error(f"{path} holds no {size} measurements of {system}")
+        rep["reused_from"] = str(path)
+        out[system] = rep
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
     p.add_argument("--size", choices=("small", "large"), default="small")
@@ -59,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--systems", default=",".join(SYSTEMS), help="comma list of raw,hugelite,gremlite")
     p.add_argument("--gremlite-budget", type=float, default=1800.0, help="seconds gremlite may take to load")
     p.add_argument("--out", type=Path, default=RESULTS, help="folder for the markdown report")
+    p.add_argument("--reuse", action="append", default=[], metavar="SYSTEM=FILE.json",
+                   help="take SYSTEM's measurements from an earlier run's .json instead of running it "
+                        "(gremlite's large load takes half an hour and does not change with our code)")
     p.add_argument("--worker", choices=SYSTEMS, help=argparse.SUPPRESS)
     p.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--json", type=Path, help=argparse.SUPPRESS)
@@ -73,9 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(systems) - set(SYSTEMS))
     if unknown:
         p.error(f"unknown systems {unknown}; choose from {list(SYSTEMS)}")
+    reused = _reused(p, args.reuse, args.size)
     started = time.strftime("%Y%m%d-%H%M%S")
+    reports: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="hugelite-bench-") as tmp:
-        reports = {s: _spawn(s, args, Path(tmp)) for s in systems}
+        for s in systems:
+            reports[s] = reused[s] if s in reused else _spawn(s, args, Path(tmp))
     text = render_report(args.size, args.repeat, args.probes, reports)
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)
