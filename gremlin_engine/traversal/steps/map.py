@@ -209,7 +209,7 @@ class PathStep(ByModulated, MapStep):
         if self.from_label is None and self.to_label is None:
             path = t.make_path()
         else:
-            from gremlin_engine.traversal.steps.filter import path_segment
+            from gremlin_engine.traversal.steps.paths import path_segment
 
             entries = path_segment(t.path_entries(), self.from_label, self.to_label)
             path = Path(tuple(e.labels for e in entries), tuple(e.obj for e in entries))
