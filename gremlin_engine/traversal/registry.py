@@ -82,6 +82,10 @@ def _match(params: list[tuple[list[str], str]], args: tuple[Any, ...]) -> bool:
     if not params:
         return not args
     (kinds, mod), rest = params[0], params[1:]
+    if mod == "*" and not rest:
+        # a trailing repeated parameter, checked in a loop rather than one recursion per
+        # argument: a REST batch is `inject()` of 500 items
+        return "any" in kinds or all(any(_KINDS[k](a) for k in kinds) for a in args)
     ok = bool(args) and any(_KINDS[k](args[0]) for k in kinds)
     if mod == "*":
         return _match(rest, args) or (ok and _match(params, args[1:]))
