@@ -163,6 +163,37 @@ def _ud(value: Any) -> dict[str, Any]:
     return dict(value) if value else {}
 
 
+def _label_tail_json(label: VertexLabel | EdgeLabel) -> dict[str, Any]:
+    """The fields vertex and edge labels share, in the order HugeGraph reports them after
+    each label's own keys (`ttl_start_time` only when set)."""
+    out: dict[str, Any] = {
+        "nullable_keys": list(label.nullable_keys),
+        "index_labels": list(label.index_labels),
+        "properties": list(label.properties),
+        "status": label.status.value,
+        "ttl": label.ttl,
+    }
+    if label.ttl_start_time:
+        out["ttl_start_time"] = label.ttl_start_time
+    out["enable_label_index"] = label.enable_label_index
+    out["user_data"] = dict(label.user_data)
+    return out
+
+
+def _label_tail_fields(d: dict[str, Any]) -> dict[str, Any]:
+    """`from_json` keyword arguments for the fields `_label_tail_json` writes."""
+    return {
+        "nullable_keys": tuple(d.get("nullable_keys") or ()),
+        "index_labels": tuple(d.get("index_labels") or ()),
+        "properties": tuple(d.get("properties") or ()),
+        "status": SchemaStatus(d.get("status") or "CREATED"),
+        "ttl": int(d.get("ttl") or 0),
+        "ttl_start_time": d.get("ttl_start_time") or None,
+        "enable_label_index": bool(d.get("enable_label_index", True)),
+        "user_data": _ud(d.get("user_data")),
+    }
+
+
 @dataclass(frozen=True)
 class PropertyKey:
     id: int
@@ -227,22 +258,13 @@ class VertexLabel:
     kind = VERTEX_LABEL
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+        return {
             "id": self.id,
             "name": self.name,
             "id_strategy": self.id_strategy.value,
             "primary_keys": list(self.primary_keys),
-            "nullable_keys": list(self.nullable_keys),
-            "index_labels": list(self.index_labels),
-            "properties": list(self.properties),
-            "status": self.status.value,
-            "ttl": self.ttl,
+            **_label_tail_json(self),
         }
-        if self.ttl_start_time:
-            out["ttl_start_time"] = self.ttl_start_time
-        out["enable_label_index"] = self.enable_label_index
-        out["user_data"] = dict(self.user_data)
-        return out
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> VertexLabel:
@@ -251,14 +273,7 @@ class VertexLabel:
             name=d["name"],
             id_strategy=IdStrategy(d.get("id_strategy") or "AUTOMATIC"),
             primary_keys=tuple(d.get("primary_keys") or ()),
-            nullable_keys=tuple(d.get("nullable_keys") or ()),
-            index_labels=tuple(d.get("index_labels") or ()),
-            properties=tuple(d.get("properties") or ()),
-            status=SchemaStatus(d.get("status") or "CREATED"),
-            ttl=int(d.get("ttl") or 0),
-            ttl_start_time=d.get("ttl_start_time") or None,
-            enable_label_index=bool(d.get("enable_label_index", True)),
-            user_data=_ud(d.get("user_data")),
+            **_label_tail_fields(d),
         )
 
 
@@ -302,17 +317,9 @@ class EdgeLabel:
                 "links": links,
                 "frequency": self.frequency.value,
                 "sort_keys": list(self.sort_keys),
-                "nullable_keys": list(self.nullable_keys),
-                "index_labels": list(self.index_labels),
-                "properties": list(self.properties),
-                "status": self.status.value,
-                "ttl": self.ttl,
+                **_label_tail_json(self),
             }
         )
-        if self.ttl_start_time:
-            out["ttl_start_time"] = self.ttl_start_time
-        out["enable_label_index"] = self.enable_label_index
-        out["user_data"] = dict(self.user_data)
         return out
 
     @classmethod
@@ -325,14 +332,7 @@ class EdgeLabel:
             target_label=d.get("target_label"),
             frequency=Frequency(d.get("frequency") or "SINGLE"),
             sort_keys=tuple(d.get("sort_keys") or ()),
-            nullable_keys=tuple(d.get("nullable_keys") or ()),
-            index_labels=tuple(d.get("index_labels") or ()),
-            properties=tuple(d.get("properties") or ()),
-            status=SchemaStatus(d.get("status") or "CREATED"),
-            ttl=int(d.get("ttl") or 0),
-            ttl_start_time=d.get("ttl_start_time") or None,
-            enable_label_index=bool(d.get("enable_label_index", True)),
-            user_data=_ud(d.get("user_data")),
+            **_label_tail_fields(d),
             edgelabel_type=EdgeLabelType(d.get("edgelabel_type") or "NORMAL"),
             parent_label=d.get("parent_label"),
             links=links,
