@@ -110,6 +110,34 @@ def _ttl(service: Any, body: dict[str, Any], props: list[str], what: str, name: 
     return int(ttl), start
 
 
+def _label_common(
+    service: Any, body: dict[str, Any], what: str, props: list[str], nullable: list[str], own: tuple[str, list[str]]
+) -> dict[str, Any]:
+    """The checks and fields vertex and edge labels share (HugeGraph's label builders):
+    nullable keys must be properties and must not be the label's own keys (`own`: the
+    primary keys of a vertex label, the sort keys of an edge label), then ttl and the
+    label-index flag. Returns constructor keyword arguments."""
+    name = body["name"]
+    own_name, own_keys = own
+    if not set(nullable) <= set(props):
+        raise IllegalArgument(
+            f"The nullableKeys: {nullable} to be created or appended must belong to the origin/new properties: []/{props}"
+        )
+    if set(nullable) & set(own_keys):
+        raise IllegalArgument(
+            f"The nullableKeys: {nullable} are not allowed to belong to {own_name}: {own_keys} of {what} '{name}'"
+        )
+    ttl, start = _ttl(service, body, props, what, name)
+    enable = body.get("enable_label_index")
+    return {
+        "nullable_keys": _ordered(service, nullable),
+        "properties": _ordered(service, props),
+        "ttl": ttl,
+        "ttl_start_time": start,
+        "enable_label_index": enable is None or bool(enable),
+    }
+
+
 # ---- build ----------------------------------------------------------------------------------
 
 
@@ -172,26 +200,12 @@ def _vertex_label(service: Any, body: dict[str, Any], id: int, user_data: dict[s
                 raise IllegalArgument(
                     f"The primary key '{key}' of vertex label '{name}' must be contained in properties: {props}"
                 )
-    if not set(nullable) <= set(props):
-        raise IllegalArgument(
-            f"The nullableKeys: {nullable} to be created or appended must belong to the origin/new properties: []/{props}"
-        )
-    if set(nullable) & set(pks):
-        raise IllegalArgument(
-            f"The nullableKeys: {nullable} are not allowed to belong to primaryKeys: {pks} of vertex label '{name}'"
-        )
-    ttl, start = _ttl(service, body, props, "vertex label", name)
-    enable = body.get("enable_label_index")
     return VertexLabel(
         id=id,
         name=name,
         id_strategy=strategy,
         primary_keys=tuple(pks),
-        nullable_keys=_ordered(service, nullable),
-        properties=_ordered(service, props),
-        ttl=ttl,
-        ttl_start_time=start,
-        enable_label_index=enable is None or bool(enable),
+        **_label_common(service, body, "vertex label", props, nullable, ("primaryKeys", pks)),
         user_data=user_data,
     )
 
@@ -247,16 +261,6 @@ def _edge_label(service: Any, body: dict[str, Any], id: int, user_data: dict[str
     for key in sort_keys:
         if key not in props:
             raise IllegalArgument(f"The sort key '{key}' of edge label '{name}' must be contained in properties: {props}")
-    if not set(nullable) <= set(props):
-        raise IllegalArgument(
-            f"The nullableKeys: {nullable} to be created or appended must belong to the origin/new properties: []/{props}"
-        )
-    if set(nullable) & set(sort_keys):
-        raise IllegalArgument(
-            f"The nullableKeys: {nullable} are not allowed to belong to sortKeys: {sort_keys} of edge label '{name}'"
-        )
-    ttl, start = _ttl(service, body, props, "edge label", name)
-    enable = body.get("enable_label_index")
     return EdgeLabel(
         id=id,
         name=name,
@@ -264,11 +268,7 @@ def _edge_label(service: Any, body: dict[str, Any], id: int, user_data: dict[str
         target_label=tgt,
         frequency=freq,
         sort_keys=tuple(sort_keys),
-        nullable_keys=_ordered(service, nullable),
-        properties=_ordered(service, props),
-        ttl=ttl,
-        ttl_start_time=start,
-        enable_label_index=enable is None or bool(enable),
+        **_label_common(service, body, "edge label", props, nullable, ("sortKeys", sort_keys)),
         user_data=user_data,
         edgelabel_type=el_type,
         parent_label=parent if el_type is EdgeLabelType.SUB else None,
