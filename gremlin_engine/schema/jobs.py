@@ -117,27 +117,28 @@ def remove_vertex_label(service: Any, name: str, ctx: Any = None) -> Any:
             raise SchemaJobError(
                 f"Not allowed to remove vertex label '{name}' because the edge label '{el.name}' still link with it"
             )
-    with service._writing() as tx:
-        service._put(tx, dataclasses.replace(label, status=SchemaStatus.DELETING))
-    _delete_by_label(service, label.id, True, ctx)
-    with service._writing() as tx:
-        for index in service.index_labels_for(BaseType.VERTEX_LABEL, name):
-            _drop_index(service, tx, index)
-        service._delete(tx, service.vertex_label(name))
-    return None
+    return _remove_label(service, label, ctx)
 
 
 def remove_edge_label(service: Any, name: str, ctx: Any = None) -> Any:
     label: EdgeLabel | None = service.edge_label(name)
     if label is None:
         return None
+    return _remove_label(service, label, ctx)
+
+
+def _remove_label(service: Any, label: VertexLabel | EdgeLabel, ctx: Any) -> None:
+    """Marks the label DELETING, removes its elements in batches, then drops its indexes and
+    the label itself (the DELETING version the first step stored)."""
     with service._writing() as tx:
         service._put(tx, dataclasses.replace(label, status=SchemaStatus.DELETING))
-    _delete_by_label(service, label.id, False, ctx)
+    on_vertices = label.kind == VERTEX_LABEL
+    _delete_by_label(service, label.id, on_vertices, ctx)
+    base_type = BaseType.VERTEX_LABEL if on_vertices else BaseType.EDGE_LABEL
     with service._writing() as tx:
-        for index in service.index_labels_for(BaseType.EDGE_LABEL, name):
+        for index in service.index_labels_for(base_type, label.name):
             _drop_index(service, tx, index)
-        service._delete(tx, service.edge_label(name))
+        service._delete(tx, service.element(label.kind, label.name))
     return None
 
 
