@@ -78,16 +78,6 @@ class ScriptExecutor(Protocol):
         """Releases a fresh handle (shared ones live until `shutdown`)."""
         ...
 
-    def _prepare_import_dir(self) -> Path:
-        """The folder `g.io()` may read: Read.feature names `data/tinkerpop-modern.json`,
-        which is the modern graph's GraphSON 3.0 file under TinkerPop's old name."""
-        root = Path(self._import_dir.name)
-        (root / "data").mkdir()
-        src = self.data_dir / DATASET_FILES["modern"]
-        if src.exists():
-            shutil.copy(src, root / "data" / "tinkerpop-modern.json")
-        return root
-
     def records(self, dataset: str) -> GraphRecords | None:
         """The dataset's records (for seeding element look-ups), None for `empty`."""
         ...
