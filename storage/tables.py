@@ -196,19 +196,19 @@ Index("ix_tasks_status", tasks.c.status, tasks.c.id)
 
 TASK_FIELDS = tuple(c.name for c in tasks.columns if c.name != "id")
 
-event.listen(
-    vertices,
-    "after_create",
-    DDL(
-        "CREATE TRIGGER IF NOT EXISTS tr_vertices_index_cleanup AFTER DELETE ON vertices "
-        "BEGIN DELETE FROM index_entries WHERE elem_key = OLD.key AND elem_kind = 'v'; END"
-    ),
-)
-event.listen(
-    edges,
-    "after_create",
-    DDL(
-        "CREATE TRIGGER IF NOT EXISTS tr_edges_index_cleanup AFTER DELETE ON edges "
-        "BEGIN DELETE FROM index_entries WHERE elem_key = OLD.key AND elem_kind = 'e'; END"
-    ),
-)
+
+def _index_cleanup_trigger(table: Table, elem_kind: str) -> None:
+    """`tr_<table>_index_cleanup`: a deleted row (also one removed by the edge cascade) takes
+    its index entries with it."""
+    event.listen(
+        table,
+        "after_create",
+        DDL(
+            f"CREATE TRIGGER IF NOT EXISTS tr_{table.name}_index_cleanup AFTER DELETE ON {table.name} "
+            f"BEGIN DELETE FROM index_entries WHERE elem_key = OLD.key AND elem_kind = '{elem_kind}'; END"
+        ),
+    )
+
+
+_index_cleanup_trigger(vertices, "v")
+_index_cleanup_trigger(edges, "e")
