@@ -43,9 +43,6 @@ class CompiledTraversal:
     def needs_paths(self) -> bool:
         return any(s.requires_path or s.labels for s in self.walk())
 
-    def is_identity(self) -> bool:
-        return not self.steps
-
     def __repr__(self) -> str:
         head = "__" if self.anonymous else "g"
         return ".".join([head, *map(repr, self.steps)]) if self.steps else head + ".identity()"

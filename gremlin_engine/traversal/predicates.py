@@ -271,7 +271,3 @@ def make_predicate(family: str, name: str, args: Iterable[Any]) -> P:
     if name == "typeOf":
         return P(name, _type_token(args[0]))
     return P(name, args[0] if _ARITY[name] == 1 else [args[0], args[1]])
-
-
-def is_predicate(value: Any) -> bool:
-    return isinstance(value, P)

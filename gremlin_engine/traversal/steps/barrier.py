@@ -19,7 +19,6 @@ from gremlin_engine.structure import numbers as num
 from gremlin_engine.traversal.compare import compare, hashable, order_compare, order_key
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, execute
 from gremlin_engine.traversal.steps.base import By, ByModulated, Step
-from gremlin_engine.traversal.steps.filter import scope_of
 from gremlin_engine.traversal.tokens import Operator, Order, Scope
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 from gremlin_engine.traversal.values import KeyMap, Tree
@@ -462,7 +461,3 @@ class BarrierStep(Step):
         if self.args and self.args[0] is Barrier.normSack:
             items = normalize_sacks(items)
         yield from merge_traversers(items, ctx)
-
-
-def scope_arg(args: tuple[Any, ...]) -> Scope:
-    return scope_of(args)[0]

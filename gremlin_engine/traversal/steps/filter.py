@@ -14,7 +14,7 @@ from typing import Any
 from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, VertexProperty
 from gremlin_engine.traversal.compare import equals, hashable
-from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result, produces
+from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, produces
 from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.base import ByModulated, FilterStep, IdentityStep, Step
 from gremlin_engine.traversal.tokens import Pop, Scope, T
@@ -448,7 +448,3 @@ def where_step(*args: Any) -> Step:
     if args and isinstance(args[-1], P) and (len(args) == 1 or isinstance(args[0], str)):
         return WherePredicateStep(*args)
     raise StepArgumentError(f"where() does not accept {args!r}")
-
-
-def first_value(child: CompiledTraversal, t: Traverser, ctx: Context) -> Any:
-    return first_result(child, t, ctx)
