@@ -53,6 +53,7 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
     import uvicorn
 
     from rest_adapter.app import create_app, open_registry
+    from rest_adapter.gremlin_ws import UVICORN_WS_OPTIONS
 
     started = time.perf_counter()
     settings = _load_settings(conf)
@@ -75,16 +76,17 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
     )
     access_log = log_level == "debug"
     if not settings.gremlin_port or settings.gremlin_port == port:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=access_log)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=access_log, **UVICORN_WS_OPTIONS)
         return
     # gremlinserver.port: the same app (WebSocket /gremlin included) on a second port, as
     # HugeGraph runs its Gremlin Server beside the REST server; one lifespan for both
     import asyncio
 
-    rest = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log))
+    rest = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log,
+                                         **UVICORN_WS_OPTIONS))
     gremlin = uvicorn.Server(
         uvicorn.Config(app, host=host, port=settings.gremlin_port, log_level=log_level,
-                       access_log=access_log, lifespan="off")
+                       access_log=access_log, lifespan="off", **UVICORN_WS_OPTIONS)
     )
     click.echo(f"hugelite: Gremlin Server port {settings.gremlin_port}", err=True)
 

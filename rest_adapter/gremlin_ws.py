@@ -52,6 +52,14 @@ from rest_adapter.ws.status import INVALID_REQUEST_ARGUMENTS, NO_CONTENT, Reques
 
 log = logging.getLogger("hugelite.gremlin_ws")
 
+#: uvicorn settings for any server that mounts `/gremlin` (`hugelite serve` passes them).
+#: uvicorn pings every WebSocket every 20 s and drops a connection whose pong is late, but
+#: gremlinpython runs its connection's event loop only while a request is in flight, so an
+#: idle `DriverRemoteConnection` never answers and is cut; its next request then fails with
+#: "Cannot write to closing transport". Gremlin Server sends no keep-alive pings by default
+#: (`keepAliveInterval=0`, `idleConnectionTimeout=0`), and neither do we.
+UVICORN_WS_OPTIONS: dict[str, Any] = {"ws_ping_interval": None, "ws_ping_timeout": None}
+
 #: threads shared by all sessionless requests; a request holds one while it runs and while
 #: it waits for a slow client to take its frames
 WORKER_THREADS = 64

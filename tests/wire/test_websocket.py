@@ -315,3 +315,19 @@ def test_auth_sasl_plain(auth_server):
         assert traversal().with_(conn).inject(3).to_list() == [3]
     finally:
         conn.close()
+
+
+def test_idle_connections_get_no_keepalive_pings(server):
+    """gremlinpython answers pings only while a request runs, so a server that pings idle
+    connections and drops late pongs cuts every idle DriverRemoteConnection (uvicorn's
+    default: ping at 20 s). Gremlin Server sends none; nothing may arrive unasked."""
+
+    async def idle() -> str:
+        async with aiohttp.ClientSession() as s, s.ws_connect(server.url, autoping=False) as ws:
+            try:
+                msg = await ws.receive(timeout=23)
+            except TimeoutError:
+                return "nothing"
+            return f"{msg.type.name} {msg.data!r}"
+
+    assert asyncio.run(idle()) == "nothing"
