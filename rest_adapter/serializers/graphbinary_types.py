@@ -10,6 +10,7 @@ so this module maps them to the wire types a Java Gremlin Server would send:
   `materializeProperties=all`), vertex properties with their meta-properties; an element
   whose properties were never loaded is written as a reference (null properties);
 * tokens are written as their enum type (`T`, `Order`, `Direction`, ...);
+* a `subgraph()` result as the Map `{"vertices": [...], "edges": [...]}`;
 * `Tree` is written as nested Maps (gremlinpython has no Tree reader, so a Tree type code
   would break every Python client), `BulkSet` (a list) as a List;
 * engine objects with a `to_json()` (schema labels from `graph.schema()...create()`) are
@@ -33,6 +34,7 @@ from gremlin_python.structure.io import graphbinaryV1 as gb
 from gremlin_engine.structure import numbers as num
 from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
 from gremlin_engine.traversal import tokens as tk
+from gremlin_engine.traversal.values import Subgraph
 from rest_adapter.serializers.mime import SerializationError
 
 DT = gb.DataType
@@ -216,6 +218,11 @@ WRITERS: dict[type, Writer] = {
 }
 
 
+def subgraph_map(sg: Subgraph) -> dict[str, list[Any]]:
+    """The shape every codec gives a `subgraph()` result."""
+    return {"vertices": list(sg.vertices), "edges": list(sg.edges)}
+
+
 class ResultWriter(gb.GraphBinaryWriter):
     """gremlinpython's writer with the engine's value types; exact-type dispatch first,
     then the nearest registered base class (subclasses of dict, list, Vertex...)."""
@@ -241,6 +248,8 @@ class ResultWriter(gb.GraphBinaryWriter):
             fn: Writer = _bulkset
         elif hasattr(obj, "tree_items"):
             fn = _tree_as_map
+        elif isinstance(obj, Subgraph):
+            fn = _subgraph_as_map
         elif callable(getattr(obj, "to_json", None)):
             fn = _json_shape
         else:
@@ -259,6 +268,13 @@ def _json_shape(obj: Any, w: ResultWriter, out: bytearray, as_value: bool = Fals
     """Engine objects with a HugeGraph JSON shape (schema labels, tasks) go as that map, as
     HugeGraph's own serialiser module sends them."""
     return w.to_dict(obj.to_json(), out)
+
+
+def _subgraph_as_map(sg: Subgraph, w: ResultWriter, out: bytearray, as_value: bool = False,
+                     nullable: bool = True) -> Any:
+    """`subgraph()` results as a Map `{"vertices": [...], "edges": [...]}`: GraphBinary's
+    Graph type is TinkerGraph's serialised form, which no gremlinpython can read."""
+    return gb.MapIO.dictify(subgraph_map(sg), w, out, as_value, nullable)
 
 
 def _tree_as_map(tree: Any, w: ResultWriter, out: bytearray, as_value: bool = False, nullable: bool = True) -> Any:

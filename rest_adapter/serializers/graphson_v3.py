@@ -31,7 +31,8 @@ from gremlin_python.structure.io import graphsonV3d0 as gs
 from gremlin_engine.structure import numbers as num
 from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
 from gremlin_engine.traversal import tokens as tk
-from rest_adapter.serializers.graphbinary_types import WireTraverser
+from gremlin_engine.traversal.values import Subgraph
+from rest_adapter.serializers.graphbinary_types import WireTraverser, subgraph_map
 from rest_adapter.serializers.graphbinary_v1 import predicate_from
 from rest_adapter.serializers.mime import (
     GRAPHSON_V3,
@@ -223,6 +224,8 @@ class GraphSONResultWriter:
             fn: Callable[[Any], Any] = self._bulkset
         elif hasattr(obj, "tree_items"):
             fn = lambda t: self._map(dict(t.tree_items()))  # noqa: E731
+        elif isinstance(obj, Subgraph):
+            fn = lambda sg: self.write(subgraph_map(sg))  # noqa: E731
         elif callable(getattr(obj, "to_json", None)):
             fn = lambda o: self.write(o.to_json())  # noqa: E731  (schema labels: HugeGraph's JSON shape)
         else:

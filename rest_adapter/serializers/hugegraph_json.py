@@ -34,6 +34,7 @@ import orjson
 
 from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
 from gremlin_engine.structure.numbers import BigInt
+from gremlin_engine.traversal.values import Subgraph
 
 #: `cardinality_of(key)` -> "SINGLE" | "LIST" | "SET" (or None): makes a one-valued
 #: list/set property show as a one-element JSON list, as HugeGraph does.
@@ -171,6 +172,8 @@ def to_json(value: Any, cardinality_of: CardinalityOf | None = None) -> Any:
     as_json = getattr(value, "to_json", None)
     if callable(as_json):
         return to_json(as_json())
+    if isinstance(value, Subgraph):
+        return {"vertices": to_json(value.vertices, cardinality_of), "edges": to_json(value.edges, cardinality_of)}
     iterate = getattr(value, "__iter__", None)
     if iterate is not None:  # BulkSet and other engine collections
         return [to_json(v, cardinality_of) for v in value]
