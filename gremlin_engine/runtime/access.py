@@ -2,19 +2,20 @@
 
 One instance wraps one storage transaction of one graph. It is assembled from mixins, each a
 module of its own: `loader` (rows → elements, the per-transaction cache, `load`), `reads`
-(V/E/count/adjacency), `writes` (add vertex/edge with id strategies and validation) and
-`mutations` (properties, drop). `gremlin_engine/access.py` is the contract it implements.
+(V/E/count/adjacency), `writes` (add vertex/edge with id strategies and validation),
+`mutations` (properties, drop) and `batch_writes` (`add_vertices`/`add_edges`: a batch in one
+storage round). `gremlin_engine/access.py` is the contract it implements.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gremlin_engine.runtime.mutations import MutationsMixin
+from gremlin_engine.runtime.batch_writes import BatchWritesMixin
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
 
 
-class StoreAccess(MutationsMixin):
+class StoreAccess(BatchWritesMixin):
     """GraphAccess over `tx` (a storage read or write transaction)."""
 
     def __init__(self, tx: Any, schema_service: Any, schema_mode: str = "strict", graph_mode: str = "NONE") -> None:

@@ -8,6 +8,11 @@ parsed script or the IR, nested traversals included, and open a write transactio
 one appears. The scan is conservative (`v.property('name')` reads but counts as a write);
 should it ever miss a write, storage refuses it (`ReadOnlyTransaction`) and `api.py` runs the
 call again in a write transaction, so a wrong guess costs time, never correctness.
+
+Steps say themselves that they write: a step class with `mutating = True` (the HugeGraph
+write steps, and any step that sets it) is added to the list from the step registry, so a new
+writing step cannot be forgotten here. Arguments of `inject()` are data, never run, so big
+REST batches (`inject(item x 500).hgAddVertices()`) are not walked item by item.
 """
 
 from __future__ import annotations
@@ -17,14 +22,28 @@ from typing import Any
 from gremlin_engine.syntax import ast
 from gremlin_engine.traversal.ir import TraversalIR
 
-#: steps and host methods that may change data or schema
-MUTATING = frozenset({
+#: steps and host methods that may change data or schema, named here
+_NAMED = frozenset({
     # traversal steps
     "addV", "addE", "property", "drop", "mergeV", "mergeE", "io", "call",
     # graph / element / schema methods reached through the host
     "addVertex", "addEdge", "remove", "schema", "tx", "variables", "commit", "rollback",
     "create", "append", "eliminate", "rebuildIndex",
 })
+
+
+def _declared() -> frozenset[str]:
+    """Registry steps whose factory declares `mutating = True`."""
+    from gremlin_engine.traversal.registry import REGISTRY
+
+    return frozenset(name for name, spec in REGISTRY.items() if getattr(spec.factory, "mutating", False))
+
+
+#: every name that makes a script or traversal a writer
+MUTATING = _NAMED | _declared()
+
+#: steps whose arguments are plain data (never run as traversals)
+_DATA_ARGS = frozenset({"inject"})
 
 
 def script_may_write(tree: ast.Script) -> bool:
@@ -47,7 +66,8 @@ def ir_may_write(ir: TraversalIR) -> bool:
             for ins in (*item.source, *item.steps):
                 if ins.name in MUTATING:
                     return True
-                stack.extend(ins.args)
+                if ins.name not in _DATA_ARGS:
+                    stack.extend(ins.args)
         elif isinstance(item, list | tuple | set | frozenset):
             stack.extend(item)
         elif isinstance(item, dict):

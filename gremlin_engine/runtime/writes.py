@@ -146,6 +146,14 @@ class WritesMixin(ReadsMixin):
         return self._add_vertex_strict(label, id, props)
 
     def _add_vertex_strict(self, label: str, id: Any, props: list[PropInput]) -> Vertex:
+        vl, vid, ordered = self._prepare_vertex_strict(label, id, props)
+        return self._store_vertex(vl.id, vl.name, vid, ordered, upsert=True)
+
+    def _prepare_vertex_strict(
+        self, label: str, id: Any, props: list[PropInput]
+    ) -> tuple[Any, Any, dict[str, list[tuple[Any, Any, dict[str, Any]]]]]:
+        """Validates one strict-mode vertex: (vertex label, its id or None for AUTOMATIC,
+        the values per key in key-id order). Shared by `add_vertex` and `add_vertices`."""
         vl = chk.vertex_label_or_fail(self.schema, label)
         values: dict[str, list[tuple[Any, Any, dict[str, Any]]]] = {}
         keys = {}
@@ -178,7 +186,7 @@ class WritesMixin(ReadsMixin):
             vid = idc.customized_vertex_id(id, strategy.value, vl.name)
         chk.check_vertex_required(vl, list(values), self._loading)
         ordered = dict(sorted(values.items(), key=lambda kv: keys[kv[0]].id))
-        return self._store_vertex(vl.id, vl.name, vid, ordered, upsert=True)
+        return vl, vid, ordered
 
     def _add_vertex_auto(self, label: str, id: Any, props: list[PropInput]) -> Vertex:
         vl = self.schema.ensure_vertex_label(label)
@@ -278,6 +286,36 @@ class WritesMixin(ReadsMixin):
         return self._add_edge_strict(label, out_c, in_c, id, props)
 
     def _add_edge_strict(self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]) -> Edge:
+        el, eid, sort_values, ordered = self._prepare_edge_strict(label, out_v, in_v, id, props)
+        try:
+            key = self.tx.edge_insert(eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered))
+        except StoreConflict:
+            e = self._overwrite_edge(eid, ordered)
+            if e is None:
+                raise
+            return e
+        e = Edge(eid, el.name, out_v, in_v, key, ordered)
+        self._edges[key] = e
+        self._index_add("edge", el.name, key, ordered)
+        return e
+
+    def _overwrite_edge(self, eid: str, ordered: dict[str, Any]) -> Edge | None:
+        """HugeGraph's upsert of an existing edge: same identity, the new properties (None
+        when no edge has that id)."""
+        rows = self.tx.edges_by_ids([eid])
+        if not rows:
+            return None
+        e = self._edges_from_rows(rows)[0]
+        e._props.clear()
+        e._props.update(ordered)
+        self._save_edge(e)
+        return e
+
+    def _prepare_edge_strict(
+        self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]
+    ) -> tuple[Any, str, str, dict[str, Any]]:
+        """Validates one strict-mode edge between resolved vertices: (edge label, edge id,
+        sort values, properties in key-id order). Shared by `add_edge` and `add_edges`."""
         el = chk.edge_label_or_fail(self.schema, label)
         if id is not None:
             raise IllegalArgument(f"Can't customize edge id for edge label '{el.name}'")
@@ -298,21 +336,7 @@ class WritesMixin(ReadsMixin):
             parent_id = parent.id if parent is not None else el.id
         eid = idc.format_edge_id(out_v.id, parent_id, el.id, sort_values, in_v.id)
         ordered = dict(sorted(values.items(), key=lambda kv: keys[kv[0]].id))
-        try:
-            key = self.tx.edge_insert(eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered))
-        except StoreConflict:
-            rows = self.tx.edges_by_ids([eid])
-            if not rows:
-                raise
-            e = self._edges_from_rows(rows)[0]  # HugeGraph upsert: same identity, new properties
-            e._props.clear()
-            e._props.update(ordered)
-            self._save_edge(e)
-            return e
-        e = Edge(eid, el.name, out_v, in_v, key, ordered)
-        self._edges[key] = e
-        self._index_add("edge", el.name, key, ordered)
-        return e
+        return el, eid, sort_values, ordered
 
     def _add_edge_auto(self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]) -> Edge:
         el = self.schema.ensure_edge_label(label, out_v.label, in_v.label)

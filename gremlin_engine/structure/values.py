@@ -41,6 +41,7 @@ import datetime as _dt
 import decimal
 import math
 import uuid
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -188,6 +189,18 @@ def encode_vertex_props(props: PropertyMap, vertex_id: Any) -> str:
             out[key] = _encode_entry(vps[0], default_vp_id(vertex_id, key, 0))
         else:
             out[key] = [_encode_entry(vp, default_vp_id(vertex_id, key, i)) for i, vp in enumerate(vps)]
+    return orjson.dumps(out).decode()
+
+
+def encode_vertex_values(values: Mapping[str, Sequence[Any]]) -> str:
+    """`encode_vertex_props` for plain values (key -> values, no meta-properties, default
+    vertex-property ids): what a strict-mode write stores, without building a
+    `VertexProperty` per value first (batch inserts keep the text and decode it on demand)."""
+    out: dict[str, Any] = {}
+    for key, xs in values.items():
+        if not xs:
+            continue
+        out[key] = encode_value(xs[0]) if len(xs) == 1 else [encode_value(x) for x in xs]
     return orjson.dumps(out).decode()
 
 
