@@ -241,12 +241,12 @@ def _timeout(args: dict[str, Any], default: float | None) -> float | None:
             except (TypeError, ValueError):
                 raise RequestError(INVALID_REQUEST_ARGUMENTS, f"{key} must be a number of milliseconds") from None
             return ms if ms > 0 else None  # 0 means no limit, as in Gremlin Server
-    return default
+    return default if default is not None and default > 0 else None  # evaluation_timeout_ms=0: none
 
 
 def _with_deadline(job: Job, timeout_ms: float | None) -> CancelToken:
     """A fresh token with the request's deadline that the connection can still cancel."""
-    token = CancelToken(timeout_ms)
+    token = CancelToken(timeout_ms if timeout_ms is not None and timeout_ms > 0 else None)
     parent = job.token
     if parent.cancelled:
         token.cancel()

@@ -331,3 +331,30 @@ def test_idle_connections_get_no_keepalive_pings(server):
             return f"{msg.type.name} {msg.data!r}"
 
     assert asyncio.run(idle()) == "nothing"
+
+
+@pytest.fixture(scope="module")
+def no_limit_server(tmp_path_factory):
+    from tests.wire.server import Server, free_port, write_conf
+
+    port = free_port()
+    s = Server(write_conf(tmp_path_factory.mktemp("nolimit"), port, timeout_ms=0), port)
+    yield s
+    s.stop()
+
+
+def test_server_time_limit_zero_means_none(no_limit_server):
+    """`gremlinserver.evaluation_timeout_ms=0` is Gremlin Server's "no limit", not 0 ms."""
+    slow = "g.inject(1).repeat(__.identity()).times(20000).count()"
+    client = Client(no_limit_server.url, "modern")
+    conn = DriverRemoteConnection(no_limit_server.url, "modern")
+    try:
+        assert client.submit(slow).all().result() == [1]
+        g = traversal().with_(conn)
+        assert g.inject(1).repeat(__.identity()).times(20000).count().next() == 1
+        with pytest.raises(GremlinServerError) as e:  # a request's own limit still applies
+            g.with_("evaluationTimeout", 50).inject(1).repeat(__.identity()).times(10**8).count().next()
+        assert e.value.status_code == 598
+    finally:
+        client.close()
+        conn.close()
