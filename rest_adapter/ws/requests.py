@@ -21,6 +21,8 @@ from typing import Any
 from gremlin_engine import GraphRegistry
 from gremlin_engine.bytecode import from_wire, graph_op, request_options, to_ir
 from gremlin_engine.limits import CancelToken
+from gremlin_engine.traversal.ir import TraversalIR
+from gremlin_engine.traversal.tokens import Scope
 from rest_adapter.serializers.graphbinary_types import WireTraverser
 from rest_adapter.serializers.mime import Codec, RequestMessage, ResponseMessage
 from rest_adapter.ws.sessions import Session
@@ -167,9 +169,40 @@ def _bytecode(job: Job, args: dict[str, Any]) -> tuple[Iterable[Any], int]:
     tx = job.session.transaction(graph) if job.session is not None else None
     if tx is not None:
         results: Iterable[Any] = tx.traverse(ir, timeout_ms=timeout, cancel=token)
+    elif few_results(ir):
+        results = graph.traverse(ir, timeout_ms=timeout, cancel=token)
     else:
         results = graph.iterate(ir, timeout_ms=timeout, cancel=token)
     return _traversers(results), _batch_size(merged.get("batchSize"))
+
+
+#: steps that end a traversal with one result per run (`Scope.local` forms excepted)
+_REDUCING = frozenset({"count", "sum", "min", "max", "mean", "fold", "groupCount", "group", "tree", "cap"})
+#: modulators that may follow the step they modulate
+_MODULATORS = frozenset({"by", "as", "with", "option", "from", "to", "times", "until", "emit", "read", "write"})
+#: a `limit`/`tail`/`range` at most this wide counts as a small result
+FEW = 1000
+
+
+def few_results(ir: TraversalIR) -> bool:
+    """Whether a traversal can only give a handful of results (it ends in a reducing step or
+    a small `limit`). Those run to a list on the request's own thread: streaming them through
+    the runtime's producer thread costs about as much again as the query itself (a thread
+    and queue hand-offs per request), and bought nothing for one `count()`."""
+    steps = [i for i in ir.steps if i.name not in _MODULATORS]
+    if not steps:
+        return False
+    last = steps[-1]
+    if any(isinstance(a, Scope) and a is Scope.local for a in last.args):
+        return False
+    if last.name in _REDUCING:
+        return True
+    nums = [a for a in last.args if isinstance(a, int) and not isinstance(a, bool)]
+    if last.name in ("limit", "tail") and len(nums) == 1:
+        return 0 <= nums[0] <= FEW
+    if last.name == "range" and len(nums) == 2:
+        return nums[1] >= 0 and 0 <= nums[1] - nums[0] <= FEW  # range(lo, -1) is unbounded
+    return False
 
 
 def _traversers(results: Iterable[Any]) -> Iterator[WireTraverser]:

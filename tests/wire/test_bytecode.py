@@ -161,3 +161,17 @@ def test_lambda_through_graphbinary_is_refused():
     bc = through_wire(g.V().filter_(lambda: "it.get().value('age') > 30").bytecode, GraphBinarySerializersV1())
     with pytest.raises(NotSupported, match="age"):
         to_ir(bc)
+
+
+def test_few_results_run_to_a_list_others_stream():
+    from gremlin_python.process.graph_traversal import GraphTraversalSource
+    from gremlin_python.process.traversal import Bytecode, Scope, TraversalStrategies
+
+    from rest_adapter.ws.requests import few_results
+
+    g = GraphTraversalSource(None, TraversalStrategies(), Bytecode())
+    few = [g.V(1).out().count(), g.V().group().by("name").by(__.count()), g.V().limit(10), g.V().range_(5, 15),
+           g.V().fold()]
+    many = [g.V(), g.V().count(Scope.local), g.V().limit(10**6), g.V().range_(5, -1), g.V().values("name")]
+    assert [few_results(to_ir(t.bytecode)) for t in few] == [True] * len(few)
+    assert [few_results(to_ir(t.bytecode)) for t in many] == [False] * len(many)
