@@ -263,6 +263,13 @@ class Graph:
 
         return api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel)
 
+    def read_ready(self) -> bool:
+        """True when a read-only call could start at once, without waiting for a lock or a
+        connection (a file store with an idle pooled connection; a memory store's reads
+        wait for its writer). Servers use it to run tiny reads without a thread hop."""
+        ready = getattr(self.store, "read_ready", None)
+        return bool(ready()) if ready is not None and not self.closed else False
+
     def iterate(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> Iterator[Any]:
         """Streams results (for 206 partial batches); falls back to a full run when the
         runtime offers no streaming entry point."""

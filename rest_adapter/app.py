@@ -35,6 +35,7 @@ from gremlin_engine import GraphRegistry
 from rest_adapter import resources as resources_pkg
 from rest_adapter.compression import GzipMiddleware
 from rest_adapter.errors import exception_handlers
+from rest_adapter.routing import IndexedRouter
 from rest_adapter.settings import Settings
 from rest_adapter.telemetry import Telemetry, TelemetryMiddleware
 
@@ -138,6 +139,9 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
         exception_handlers=exception_handlers(),
         lifespan=lifespan,
     )
+    # same routes and semantics, but a request is matched only against the routes its path
+    # allows (`routing.py`): Starlette alone tries ~200 patterns in turn
+    app.router = IndexedRouter(app.router.routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.telemetry = telemetry
     if registry is not None:

@@ -139,6 +139,14 @@ class Store:
                 conn.invalidate()
             conn.close()
 
+    def read_ready(self) -> bool:
+        """True when `read()` would start without waiting: a file store (its readers never
+        wait for the writer) with an idle pooled connection. A memory store's reads share
+        the writer's lock, so they may always wait."""
+        if self.memory or self._closed:
+            return False
+        return getattr(self._local, "tx", None) is None and self.engine.pool.checkedin() > 0  # type: ignore[attr-defined]
+
     # ---- lifecycle -----------------------------------------------------------------------
     def initialise(self) -> None:
         """Create the tables and record the store version. Idempotent; refuses a store written

@@ -154,7 +154,7 @@ async def list_edges(request: Request) -> Response:
 async def get_one(request: Request) -> Response:
     graph = graph_of(request)
     eid = c.edge_id_param(graph, request.path_params["id"])
-    result = await c.traverse(graph, c.ir(("E", eid)))
+    result = await c.traverse(graph, c.ir(("E", eid)), point=True)
     if not result:
         raise _missing(eid)
     return json_response(c.edges_json(result)[0])

@@ -110,7 +110,7 @@ async def list_vertices(request: Request) -> Response:
 async def get_one(request: Request) -> Response:
     graph = graph_of(request)
     vid = c.vertex_id_param(request.path_params["id"])
-    result = await c.traverse(graph, c.ir(("V", vid)))
+    result = await c.traverse(graph, c.ir(("V", vid)), point=True)
     if not result:
         raise _missing(vid)
     return json_response(c.one_vertex_json(graph, result[0]))
