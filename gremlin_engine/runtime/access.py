@@ -18,22 +18,37 @@ from gremlin_engine.runtime.schema_bridge import SchemaBridge
 class StoreAccess(BatchWritesMixin):
     """GraphAccess over `tx` (a storage read or write transaction)."""
 
-    def __init__(self, tx: Any, schema_service: Any, schema_mode: str = "strict", graph_mode: str = "NONE") -> None:
+    def __init__(
+        self, tx: Any, schema_service: Any, schema_mode: str = "strict", graph_mode: str | None = "NONE"
+    ) -> None:
         super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode))
         self.schema_mode = schema_mode
-        self.graph_mode = graph_mode
+        self._graph_mode = graph_mode  # None: read from store metadata when first needed
         self.graph_name: str | None = None
         self.strategies = True
+
+    @property
+    def graph_mode(self) -> str:  # type: ignore[override]
+        """The graph mode (NONE, LOADING, RESTORING, MERGING); only writes need it, so it is
+        read (through this transaction) on first use rather than for every request."""
+        if self._graph_mode is None:
+            from gremlin_engine import graph as graph_module
+
+            mode = self.tx.meta_get(getattr(graph_module, "_MODE_KEY", "graph.mode")) or "NONE"
+            self._graph_mode = str(mode).upper()
+        return self._graph_mode
+
+    @graph_mode.setter
+    def graph_mode(self, mode: str) -> None:
+        self._graph_mode = mode
 
     @classmethod
     def for_graph(cls, graph: Any, tx: Any) -> StoreAccess:
         """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`."""
-        # the graph mode lives in store metadata: read it through this transaction, since
-        # `graph.mode` would open a second one while this one may hold the write lock
-        from gremlin_engine import graph as graph_module
-
-        mode = tx.meta_get(getattr(graph_module, "_MODE_KEY", "graph.mode")) or "NONE"
-        access = cls(tx, graph.schema, graph.config.schema_mode, str(mode).upper())
+        # the graph mode lives in store metadata and is read through this transaction when
+        # a write needs it: `graph.mode` would open a second one while this one may hold the
+        # write lock
+        access = cls(tx, graph.schema, graph.config.schema_mode, None)
         access.graph_name = graph.name
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed

@@ -146,6 +146,20 @@ class BatchWritesMixin(MutationsMixin):
             self.tx.index_add_many(index_rows)
 
     # ---- edges ------------------------------------------------------------------------
+    def vertices_by_id(self, ids: Sequence[Any]) -> dict[Any, Vertex]:
+        """id -> Vertex for those of `ids` that exist: the end vertices of an edge batch in
+        one lookup, without the query planning of `vertices(ids=...)` (which it equals for
+        strict-mode ids; auto mode, with its numeric-string lookups, goes through it)."""
+        if self.schema.auto:
+            return {v.id: v for v in self.vertices(ids=list(ids))}
+        keys: dict[Any, Any] = {}
+        for i in ids:
+            lid = idc.lookup_id(i)
+            if lid is not None:
+                keys[idc.to_storage(lid)] = lid
+        make = self._vertex
+        return {keys[row.id]: make(row) for row in self.tx.vertices_by_ids(list(keys))} if keys else {}
+
     def add_edges(self, specs: Sequence[EdgeSpec]) -> list[Edge]:
         """`[add_edge(label, out_v, in_v, None, props) for ...]` in one storage round."""
         if self.schema.auto:

@@ -200,3 +200,13 @@ def test_auto_mode_keeps_the_one_at_a_time_path(auto_graph: Graph) -> None:
         assert e.out_v.id == v2.id and e._props == {"when": "now"}
     with pytest.raises(IllegalArgument, match="Vertex with id already exists: 7"), api.write_access(auto_graph) as a:
         a.add_vertices([("dog", 7, [])])
+
+
+def test_vertices_by_id_equals_vertices_ids(modern: Graph) -> None:
+    with api.write_access(modern) as a:
+        item = a.add_vertex("item", properties=[("name", "i")])
+        ids = ["1:marko", "2:lop", "1:nobody", item.id, Long(987654), int(item.id), True, 1.5]
+        found = a.vertices_by_id(ids)
+        assert set(found) == {"1:marko", "2:lop", item.id}
+        assert found["1:marko"] is next(a.vertices(ids=["1:marko"]))  # the cached element
+        assert found[item.id] is item and found["2:lop"].label == "software"

@@ -105,7 +105,12 @@ class AddEdgesStep(Step):
 
 def _vertices_by_id(access: Any, ids: list[Any]) -> dict[Any, Vertex]:
     wanted = list(dict.fromkeys(ids))
-    return {v.id: v for v in access.vertices(ids=wanted)} if wanted else {}
+    if not wanted:
+        return {}
+    lookup = getattr(access, "vertices_by_id", None)  # the runtime's lean batch lookup
+    if lookup is not None:
+        return lookup(wanted)
+    return {v.id: v for v in access.vertices(ids=wanted)}
 
 
 def _end(found: Mapping[Any, Vertex], vid: Any, label: str | None) -> Vertex:
