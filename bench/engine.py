@@ -91,13 +91,18 @@ def remove_store(path: Path) -> None:
 class HugeliteEngine:
     name = "hugelite"
 
-    def __init__(self, path: Path) -> None:
-        remove_store(path)
+    def __init__(self, path: Path, fresh: bool = True) -> None:
+        """`fresh`: a new store with the schema; else the store a load phase left at `path`."""
+        if fresh:
+            remove_store(path)
         self.cfg = GraphConfig(name="bench", backend="sqlite", store=str(path), schema_mode="strict")
-        GraphRegistry.init_store(self.cfg)
+        if fresh:
+            GraphRegistry.init_store(self.cfg)
         # no evaluation timeout: a benchmark must finish what it starts
         self.registry = GraphRegistry(evaluation_timeout_ms=0)
         self.graph = self.registry.open(self.cfg)
+        if not fresh:
+            return
         for kind, body in SCHEMA:
             _element, task_id = self.graph.schema.create(kind, body)
             if task_id:

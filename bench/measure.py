@@ -1,10 +1,11 @@
-"""One system's measurement, run inside its own worker process (`bench/run.py --worker`).
+"""One system's measurement, in two worker processes of its own (`bench/run.py --worker`).
 
-Memory is read from the kernel's high-water mark (`VmHWM`, which `ru_maxrss` reports too).
-Linux lets a process reset that mark (`/proc/self/clear_refs` <- "5"), so the worker reports
-two peaks: during the load (workload rows + the system's load path) and during the queries
-(after the workload rows are freed: what serving the graph costs). `ru_maxrss` at the end is
-therefore the query-phase peak; the process-wide peak is the larger of the two.
+Phase 1 loads the workload into a fresh store (load time, loading peak RSS: the workload
+rows plus the system's load path). Phase 2 is a new process that opens the stored file, as a
+server does after a restart, and runs the operations; its peak RSS is what serving the graph
+costs, free of anything the load left behind (CPython keeps freed arenas, SQLite its page
+cache). Memory is the kernel's high-water mark (`VmHWM`, what `ru_maxrss` reports); phase 2
+resets it (`/proc/self/clear_refs` <- "5") once the system is open and the probes are drawn.
 
 Timing: every call is timed alone with `perf_counter_ns` (wall) and `process_time_ns` (CPU
 of this process). On a shared machine the wall figure carries other processes' noise; the
@@ -69,21 +70,24 @@ def reset_hwm() -> bool:
         return False
 
 
-def open_system(system: str, workdir: Path, gremlite_budget: float) -> Any:
+def open_system(system: str, workdir: Path, gremlite_budget: float, fresh: bool) -> Any:
+    """The system over `workdir/<system>.db`: emptied first when `fresh` (the load phase),
+    else as the load phase left it (the query phase)."""
     path = workdir / f"{system}.db"
     if system == "raw":
         from bench.raw_sqlite import RawSqlite
 
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        if fresh:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
         return RawSqlite(path)
     if system == "hugelite":
         from bench.engine import HugeliteEngine
 
-        return HugeliteEngine(path)
+        return HugeliteEngine(path, fresh=fresh)
     from bench.gremlite_peer import GremlitePeer
 
-    return GremlitePeer(path, budget_s=gremlite_budget)
+    return GremlitePeer(path, budget_s=gremlite_budget, fresh=fresh)
 
 
 def _summary(ns: list[int]) -> dict[str, float]:
@@ -92,12 +96,12 @@ def _summary(ns: list[int]) -> dict[str, float]:
     return {"median_ms": statistics.median(ordered) / 1e6, "p95_ms": p95 / 1e6, "n": len(ordered)}
 
 
-def run_worker(system: str, size: str, repeat: int, n_probes: int, workdir: Path, gremlite_budget: float) -> dict[str, Any]:
-    """Loads the workload into `system` and times every op; returns a JSON-able report."""
+def run_load(system: str, size: str, workdir: Path, gremlite_budget: float) -> dict[str, Any]:
+    """Phase 1 (its own process): loads the workload into a fresh store; time and peak RSS."""
     report: dict[str, Any] = {"system": system, "size": size, "loadavg_start": os.getloadavg(),
                               "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
     w = workload(size)
-    sut = open_system(system, workdir, gremlite_budget)
+    sut = open_system(system, workdir, gremlite_budget, fresh=True)
     report["name"] = sut.name
     report["rss_open_kib"] = rss_kib()
     started = time.perf_counter()
@@ -106,19 +110,23 @@ def run_worker(system: str, size: str, repeat: int, n_probes: int, workdir: Path
         sut.load(w)
     except Exception as exc:  # a time-boxed peer: report what it managed
         report["load_error"] = str(exc)
-        report["load_s"] = time.perf_counter() - started
-        report["load_peak_kib"] = hwm_kib()
-        return report
     report["load_s"] = time.perf_counter() - started
     report["load_cpu_s"] = time.process_time() - cpu0
     report["load_peak_kib"] = hwm_kib()
+    sut.close()
     report["store_bytes"] = sum(p.stat().st_size for p in workdir.glob(f"{system}.db*"))
-    del w
+    return report
+
+
+def run_queries(system: str, size: str, repeat: int, n_probes: int, workdir: Path) -> dict[str, Any]:
+    """Phase 2 (a fresh process, as after a server restart): opens the loaded store and
+    times every op over the probes; the peak RSS here is what serving the graph costs."""
+    report: dict[str, Any] = {"loadavg_queries": os.getloadavg()}
+    sut = open_system(system, workdir, 0.0, fresh=False)
+    report["rss_reopen_kib"] = rss_kib()
+    probes = workload(size).probe_vertices(n_probes)
     gc.collect()
     report["hwm_reset"] = reset_hwm()
-    report["rss_after_load_kib"] = rss_kib()
-
-    probes = workload(size).probe_vertices(n_probes)
     ops: dict[str, Any] = {}
     for key, _label, per_probe, call in OPS:
         targets = probes if per_probe else [probes[0]]
@@ -145,4 +153,3 @@ def run_worker(system: str, size: str, repeat: int, n_probes: int, workdir: Path
     report["emulated"] = getattr(sys.modules[type(sut).__module__], "EMULATED", {})
     sut.close()
     return report
-

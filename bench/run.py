@@ -2,11 +2,11 @@
 
     python -m bench.run --size small|large [--repeat N] [--probes P] [--systems raw,hugelite,gremlite]
 
-Each system runs in a subprocess of its own (`--worker`), one after another and never in
-parallel, so that its peak RSS is its own and it does not share the two cores with a rival.
-A worker loads the workload (timed), then runs every operation over the fixed probe vertices
-`repeat` times, and hands back per-call wall and CPU times, its answers and its memory
-(`bench/measure.py`). This process cross-checks every answer against raw sqlite3's, and
+Each system runs in subprocesses of its own (`--worker`), one after another and never in
+parallel, so that its peak RSS is its own and it does not share the two cores with a rival:
+one loads the workload (timed), a second opens the stored file and runs every operation over
+the fixed probe vertices `repeat` times; they hand back per-call wall and CPU times, the
+answers and the memory (`bench/measure.py`). This process cross-checks every answer against raw sqlite3's, and
 prints (and writes to `bench/results/<size>-<timestamp>.md`, measurements beside it as .json) the side-by-side table with the
 ratios the issue sets as targets: hugelite / raw sqlite3 <= 3, gremlite / hugelite >= 10,
 peak memory <= 2x raw sqlite3's.
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.measure import run_worker
+from bench.measure import run_load, run_queries
 from bench.report import render_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,21 +32,34 @@ RESULTS = ROOT / "bench" / "results"
 SYSTEMS = ("raw", "hugelite", "gremlite")
 
 
-def _spawn(system: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    """Runs one system's worker to completion and returns its JSON report."""
-    out = workdir / f"{system}.json"
+def _worker(system: str, phase: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any] | str:
+    """Runs one phase of one system in a subprocess; its JSON report, or an error text."""
+    out = workdir / f"{system}-{phase}.json"
     cmd = [
-        sys.executable, "-m", "bench.run", "--worker", system, "--size", args.size,
+        sys.executable, "-m", "bench.run", "--worker", system, "--phase", phase, "--size", args.size,
         "--repeat", str(args.repeat), "--probes", str(args.probes), "--workdir", str(workdir),
         "--json", str(out), "--gremlite-budget", str(args.gremlite_budget),
     ]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    started = time.perf_counter()
-    print(f"[bench] {system}: loading and running ({args.size}) ...", file=sys.stderr, flush=True)
     done = subprocess.run(cmd, env=env, cwd=ROOT)
     if done.returncode != 0 or not out.exists():
-        return {"system": system, "error": f"worker exited with {done.returncode}"}
-    report = json.loads(out.read_text())
+        return f"{phase} worker exited with {done.returncode}"
+    return json.loads(out.read_text())
+
+
+def _spawn(system: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """Loads (one process), then queries (another), and merges the two reports."""
+    started = time.perf_counter()
+    print(f"[bench] {system}: loading ({args.size}) ...", file=sys.stderr, flush=True)
+    report = _worker(system, "load", args, workdir)
+    if isinstance(report, str):
+        return {"system": system, "error": report}
+    if "load_error" not in report:
+        print(f"[bench] {system}: loaded in {report['load_s']:.0f} s; querying ...", file=sys.stderr, flush=True)
+        queries = _worker(system, "query", args, workdir)
+        if isinstance(queries, str):
+            return {**report, "error": queries}
+        report.update(queries)
     print(f"[bench] {system}: done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     return report
 
@@ -79,12 +92,16 @@ def main(argv: list[str] | None = None) -> int:
                    help="take SYSTEM's measurements from an earlier run's .json instead of running it "
                         "(gremlite's large load takes half an hour and does not change with our code)")
     p.add_argument("--worker", choices=SYSTEMS, help=argparse.SUPPRESS)
+    p.add_argument("--phase", choices=("load", "query"), help=argparse.SUPPRESS)
     p.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--json", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
 
     if args.worker:
-        report = run_worker(args.worker, args.size, args.repeat, args.probes, args.workdir, args.gremlite_budget)
+        if args.phase == "load":
+            report = run_load(args.worker, args.size, args.workdir, args.gremlite_budget)
+        else:
+            report = run_queries(args.worker, args.size, args.repeat, args.probes, args.workdir)
         args.json.write_text(json.dumps(report))
         return 0
 
