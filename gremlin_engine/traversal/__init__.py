@@ -75,7 +75,7 @@ def run_compiled(
     traversal: CompiledTraversal, access: GraphAccess, *, cancel: CancelToken | None = None
 ) -> Iterator[Any]:
     ctx = _context(traversal, access, cancel)
-    return objects(execute(traversal, (), ctx))
+    return objects(execute(traversal, (), ctx), ctx.cancel)
 
 
 def run(

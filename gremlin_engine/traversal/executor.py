@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from gremlin_engine.traversal.traverser import Context, Traverser
 
 if TYPE_CHECKING:
+    from gremlin_engine.limits import CancelToken
     from gremlin_engine.traversal.steps.base import Step
 
 
@@ -108,9 +109,19 @@ def produces(child: CompiledTraversal, t: Traverser, ctx: Context) -> bool:
     return False
 
 
-def objects(traversers: Iterable[Traverser]) -> Iterator[Any]:
-    """Expands bulk: the result objects a client sees."""
+def objects(traversers: Iterable[Traverser], cancel: CancelToken | None = None) -> Iterator[Any]:
+    """Expands bulk: the result objects a client sees. A merged traverser may stand for
+    billions of walks, so the expansion itself honours the deadline."""
     for t in traversers:
         obj = t.obj
-        for _ in range(t.bulk):
+        if t.bulk <= _EXPAND_CHECK_EVERY or cancel is None:
+            for _ in range(t.bulk):
+                yield obj
+            continue
+        for i in range(t.bulk):
+            if i % _EXPAND_CHECK_EVERY == 0:
+                cancel.check()
             yield obj
+
+
+_EXPAND_CHECK_EVERY = 1024
