@@ -26,6 +26,7 @@ class StoreAccess(BatchWritesMixin):
         self._graph_mode = graph_mode  # None: read from store metadata when first needed
         self.graph_name: str | None = None
         self.strategies = True
+        self.import_dir: Any = None
 
     @property
     def graph_mode(self) -> str:  # type: ignore[override]
@@ -53,6 +54,8 @@ class StoreAccess(BatchWritesMixin):
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed
         access.strategies = str(graph.config.extra.get("gremlin.strategies", "default")).lower() != "none"
+        # `g.io(path).read()` may only read below the server's configured import folder
+        access.import_dir = getattr(graph.registry, "import_dir", None)
         return access
 
     @property
