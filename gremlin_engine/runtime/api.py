@@ -98,7 +98,7 @@ def execute_script(
 
     token = make_token(timeout_ms, cancel)
     tree = parse(script)
-    write = intent.script_may_write(tree)
+    write = intent.script_text_may_write(script, tree)
     names = list(registry.names())
     while True:
         session = Session(registry, write, token)

@@ -31,3 +31,22 @@ def test_inject_data_is_not_scanned() -> None:
     """inject() arguments are values: a traversal among them is data, never run."""
     assert not intent.ir_may_write(_ir(("inject", {"x": _ir(("addV",), anonymous=True)}), ("count",)))
     assert intent.ir_may_write(_ir(("V",), ("map", [_ir(("addV",), anonymous=True)])))
+
+
+def test_remembered_answers_match_the_scan() -> None:
+    """The per-text and per-IR memos give the scan's answer, first call and later ones."""
+    from gremlin_engine.runtime import intent
+    from gremlin_engine.syntax import parse
+    from gremlin_engine.traversal.ir import TraversalIR
+
+    for text, expected in (("g.V(1).values('name')", False), ("g.addV('person')", True)):
+        tree = parse(text)
+        assert intent.script_text_may_write(text, tree) is expected
+        assert intent.script_text_may_write(text, tree) is expected
+    read = TraversalIR().then("V", 1).then("out", "knows")
+    write = TraversalIR().then("V", 1).then("drop")
+    for _ in range(2):
+        assert intent.ir_may_write(read) is False
+        assert intent.ir_may_write(write) is True
+    unhashable = TraversalIR().then("V", [1, 2]).then("drop")
+    assert intent.ir_may_write(unhashable) is True
