@@ -10,7 +10,9 @@ Concurrency model
 * **memory**: one connection shared by everybody, so every transaction, read or write,
   holds the store lock for its duration. Simple, and safe from any thread.
 
-Both commit on normal exit and roll back on exception. A transaction belongs to the thread
+Both commit on normal exit and roll back on exception. Connections a transaction ended
+cleanly are kept checked out in a small idle list and reused by the next transaction:
+SQLAlchemy's `connect()`/`close()` pair cost ~20 us, more than a point lookup's SQL. A transaction belongs to the thread
 that opened it. Inside an open transaction the same thread may open `read()` again and gets a
 read-only view of the *same* transaction (it sees the outer uncommitted writes); opening
 `write()` inside any transaction of the same thread raises `StoreError` instead of
@@ -35,6 +37,9 @@ from storage.tx import Tx
 
 MEMORY_NAMES = (None, "", ":memory:")
 
+#: connections a file store keeps checked out between transactions (the pool's base size)
+IDLE_CONNECTIONS = 8
+
 
 def open_store(
     path: str | Path | None = None, *, busy_timeout_ms: int = 5000, write_wait_s: float = 120.0
@@ -56,6 +61,9 @@ class Store:
         self._lock = threading.RLock() if self.memory else threading.Lock()
         self._local = threading.local()
         self._closed = False
+        #: (SQLAlchemy connection, driver connection) pairs between transactions
+        self._idle: list[tuple[Any, Any]] = []
+        self._idle_max = 1 if self.memory else IDLE_CONNECTIONS
 
     @property
     def display_path(self) -> str:
@@ -98,13 +106,41 @@ class Store:
         finally:
             self._lock.release()
 
-    @contextmanager
-    def _session(self, begin: str, readonly: bool) -> Iterator[Tx]:
+    def _checkout(self) -> tuple[Any, Any]:
+        """An idle connection of ours, else a new checkout from the pool. Pool checkout
+        listeners (tracing, instrumentation) are promised one checkout per transaction, so
+        while any is registered nothing is reused."""
+        if not self.engine.pool.dispatch.checkout:
+            try:
+                return self._idle.pop()
+            except IndexError:
+                pass
         try:
             conn = self.engine.connect()
         except DBAPIError as exc:
             raise StoreError(f"store at {self.display_path}: cannot connect: {exc.orig}") from exc
-        raw = conn.connection.driver_connection
+        return conn, conn.connection.driver_connection
+
+    def _checkin(self, conn: Any, raw: Any) -> None:
+        """Keep a connection whose transaction ended for the next one; invalidate one that
+        is still inside a transaction (the pool does not reset connections, engine.py)."""
+        if raw.in_transaction:
+            conn.invalidate()
+            conn.close()
+            return
+        if conn.in_transaction():  # SQLAlchemy's autobegun bookkeeping (task records)
+            conn.rollback()
+        if self._closed or len(self._idle) >= self._idle_max or self.engine.pool.dispatch.checkout:
+            conn.close()
+            return
+        self._idle.append(conn_raw := (conn, raw))
+        if self._closed and conn_raw in self._idle:  # closed meanwhile: do not strand it
+            self._idle.remove(conn_raw)
+            conn.close()
+
+    @contextmanager
+    def _session(self, begin: str, readonly: bool) -> Iterator[Tx]:
+        conn, raw = self._checkout()
         try:
             try:
                 raw.execute(begin)  # type: ignore[union-attr]
@@ -132,12 +168,9 @@ class Store:
             finally:
                 self._local.tx = None
         finally:
-            # the pool does not reset connections (see engine.py), so never hand one back
-            # inside a transaction
+            # never keep or hand back a connection inside a transaction
             _end(raw, "ROLLBACK")
-            if raw.in_transaction:  # type: ignore[union-attr]
-                conn.invalidate()
-            conn.close()
+            self._checkin(conn, raw)
 
     def read_ready(self) -> bool:
         """True when `read()` would start without waiting: a file store (its readers never
@@ -145,7 +178,9 @@ class Store:
         the writer's lock, so they may always wait."""
         if self.memory or self._closed:
             return False
-        return getattr(self._local, "tx", None) is None and self.engine.pool.checkedin() > 0  # type: ignore[attr-defined]
+        if getattr(self._local, "tx", None) is not None:
+            return False
+        return bool(self._idle) or self.engine.pool.checkedin() > 0  # type: ignore[attr-defined]
 
     # ---- lifecycle -----------------------------------------------------------------------
     def initialise(self) -> None:
@@ -191,6 +226,12 @@ class Store:
         """Release every connection; a memory store's data is gone afterwards."""
         if not self._closed:
             self._closed = True
+            while self._idle:
+                try:
+                    conn, _raw = self._idle.pop()
+                except IndexError:
+                    break
+                conn.close()
             self.engine.dispose()
 
     @property

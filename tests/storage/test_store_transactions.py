@@ -244,3 +244,23 @@ def test_waiting_writer_gives_up_with_store_busy(tmp_path: Path) -> None:
     with s.write() as tx:
         assert tx.vertex_count() == 1
     s.close()
+
+
+def test_connections_are_reused_between_transactions(file_store) -> None:
+    """A cleanly ended transaction leaves its connection idle for the next one (no pool
+    round trip per call), and a failed one never leaves a transaction open on it."""
+    with file_store.read() as tx:
+        first = tx.raw
+    with file_store.read() as tx:
+        assert tx.raw is first
+    with pytest.raises(RuntimeError):
+        with file_store.write() as tx:
+            assert tx.raw is first
+            raise RuntimeError("boom")
+    with file_store.read() as tx:
+        assert tx.raw is first
+        assert tx.raw.in_transaction
+    assert not first.in_transaction
+    assert file_store.read_ready()
+    file_store.close()
+    assert not file_store.read_ready()
