@@ -7,19 +7,29 @@ against a `GraphAccess`.
 
 Results are yielded lazily with bulk expanded; callers (the runtime) may stop pulling at
 any time. Side-effects, sacks and paths are per call.
+
+Compiled traversals are cached by IR (`_compiled`) when every argument is a plain constant
+(strings, numbers, booleans, None, tokens) and no step keeps lazily built state: compiling
+and applying the strategies cost about a fifth of a point lookup's CPU, and steps keep their
+per-run state in the `Context`, so one compiled traversal serves any number of runs, on any
+thread. The key carries each constant's type, so `inject(1)`, `inject(1.0)`, `inject(true)`
+and `inject(1L)` never share an entry.
 """
 
 from __future__ import annotations
 
 import copy
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
+from enum import Enum
 from typing import Any
 
 from gremlin_engine.access import GraphAccess
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.traversal.compiler import SourceOptions, compile_ir
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
-from gremlin_engine.traversal.ir import TraversalIR
+from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.traverser import Context
 
 __all__ = ["CompiledTraversal", "compile_traversal", "explain", "run"]
@@ -30,6 +40,61 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
     compiled = compile_ir(ir, strategies=strategies)
     traversal = compiled.traversal
     traversal.options = compiled.options  # type: ignore[attr-defined]
+    return traversal
+
+
+#: compiled traversals kept (LRU)
+CACHE_SIZE = 1024
+#: step classes that build state lazily on first run: never shared between runs
+_UNSHAREABLE = frozenset({"MatchStep", "WhereTraversalStep"})
+_ATOMS = (str, int, float, type(None), Enum)
+
+_cache: OrderedDict[Any, CompiledTraversal] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+class _NoKey(Exception):
+    """An argument that is not a plain constant: the traversal is compiled afresh."""
+
+
+def _arg_key(a: Any) -> Any:
+    if isinstance(a, TraversalIR):
+        return _ir_key(a)
+    if isinstance(a, float):  # by bits: 0.0 == -0.0 but they print differently
+        return (type(a), a.hex())
+    if isinstance(a, _ATOMS):
+        return (type(a), a)
+    if type(a) is tuple:
+        return (tuple, tuple(_arg_key(x) for x in a))
+    raise _NoKey
+
+
+def _ins_key(ins: Instruction) -> Any:
+    return (ins.name, tuple(_arg_key(a) for a in ins.args))
+
+
+def _ir_key(ir: TraversalIR) -> Any:
+    return (ir.anonymous, tuple(_ins_key(i) for i in ir.source), tuple(_ins_key(i) for i in ir.steps))
+
+
+def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
+    """`compile_traversal`, shared through the cache when the IR allows it."""
+    try:
+        key: Any = (strategies, _ir_key(ir))
+    except _NoKey:
+        return compile_traversal(ir, strategies=strategies)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    traversal = compile_traversal(ir, strategies=strategies)
+    if any(type(s).__name__ in _UNSHAREABLE for s in traversal.walk()):
+        return traversal
+    with _cache_lock:
+        _cache[key] = traversal
+        if len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
     return traversal
 
 
@@ -89,8 +154,7 @@ def run(
 
     Errors in the traversal text (unknown step, bad arguments) raise at the call; runtime
     errors raise while iterating."""
-    traversal = compile_traversal(ir, strategies=strategies)
-    return run_compiled(traversal, access, cancel=cancel)
+    return run_compiled(_compiled(ir, strategies), access, cancel=cancel)
 
 
 def explain(ir: TraversalIR) -> str:

@@ -42,3 +42,25 @@ def test_explain_lists_each_strategy():
     text = explain(g.V().hasLabel("person").count().ir)
     assert text.splitlines()[0].startswith("Original") and "CountStrategy" in text
     assert text.splitlines()[-1].endswith("g.count(V().hasLabel('person'))")
+
+
+def test_compiled_traversals_are_cached_by_typed_constants() -> None:
+    """Equal-looking constants of different types never share a compiled traversal, and a
+    cached traversal gives the same answer on every run."""
+    from gremlin_engine import traversal as engine
+    from gremlin_engine.structure.numbers import Long
+    from gremlin_engine.traversal.ir import TraversalIR
+
+    from .memory_access import MemoryGraph
+
+    access = MemoryGraph()
+    for value in (1, 1.0, True, Long(1), -0.0, 0.0, 1, True):
+        ir = TraversalIR().then("inject", value)
+        first = list(engine.run(ir, access))
+        again = list(engine.run(ir, access))
+        assert first == again == [value]
+        assert type(first[0]) is type(value)
+        assert str(first[0]) == str(value)
+    shared = TraversalIR().then("inject", 1, 2, 3).then("sum")
+    assert engine._compiled(shared, True) is engine._compiled(shared, True)
+    assert list(engine.run(shared, access)) == list(engine.run(shared, access)) == [6]
