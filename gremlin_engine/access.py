@@ -75,6 +75,12 @@ class GraphAccess(Protocol):
         properties loaded and both end vertices set (unloaded). `limit_per_vertex` as above."""
         ...
 
+    # Optional (steps look it up on the access's class and fall back to adjacent_vertices;
+    # filtering views, which wrap an access through __getattr__, never offer it):
+    #
+    # def adjacent_counts(self, vertices, direction, labels=()) -> list[int]:
+    #     """Per input vertex, len() of what adjacent_vertices would give it."""
+
     def load(self, elements: Iterable[Element]) -> None:
         """Fills the properties of every unloaded element in the batch (one query per kind)."""
         ...

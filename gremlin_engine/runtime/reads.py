@@ -237,6 +237,20 @@ class ReadsMixin(ElementLoader):
                 grouped.setdefault(frm, []).append(n)
         return self._spread(vertices, grouped)
 
+    def adjacent_counts(
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+    ) -> list[int]:
+        """Per input vertex, how many neighbours `adjacent_vertices` would give it, answered
+        from the adjacency index alone: `out().count()` needs no neighbour row. Storage
+        cascades vertex deletes to edges, so every edge counted has its neighbour."""
+        self._trim()
+        pos = self._positions(vertices)
+        lids = self._edge_label_filter(labels)
+        if not pos or (lids is not None and not lids):
+            return [0] * len(vertices)
+        counts = self.tx.adjacent_counts(list(pos), storage_direction(direction), lids)
+        return [counts.get(v.key, 0) if v.key is not None else 0 for v in vertices]
+
     def adjacent_edges(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
     ) -> list[tuple[int, Edge]]:

@@ -19,6 +19,7 @@ from gremlin_engine.structure import numbers as num
 from gremlin_engine.traversal.compare import compare, hashable, order_compare, order_key
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, execute
 from gremlin_engine.traversal.steps.base import By, ByModulated, Step
+from gremlin_engine.traversal.steps.flatmap import AdjacentStream
 from gremlin_engine.traversal.tokens import Operator, Order, Scope
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 from gremlin_engine.traversal.values import KeyMap, Tree
@@ -159,6 +160,13 @@ def _expand(items: list[tuple[Any, int]]) -> Iterator[Any]:
 
 class CountStep(ReducingStep):
     name = "count"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        # `out().count()`: the number of neighbours, without building them (flatmap.py)
+        if self.scope is not Scope.local and isinstance(it, AdjacentStream) and it.countable():
+            yield ctx.new_traverser(num.Long(it.count_bulk()))
+            return
+        yield from super().process(it, ctx)
 
     def reduce(self, items: list[tuple[Any, int]]) -> Any:
         return num.Long(sum(b for _, b in items))

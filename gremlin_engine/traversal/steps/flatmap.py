@@ -40,6 +40,9 @@ class VertexStep(Step):
         self.direction = _DIRECTIONS[self.name.rstrip("E")]
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        return AdjacentStream(self, it, ctx)
+
+    def _walk(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         access = ctx.access
         for batch in batches(it, ctx.batch_size, ctx):
             starts = [t.obj for t in batch]
@@ -55,6 +58,51 @@ class VertexStep(Step):
 
     def __repr__(self) -> str:
         return f"{self.name}({', '.join(map(repr, self.edge_labels))})" + "".join(f".as({lb!r})" for lb in self.labels)
+
+
+class AdjacentStream:
+    """The output of a vertex step, as an iterator that a consumer needing only the number
+    of results (`count()`) can answer from `GraphAccess.adjacent_counts` instead: the
+    neighbour vertices are then never built or read. Anyone else just iterates it."""
+
+    __slots__ = ("_it", "_step", "_source", "_ctx")
+
+    def __init__(self, step: VertexStep, source: Iterator[Traverser], ctx: Context) -> None:
+        self._step = step
+        self._source = source
+        self._ctx = ctx
+        self._it: Iterator[Traverser] | None = None
+
+    def __iter__(self) -> AdjacentStream:
+        return self
+
+    def __next__(self) -> Traverser:
+        if self._it is None:
+            self._it = self._step._walk(self._source, self._ctx)
+        return next(self._it)
+
+    def countable(self) -> bool:
+        """True when `count_bulk` may replace iterating (not started; vertex results; an
+        access that answers counts itself, so filtering views keep their own path)."""
+        return (
+            self._it is None
+            and self._step.returns == "vertex"
+            and not self._step.labels
+            and callable(getattr(type(self._ctx.access), "adjacent_counts", None))
+        )
+
+    def count_bulk(self) -> int:
+        """The total bulk the stream would have produced."""
+        step, ctx = self._step, self._ctx
+        total = 0
+        for batch in batches(self._source, ctx.batch_size, ctx):
+            starts = [t.obj for t in batch]
+            for v in starts:
+                if not isinstance(v, Vertex):
+                    raise TraversalError(f"{step.name}() can only be applied to a vertex, not {v!r}")
+            counts = ctx.access.adjacent_counts(starts, step.direction, step.edge_labels)
+            total += sum(n * t.bulk for n, t in zip(counts, batch, strict=True))
+        return total
 
 
 class OutStep(VertexStep):
