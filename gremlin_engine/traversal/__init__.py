@@ -30,6 +30,7 @@ from gremlin_engine.limits import CancelToken
 from gremlin_engine.traversal.compiler import SourceOptions, compile_ir
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
+from gremlin_engine.traversal.tokens import Operator
 from gremlin_engine.traversal.traverser import Context
 
 __all__ = ["CompiledTraversal", "compile_traversal", "explain", "run"]
@@ -91,6 +92,7 @@ def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
     traversal = compile_traversal(ir, strategies=strategies)
     if any(type(s).__name__ in _UNSHAREABLE for s in traversal.walk()):
         return traversal
+    traversal.path_flags = _path_flags(traversal)  # type: ignore[attr-defined]
     with _cache_lock:
         _cache[key] = traversal
         if len(_cache) > CACHE_SIZE:
@@ -100,16 +102,20 @@ def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
 
 def _sack_merge(sack: tuple[Any, ...] | None) -> Any:
     """withSack(initial[, split], merge) / withSack(initial, merge): the merge Operator."""
-    from gremlin_engine.traversal.tokens import Operator
-
     if sack is None or len(sack) < 2:
         return None
     last = sack[-1]
     return last if isinstance(last, Operator) else None
 
 
+def _path_flags(traversal: CompiledTraversal) -> tuple[bool, bool]:
+    """(track paths, full paths): walks every step, so a cached traversal keeps them."""
+    return traversal.needs_paths(), any(s.full_path for s in traversal.walk())
+
+
 def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelToken | None) -> Context:
     opts: SourceOptions = getattr(traversal, "options", None) or SourceOptions()
+    track_paths, full_paths = getattr(traversal, "path_flags", None) or _path_flags(traversal)
     sack = None
     if opts.sack is not None:
         initial = opts.sack[0]
@@ -130,8 +136,8 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
         productive_by="ProductiveByStrategy" in opts.strategies,
         sack_initial=sack,
         sack_merge=_sack_merge(opts.sack),
-        track_paths=traversal.needs_paths(),
-        full_paths=any(s.full_path for s in traversal.walk()),
+        track_paths=track_paths,
+        full_paths=full_paths,
         bulk=opts.bulk,
     )
 
