@@ -17,7 +17,7 @@ from typing import Any
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Element, Vertex, VertexProperty
-from gremlin_engine.structure.values import decode_edge_props, decode_vertex_props
+from gremlin_engine.structure.values import decode_edge_props, decode_vertex_props, decode_vertex_value
 
 #: past this many cached elements the caches are dropped at the next safe point: a
 #: traversal over millions of elements must not keep all of them alive.
@@ -180,6 +180,33 @@ class ElementLoader:
         if fetch_e:
             self._load_edges(fetch_e)
 
+    def property_values(self, elements: Sequence[Element], key: str, missing: Any = None) -> list[Any]:
+        """The first value of `key` on each element (`missing` when it has none), decoding
+        only that key of vertex rows whose JSON is still raw: the vertex stays unloaded, so
+        a scan grouped by one key never builds every property of every vertex."""
+        out: list[Any] = [missing] * len(elements)
+        rest: list[int] = []
+        for i, el in enumerate(elements):
+            if el._props is None and isinstance(el, Vertex) and el.key is not None:
+                canon = self._vertices.get(el.key)
+                if canon is not None and canon._props is not None:
+                    el._props = canon._props
+                elif el.key in self._raw:
+                    out[i] = decode_vertex_value(self._raw[el.key], key, missing)
+                    continue
+                else:
+                    rest.append(i)
+                    continue
+            elif el._props is None:
+                rest.append(i)
+                continue
+            out[i] = _first_value(el, key, missing)
+        if rest:
+            self.load([elements[i] for i in rest])
+            for i in rest:
+                out[i] = _first_value(elements[i], key, missing)
+        return out
+
     def _ensure_raw(self, canon: Vertex, fetch: list[Vertex]) -> None:
         if canon.key in self._raw:
             self._decode(canon)
@@ -216,3 +243,13 @@ class ElementLoader:
             if e._props is None:
                 canon = self._edges.get(e.key) if e.key is not None else None
                 e._props = canon._props if canon is not None else {}
+
+
+def _first_value(el: Element, key: str, missing: Any) -> Any:
+    """`key`'s first value on a loaded element (edge: its value), else `missing`."""
+    if isinstance(el, Vertex):
+        for vp in el.properties(key):
+            return vp.value
+        return missing
+    props = el._props or {}
+    return props.get(key, missing)

@@ -16,12 +16,13 @@ from typing import Any
 
 from gremlin_engine.errors import StepArgumentError, TraversalError
 from gremlin_engine.structure import numbers as num
+from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.traversal.compare import compare, hashable, order_compare, order_key
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, execute
 from gremlin_engine.traversal.steps.base import By, ByModulated, Step
 from gremlin_engine.traversal.steps.flatmap import AdjacentStream
 from gremlin_engine.traversal.tokens import Operator, Order, Scope
-from gremlin_engine.traversal.traverser import Context, Traverser, checked
+from gremlin_engine.traversal.traverser import Context, Traverser, batches, checked
 from gremlin_engine.traversal.values import KeyMap, Tree
 
 _WIDER = {num.Byte: num.Short, num.Short: num.Int, num.Int: num.Long, num.Long: num.BigInt}
@@ -400,14 +401,34 @@ class GroupCountStep(ByModulated, Step):
         out: dict[Any, Any] = into if into is not None else {}
         keys: dict[Any, Any] = {hashable(k): k for k in out}
         by = self.bys[0] if self.bys else By()
-        for t in it:
-            k = by.value(t, ctx)
+        for t, k in self._keyed(it, by, ctx):
             if k is NOTHING:
                 continue
             h = hashable(k)
             k = keys.setdefault(h, map_key(k))
             out[k] = num.Long(out.get(k, 0) + t.bulk)
         return out
+
+    @staticmethod
+    def _keyed(it: Iterable[Traverser], by: By, ctx: Context) -> Iterator[tuple[Traverser, Any]]:
+        """(traverser, by-value) pairs. `by('key')` over elements asks the access for that
+        one key per batch (`property_values`, when its class offers it): the elements stay
+        unloaded, so a whole-graph groupCount decodes one key per row, not every property."""
+        values = getattr(type(ctx.access), "property_values", None)
+        if values is None or not by.is_element_key():
+            for t in it:
+                yield t, by.value(t, ctx)
+            return
+        for batch in batches(it, ctx.batch_size, ctx):
+            elems = [t for t in batch if isinstance(t.obj, Vertex | Edge)]
+            got = ctx.access.property_values([t.obj for t in elems], by.key, NOTHING) if elems else []
+            found = {id(t): v for t, v in zip(elems, got, strict=True)}
+            for t in batch:
+                if id(t) not in found:
+                    yield t, by.value(t, ctx)
+                    continue
+                v = found[id(t)]
+                yield t, (None if v is NOTHING and ctx.productive_by else v)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.side_effect is None:
