@@ -9,7 +9,7 @@ Results are yielded lazily with bulk expanded; callers (the runtime) may stop pu
 any time. Side-effects, sacks and paths are per call.
 
 Compiled traversals are cached by IR (`_compiled`) when every argument is a plain constant
-(strings, numbers, booleans, None, tokens) and no step keeps lazily built state: compiling
+(strings, numbers, booleans, None, tokens, predicates over those) and no step keeps lazily built state: compiling
 and applying the strategies cost about a fifth of a point lookup's CPU, and steps keep their
 per-run state in the `Context`, so one compiled traversal serves any number of runs, on any
 thread. The key carries each constant's type, so `inject(1)`, `inject(1.0)`, `inject(true)`
@@ -30,6 +30,7 @@ from gremlin_engine.limits import CancelToken
 from gremlin_engine.traversal.compiler import SourceOptions, compile_ir
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
+from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.tokens import Operator
 from gremlin_engine.traversal.traverser import Context
 
@@ -67,6 +68,10 @@ def _arg_key(a: Any) -> Any:
         return (type(a), a)
     if type(a) is tuple:
         return (tuple, tuple(_arg_key(x) for x in a))
+    if isinstance(a, P):  # predicates are never changed once built; their lists neither
+        v = a.value
+        vkey = (list, tuple(_arg_key(x) for x in v)) if type(v) is list else _arg_key(v)
+        return (type(a), a.op, vkey)
     raise _NoKey
 
 

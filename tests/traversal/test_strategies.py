@@ -64,3 +64,24 @@ def test_compiled_traversals_are_cached_by_typed_constants() -> None:
     shared = TraversalIR().then("inject", 1, 2, 3).then("sum")
     assert engine._compiled(shared, True) is engine._compiled(shared, True)
     assert list(engine.run(shared, access)) == list(engine.run(shared, access)) == [6]
+
+
+def test_predicates_key_the_cache_by_operator_and_typed_value() -> None:
+    from gremlin_engine import traversal as engine
+    from gremlin_engine.traversal.ir import TraversalIR
+    from gremlin_engine.traversal.predicates import P
+
+    from .memory_access import MemoryGraph
+
+    access = MemoryGraph()
+
+    def run(p: P) -> list:
+        return list(engine.run(TraversalIR().then("inject", 1, 2, 3).then("is", p), access))
+
+    for _ in range(2):
+        assert run(P("gt", 1)) == [2, 3]
+        assert run(P("gt", 2)) == [3]
+        assert run(P("lt", 2)) == [1]
+        assert run(P("within", [1, 3])) == [1, 3]
+        assert run(P("within", [2])) == [2]
+        assert run(P("gt", 1.5)) == [2, 3]
