@@ -85,3 +85,50 @@ def test_predicates_key_the_cache_by_operator_and_typed_value() -> None:
         assert run(P("within", [1, 3])) == [1, 3]
         assert run(P("within", [2])) == [2]
         assert run(P("gt", 1.5)) == [2, 3]
+
+
+def test_a_cached_traversal_runs_concurrently_on_many_threads() -> None:
+    """Steps keep per-run state in the Context, so one cached compiled traversal gives every
+    thread the single-threaded answer, even with very frequent thread switches."""
+    import sys
+    import threading
+
+    from gremlin_engine import traversal as engine
+    from gremlin_engine.traversal.tokens import Order, T
+
+    from .gremlin import __, g
+    from .memory_access import modern
+
+    graph = modern()
+    traversals = [
+        g.V().group().by("name").by(__.out().count()),
+        g.V().repeat(__.out()).times(2).path().by("name"),
+        g.V().order().by("name", Order.desc).values("name"),
+        g.V().as_("a").out().as_("b").select("a", "b").by("name"),
+        g.V().local(__.out().limit(1)).values("name"),
+        g.V().groupCount().by(T.label),
+        g.V().store("s").by("name").cap("s"),
+        g.V().sideEffect(__.outE().count().aggregate("c")).cap("c"),
+    ]
+    expected = [repr(list(engine.run(t.ir, graph))) for t in traversals]
+    wrong: list[str] = []
+
+    def worker() -> None:
+        for _ in range(40):
+            for t, want in zip(traversals, expected, strict=True):
+                got = repr(list(engine.run(t.ir, graph)))
+                if got != want:
+                    wrong.append(f"{t.ir!r}: {got} != {want}")
+                    return
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert wrong == []
