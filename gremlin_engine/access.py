@@ -80,6 +80,10 @@ class GraphAccess(Protocol):
     #
     # def adjacent_counts(self, vertices, direction, labels=()) -> list[int]:
     #     """Per input vertex, len() of what adjacent_vertices would give it."""
+    #
+    # def property_values(self, elements, key, missing=None) -> list[Any]:
+    #     """The first value of `key` on each element (`missing` if none), leaving
+    #     unloaded elements unloaded when only that key is needed (groupCount().by(key))."""
 
     def load(self, elements: Iterable[Element]) -> None:
         """Fills the properties of every unloaded element in the batch (one query per kind)."""

@@ -20,6 +20,10 @@ from gremlin_engine.traversal.tokens import Direction
 
 PAGE = 1000
 
+#: a scan in a read-only transaction drops the element cache between pages once it holds
+#: more than this many elements (see `_scan`)
+SCAN_CACHE_LIMIT = 20_000
+
 _DIRECTIONS = {
     Direction.OUT: "out",
     Direction.IN: "in",
@@ -205,6 +209,20 @@ class ReadsMixin(ElementLoader):
                         return
             if len(rows) < page:
                 return
+            if self._drop_scanned():
+                self._vertices.clear()
+                self._edges.clear()
+                self._raw.clear()
+
+    def _drop_scanned(self) -> bool:
+        """Whether a scan should forget what it cached before reading its next page: a
+        whole-graph `V().groupCount().by(k)` must not keep every vertex alive for the call.
+        Only in read-only transactions (nothing written can go stale), and only once the
+        cache is big; identity then holds as after `_trim`: elements stay equal by id, and a
+        vertex met again is rebuilt from its row."""
+        if len(self._vertices) + len(self._edges) <= SCAN_CACHE_LIMIT:
+            return False
+        return bool(getattr(self.tx, "readonly", False))
 
     # ---- adjacency ----------------------------------------------------------------------
     def _positions(self, vertices: Sequence[Vertex]) -> dict[int, list[int]]:

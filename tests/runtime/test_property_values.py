@@ -47,3 +47,26 @@ def test_group_count_by_key(modern: Graph) -> None:
     assert modern.execute("g.V().has('name','vadas').property('city','Rome').V().hasLabel('person')"
                           ".groupCount().by('city')") == [
         {"Beijing": Long(2), "Rome": Long(1), "Shanghai": Long(1)}]
+
+
+def test_big_read_scans_do_not_keep_every_element(modern: Graph, monkeypatch) -> None:
+    from gremlin_engine.runtime import reads
+
+    monkeypatch.setattr(reads, "PAGE", 2)
+    monkeypatch.setattr(reads, "SCAN_CACHE_LIMIT", 3)
+    with modern.store.read() as tx:
+        a = StoreAccess.for_graph(modern, tx)
+        seen = []
+        for v in a.vertices():
+            seen.append(v)
+            assert len(a._vertices) <= 4  # dropped between pages once past the limit
+        assert [v.id for v in seen] == ["1:marko", "1:vadas", "2:lop", "1:josh", "2:ripple", "1:peter"]
+        assert a.property_values(seen, "name", MISSING) == ["marko", "vadas", "lop", "josh", "ripple", "peter"]
+        again = list(a.vertices(ids=["1:marko"]))
+        assert again == seen[:1]  # equal by id, rebuilt from its row
+    assert modern.execute("g.V().groupCount().by('city')") == [
+        {"Beijing": Long(2), "Hongkong": Long(1), "Shanghai": Long(1)}]
+    with modern.store.write() as tx:  # a write transaction keeps what it scanned
+        a = StoreAccess.for_graph(modern, tx)
+        assert len(list(a.vertices())) == 6
+        assert len(a._vertices) == 6
