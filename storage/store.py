@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -73,38 +71,15 @@ class Store:
         return f"<storage.Store {self.display_path}>"
 
     # ---- transactions --------------------------------------------------------------------
-    @contextmanager
-    def read(self) -> Iterator[Tx]:
-        """A snapshot read transaction; its write methods raise `ReadOnlyTransaction`."""
-        outer: Tx | None = getattr(self._local, "tx", None)
-        if outer is not None:
-            yield Tx(outer.conn, outer.raw, True)
-            return
-        self._ensure_open()
-        locked = False
-        if self.memory:
-            self._lock.acquire()
-            locked = True
-        try:
-            with self._session("BEGIN", readonly=True) as tx:
-                yield tx
-        finally:
-            if locked:
-                self._lock.release()
+    def read(self) -> _Scope:
+        """A snapshot read transaction; its write methods raise `ReadOnlyTransaction`.
+        Use as ``with store.read() as tx:``."""
+        return _Scope(self, "BEGIN", True)
 
-    @contextmanager
-    def write(self) -> Iterator[Tx]:
-        """The single write transaction (``BEGIN IMMEDIATE``): commit on exit, rollback on error."""
-        if getattr(self._local, "tx", None) is not None:
-            raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
-        self._ensure_open()
-        if not self._lock.acquire(timeout=self._write_wait_s):
-            raise StoreBusy(f"store at {self.display_path}: no write lock after {self._write_wait_s:g}s")
-        try:
-            with self._session("BEGIN IMMEDIATE", readonly=False) as tx:
-                yield tx
-        finally:
-            self._lock.release()
+    def write(self) -> _Scope:
+        """The single write transaction (``BEGIN IMMEDIATE``): commit on exit, rollback on
+        error. Use as ``with store.write() as tx:``."""
+        return _Scope(self, "BEGIN IMMEDIATE", False)
 
     def _checkout(self) -> tuple[Any, Any]:
         """An idle connection of ours, else a new checkout from the pool. Pool checkout
@@ -137,40 +112,6 @@ class Store:
         if self._closed and conn_raw in self._idle:  # closed meanwhile: do not strand it
             self._idle.remove(conn_raw)
             conn.close()
-
-    @contextmanager
-    def _session(self, begin: str, readonly: bool) -> Iterator[Tx]:
-        conn, raw = self._checkout()
-        try:
-            try:
-                raw.execute(begin)  # type: ignore[union-attr]
-            except sqlite3.Error as exc:
-                raise StoreError(f"store at {self.display_path}: {begin} failed: {exc}") from exc
-            tx = Tx(conn, raw, readonly)  # type: ignore[arg-type]
-            self._local.tx = tx
-            try:
-                yield tx
-            except BaseException as exc:
-                _end(raw, "ROLLBACK")
-                if isinstance(exc, sqlite3.Error | DBAPIError):
-                    orig = getattr(exc, "orig", exc)
-                    raise StoreError(f"store at {self.display_path}: {orig}") from exc
-                raise
-            else:
-                if readonly:
-                    _end(raw, "ROLLBACK")
-                else:
-                    try:
-                        raw.execute("COMMIT")  # type: ignore[union-attr]
-                    except sqlite3.Error as exc:
-                        _end(raw, "ROLLBACK")
-                        raise StoreError(f"store at {self.display_path}: commit failed: {exc}") from exc
-            finally:
-                self._local.tx = None
-        finally:
-            # never keep or hand back a connection inside a transaction
-            _end(raw, "ROLLBACK")
-            self._checkin(conn, raw)
 
     def read_ready(self) -> bool:
         """True when `read()` would start without waiting: a file store (its readers never
@@ -256,3 +197,81 @@ def _end(raw: Any, statement: str) -> None:
             raw.execute(statement)
         except sqlite3.Error:
             pass
+
+
+class _Scope:
+    """One transaction's `with` block (a class, not a generator: it runs on every call,
+    and two nested generator context managers cost several microseconds)."""
+
+    __slots__ = ("store", "begin", "readonly", "nested", "locked", "conn", "raw")
+
+    def __init__(self, store: Store, begin: str, readonly: bool) -> None:
+        self.store = store
+        self.begin = begin
+        self.readonly = readonly
+        self.nested = False
+        self.locked = False
+
+    def __enter__(self) -> Tx:
+        store = self.store
+        outer: Tx | None = getattr(store._local, "tx", None)
+        if outer is not None:
+            if not self.readonly:
+                raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
+            self.nested = True  # a read view of the same thread's open transaction
+            return Tx(outer.conn, outer.raw, True)
+        store._ensure_open()
+        if not self.readonly:
+            if not store._lock.acquire(timeout=store._write_wait_s):
+                raise StoreBusy(f"store at {store.display_path}: no write lock after {store._write_wait_s:g}s")
+            self.locked = True
+        elif store.memory:
+            store._lock.acquire()
+            self.locked = True
+        try:
+            self.conn, self.raw = store._checkout()
+            raw = self.raw
+            try:
+                raw.execute(self.begin)
+            except sqlite3.Error as exc:
+                _end(raw, "ROLLBACK")
+                store._checkin(self.conn, raw)
+                raise StoreError(f"store at {store.display_path}: {self.begin} failed: {exc}") from exc
+        except BaseException:
+            self._release()
+            raise
+        tx = Tx(self.conn, raw, self.readonly)  # type: ignore[arg-type]
+        store._local.tx = tx
+        return tx
+
+    def __exit__(self, _type: Any, exc: BaseException | None, _tb: Any) -> None:
+        if self.nested:
+            return
+        store, raw = self.store, self.raw
+        try:
+            store._local.tx = None
+            if exc is not None:
+                _end(raw, "ROLLBACK")
+                if isinstance(exc, sqlite3.Error | DBAPIError):
+                    orig = getattr(exc, "orig", exc)
+                    raise StoreError(f"store at {store.display_path}: {orig}") from exc
+            elif self.readonly:
+                _end(raw, "ROLLBACK")
+            else:
+                try:
+                    raw.execute("COMMIT")
+                except sqlite3.Error as err:
+                    _end(raw, "ROLLBACK")
+                    raise StoreError(f"store at {store.display_path}: commit failed: {err}") from err
+        finally:
+            # never keep or hand back a connection inside a transaction
+            _end(raw, "ROLLBACK")
+            try:
+                store._checkin(self.conn, raw)
+            finally:
+                self._release()
+
+    def _release(self) -> None:
+        if self.locked:
+            self.locked = False
+            self.store._lock.release()
