@@ -24,12 +24,14 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from gremlin_engine import traversal as engine
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
+from gremlin_engine.syntax import interpret, parse
 from gremlin_engine.traversal.ir import TraversalIR
 from storage import ReadOnlyTransaction
 
@@ -94,8 +96,6 @@ def execute_script(
     """Runs Gremlin script text; every graph of `registry` is bound by name and as
     `__g_<name>`, `graph_name` is the default graph (`g`, `graph`). The result is a list,
     or with `as_value` the bare value of a script that does not end in a traversal."""
-    from gremlin_engine.syntax import interpret, parse
-
     token = make_token(timeout_ms, cancel)
     tree = parse(script)
     write = intent.script_text_may_write(script, tree)
@@ -122,8 +122,6 @@ def execute_script(
 
 def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[Any]:
     """Runs a traversal IR (bytecode, REST handlers) to a fully loaded result list."""
-    from gremlin_engine import traversal as engine
-
     token = make_token(timeout_ms, cancel)
     write = intent.ir_may_write(ir)
     while True:
@@ -149,7 +147,6 @@ def _stream_worker(
     graph: Any, ir: TraversalIR, token: CancelToken, out: queue.Queue[tuple[str, Any]], stop: threading.Event
 ) -> None:
     """Runs the traversal in its own transaction, handing loaded batches to `out`."""
-    from gremlin_engine import traversal as engine
 
     def put(item: tuple[str, Any]) -> bool:
         while not stop.is_set():

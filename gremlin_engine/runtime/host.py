@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from gremlin_engine import traversal as engine
 from gremlin_engine.errors import IllegalArgument, TraversalError, UnsupportedSyntax
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import Session
@@ -105,8 +106,6 @@ class RuntimeHost:
 
     # ---- traversals -------------------------------------------------------------------------
     def run(self, traversal: BoundTraversal, terminal: str, args: tuple[Any, ...] = ()) -> Any:
-        from gremlin_engine import traversal as engine
-
         if terminal == "explain":
             return engine.explain(traversal.ir)
         access = self.session.access(traversal.graph)
