@@ -83,6 +83,16 @@ def _count_sql(direction: str, labels: tuple[int, ...]) -> str:
     return f"SELECT k.value, {' + '.join(subs)} FROM json_each(?) AS k"
 
 
+@lru_cache(maxsize=128)
+def _heads_sql(direction: str, labels: tuple[int, ...]) -> str:
+    this, other = _SIDES[direction][0]
+    return (
+        f"SELECT k.value, e.{other}, v.id, v.label_id FROM json_each(?) AS k CROSS JOIN edges AS e "
+        f"ON e.{this} = k.value{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other} "
+        f"ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.key"
+    )
+
+
 class AdjacencyMixin(TxBase):
     __slots__ = ()
 
@@ -151,6 +161,21 @@ class AdjacencyMixin(TxBase):
             return {k: 0 for k in wanted}
         sql = _count_sql(d, label_key(label_ids))
         return dict(self.raw.execute(sql, [json_keys(wanted)]).fetchall())
+
+
+    def adjacent_heads(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+    ) -> list[tuple[int, int, Any, int]]:
+        """(from_key, to_key, to_id, to_label_id) in the order of `adjacent_keys`, direction
+        'out' or 'in': the neighbours' identities joined in by primary key, without their
+        props (the form for `out().id()`)."""
+        d = _direction(direction)
+        if d == "both":
+            raise StoreError("adjacent_heads takes direction 'out' or 'in'")
+        wanted = unique(keys)
+        if not wanted or (label_ids is not None and len(label_ids) == 0):
+            return []
+        return self.raw.execute(_heads_sql(d, label_key(label_ids)), [json_keys(wanted)]).fetchall()
 
 
 def _trim_per_vertex(rows: list[Any], pos_col: int, limit: int) -> list[Any]:

@@ -211,3 +211,16 @@ def test_out_count_reads_no_vertex_rows(cap: Captured) -> None:
     assert not [s for s in stmts if "FROM json_each" in s and "vertices" in s], stmts
     assert cap.run("g.V(10).out('knows').out('knows').count()")[0] == [25]
     assert cap.run("g.V(10).out('nosuch').count()")[0] == [0]
+
+
+def test_out_id_reads_no_neighbour_properties(cap: Captured) -> None:
+    results, stmts = cap.run("g.V(10).out('knows').id()")
+    assert sorted(results) == [11, 12, 13, 14, 15]
+    assert_indexed(cap, stmts)
+    assert not [s for s in stmts if "props" in s and "edges" in s], stmts
+    assert len(stmts) <= 2, stmts  # the start vertex, then adjacency joined with the heads
+    assert sorted(cap.run("g.V(11).in('knows').label()")[0]) == ["person"] * 5
+    # neighbours first met without their properties still load when asked later
+    got = cap.run("g.V(10).union(out('knows').id(), out('knows').values('name'))")[0]
+    assert sorted(map(str, got)) == sorted(["11L", "12L", "13L", "14L", "15L", "p11", "p12", "p13", "p14", "p15"])
+    assert cap.run("g.V(10).out('created').id()")[0] == [10_000]  # person i created s((i - 1) % 3)

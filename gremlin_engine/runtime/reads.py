@@ -255,6 +255,30 @@ class ReadsMixin(ElementLoader):
                 grouped.setdefault(frm, []).append(n)
         return self._spread(vertices, grouped)
 
+    def adjacent_heads(
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+    ) -> list[tuple[int, Vertex]]:
+        """`adjacent_vertices` for a consumer that reads only ids/labels (`out().id()`):
+        one statement joins the neighbours' ids and labels, never their property JSON. A
+        vertex built here has no raw row; `load` fetches it if asked after all."""
+        d = storage_direction(direction)
+        if d == "both":
+            return self.adjacent_vertices(vertices, direction, labels)
+        self._trim()
+        pos = self._positions(vertices)
+        lids = self._edge_label_filter(labels)
+        if not pos or (lids is not None and not lids):
+            return []
+        cache = self._vertices
+        label_name = self.schema.vertex_label_by_id
+        grouped: dict[int, list[Vertex]] = {}
+        for frm, to, vid, lid in self.tx.adjacent_heads(list(pos), d, lids):
+            n = cache.get(to)
+            if n is None:
+                n = cache[to] = Vertex(idc.from_storage(vid), label_name(lid).name, to)
+            grouped.setdefault(frm, []).append(n)
+        return self._spread(vertices, grouped)
+
     def adjacent_counts(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
     ) -> list[int]:

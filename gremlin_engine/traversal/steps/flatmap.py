@@ -42,15 +42,17 @@ class VertexStep(Step):
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         return AdjacentStream(self, it, ctx)
 
-    def _walk(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+    def _walk(self, it: Iterator[Traverser], ctx: Context, heads: bool = False) -> Iterator[Traverser]:
         access = ctx.access
         for batch in batches(it, ctx.batch_size, ctx):
             starts = [t.obj for t in batch]
             for v in starts:
                 if not isinstance(v, Vertex):
                     raise TraversalError(f"{self.name}() can only be applied to a vertex, not {v!r}")
-            if self.returns == "vertex":
-                pairs: list[tuple[int, Any]] = access.adjacent_vertices(starts, self.direction, self.edge_labels)
+            if heads:
+                pairs: list[tuple[int, Any]] = access.adjacent_heads(starts, self.direction, self.edge_labels)
+            elif self.returns == "vertex":
+                pairs = access.adjacent_vertices(starts, self.direction, self.edge_labels)
             else:
                 pairs = access.adjacent_edges(starts, self.direction, self.edge_labels)
             for i, obj in pairs:
@@ -65,20 +67,21 @@ class AdjacentStream:
     of results (`count()`) can answer from `GraphAccess.adjacent_counts` instead: the
     neighbour vertices are then never built or read. Anyone else just iterates it."""
 
-    __slots__ = ("_it", "_step", "_source", "_ctx")
+    __slots__ = ("_it", "_step", "_source", "_ctx", "_heads")
 
     def __init__(self, step: VertexStep, source: Iterator[Traverser], ctx: Context) -> None:
         self._step = step
         self._source = source
         self._ctx = ctx
         self._it: Iterator[Traverser] | None = None
+        self._heads = False
 
     def __iter__(self) -> AdjacentStream:
         return self
 
     def __next__(self) -> Traverser:
         if self._it is None:
-            self._it = self._step._walk(self._source, self._ctx)
+            self._it = self._step._walk(self._source, self._ctx, self._heads)
         return next(self._it)
 
     def countable(self) -> bool:
@@ -90,6 +93,12 @@ class AdjacentStream:
             and not self._step.labels
             and callable(getattr(type(self._ctx.access), "adjacent_counts", None))
         )
+
+    def heads_only(self) -> None:
+        """The consumer reads only ids and labels (`id()`, `label()`): fetch neighbours
+        through `GraphAccess.adjacent_heads` (optional) and leave their properties unread."""
+        if self.countable():
+            self._heads = callable(getattr(type(self._ctx.access), "adjacent_heads", None))
 
     def count_bulk(self) -> int:
         """The total bulk the stream would have produced."""

@@ -17,6 +17,7 @@ from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result
 from gremlin_engine.traversal.steps.base import ByModulated, FlatMapStep, MapStep, Step, token_value
 from gremlin_engine.traversal.steps.filter import labelled_value
+from gremlin_engine.traversal.steps.flatmap import AdjacentStream
 from gremlin_engine.traversal.steps.math_expr import MathExpression
 from gremlin_engine.traversal.tokens import Column, Pop, T, WithOptions
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
@@ -26,12 +27,22 @@ from gremlin_engine.traversal.values import MapEntry
 class IdStep(MapStep):
     name = "id"
 
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if isinstance(it, AdjacentStream):
+            it.heads_only()  # ids need no neighbour properties
+        return super().process(it, ctx)
+
     def map(self, t: Traverser, ctx: Context) -> Any:
         return token_value(t.obj, T.id)
 
 
 class LabelStep(MapStep):
     name = "label"
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if isinstance(it, AdjacentStream):
+            it.heads_only()
+        return super().process(it, ctx)
 
     def map(self, t: Traverser, ctx: Context) -> Any:
         return token_value(t.obj, T.label)
