@@ -144,9 +144,18 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
 
 
 def _stream_worker(
-    graph: Any, ir: TraversalIR, token: CancelToken, out: queue.Queue[tuple[str, Any]], stop: threading.Event
+    graph: Any,
+    ir: TraversalIR,
+    token: CancelToken,
+    out: queue.Queue[tuple[str, Any]],
+    stop: threading.Event,
+    exhausted: threading.Event,
 ) -> None:
-    """Runs the traversal in its own transaction, handing loaded batches to `out`."""
+    """Runs the traversal in its own transaction, handing loaded batches to `out`.
+
+    The transaction commits only once the consumer has asked past the last result
+    (`exhausted`): a small result fits in the queue, and the worker would otherwise commit
+    before a consumer that stops early gets to say so."""
 
     def put(item: tuple[str, Any]) -> bool:
         while not stop.is_set():
@@ -172,6 +181,11 @@ def _stream_worker(
         if batch:
             load_results(access, batch)
             if not put(("batch", batch)):
+                raise TraversalCancelled("the result stream was closed")
+        if not put(("drained", None)):
+            raise TraversalCancelled("the result stream was closed")
+        while not exhausted.wait(0.05):
+            if stop.is_set():
                 raise TraversalCancelled("the result stream was closed")
     except BaseException as exc:
         failure = exc
@@ -204,11 +218,12 @@ class _Stream:
         self._token = token
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=4)
         self._stop = threading.Event()
+        self._exhausted = threading.Event()
         self._buffer: list[Any] = []
         self._pos = 0
         self._done = False
         self._thread = threading.Thread(
-            target=_stream_worker, args=(graph, ir, token, self._queue, self._stop),
+            target=_stream_worker, args=(graph, ir, token, self._queue, self._stop, self._exhausted),
             name=f"hugelite-stream-{graph.name}", daemon=True,
         )
         self._thread.start()
@@ -224,6 +239,8 @@ class _Stream:
             kind, payload = self._queue.get()
             if kind == "batch":
                 self._buffer, self._pos = payload, 0
+            elif kind == "drained":
+                self._exhausted.set()  # asked past the last result: the worker may commit
             elif kind == "end":
                 self._done = True
                 self._thread.join()
