@@ -84,6 +84,10 @@ class GraphAccess(Protocol):
     # def property_values(self, elements, key, missing=None) -> list[Any]:
     #     """The first value of `key` on each element (`missing` if none), leaving
     #     unloaded elements unloaded when only that key is needed (groupCount().by(key))."""
+    #
+    # def adjacent_heads(self, vertices, direction, labels=()) -> list[tuple[int, Vertex]]:
+    #     """Like adjacent_vertices, but the neighbours carry only id and label (their
+    #     property JSON is not read): `out().id()`, `out().label()`."""
 
     def load(self, elements: Iterable[Element]) -> None:
         """Fills the properties of every unloaded element in the batch (one query per kind)."""
