@@ -27,6 +27,8 @@ ALLOWED = {
 }
 #: names a REST handler must never touch: they would bypass the engine
 FORBIDDEN_ATTRS = {"store", "tx", "write_access", "read_access", "session", "access"}
+# handler helpers that run exactly one engine traversal (checked below)
+ONE_TRAVERSAL_HELPERS = {"traverse", "delete_element"}
 
 
 def _modules(package: str) -> list[Path]:
@@ -90,12 +92,23 @@ def test_every_element_handler_runs_one_traversal(module_name):
         calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call)]
         traversals = [
             c for c in calls
-            if isinstance(c.func, ast.Attribute) and c.func.attr == "traverse"
+            if isinstance(c.func, ast.Attribute) and c.func.attr in ONE_TRAVERSAL_HELPERS
             and isinstance(c.func.value, ast.Name) and c.func.value.id == "c"
         ]
         assert len(traversals) == 1, f"{name} must run exactly one engine traversal"
         touched = {n.attr for n in ast.walk(fn) if isinstance(n, ast.Attribute)}
         assert not touched & FORBIDDEN_ATTRS, f"{name} touches {touched & FORBIDDEN_ATTRS}"
+
+
+def test_shared_handlers_run_exactly_one_traversal():
+    """`c.delete_element` serves both DELETE handlers; it counts as their one traversal."""
+    from rest_adapter.resources import _element_common
+
+    tree = ast.parse(Path(_element_common.__file__).read_text())
+    for name in ONE_TRAVERSAL_HELPERS - {"traverse"}:
+        fn = next(n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == name)
+        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+        assert [c.func.id for c in calls].count("traverse") == 1, name
 
 
 def test_traverse_helper_goes_through_the_engine_facade():

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 from starlette.requests import Request
+from starlette.responses import Response
 
 from gremlin_engine import Graph
 from gremlin_engine.errors import IllegalArgument
@@ -20,9 +21,9 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.steps.hugegraph.conditions import parse_conditions
-from rest_adapter.context import query_bool, query_int, query_one, run
+from rest_adapter.context import no_content, query_bool, query_int, query_one, run
 from rest_adapter.errors import bad_request, unsupported_action
-from rest_adapter.serializers.hugegraph_json import edge_json, id_json, vertex_json
+from rest_adapter.serializers.hugegraph_json import edge_json, id_json, id_key, vertex_json
 
 DEFAULT_LIMIT = 100
 
@@ -245,3 +246,21 @@ def label_param(request: Request) -> str | None:
 def check_illegal(condition: bool, message: str) -> None:
     if condition:
         raise IllegalArgument(message)
+
+
+async def delete_element(graph: Graph, kind: str, element_id: Any, label: str | None) -> Response:
+    """`DELETE /vertices/{id}` and `/edges/{id}` (`kind` 'vertex' or 'edge'), optionally
+    restricted to `label`: one `V(id)`/`E(id)` + drop traversal. HugeGraph trusts a given label
+    that has no index labels and deletes blindly (204 even when nothing matched)."""
+    if label is not None:
+        find = graph.schema.vertex_label if kind == "vertex" else graph.schema.edge_label
+        if find(label) is None:
+            raise IllegalArgument(f"Undefined {kind} label: '{label}'")
+    steps: list[tuple[Any, ...]] = [("V" if kind == "vertex" else "E", element_id)]
+    if label is not None:
+        steps.append(("hasLabel", label))
+    steps += [("sideEffect", anon(("drop",))), ("count",)]
+    dropped = (await traverse(graph, ir(*steps)))[0]
+    if dropped == 0 and (label is None or graph.schema.index_labels_for(f"{kind.upper()}_LABEL", label)):
+        raise IllegalArgument(f"No such {kind} with id: '{id_key(element_id)}'")
+    return no_content()

@@ -30,7 +30,6 @@ from gremlin_engine.errors import IllegalArgument, NotFound
 from rest_adapter.context import (
     graph_of,
     json_response,
-    no_content,
     query_bool,
     query_one,
     read_json,
@@ -166,18 +165,7 @@ async def delete(request: Request) -> Response:
         eid = c.edge_id_param(graph, request.path_params["id"])
     except NotFound as e:  # HugeGraph turns a malformed id into a 400 here
         raise IllegalArgument(str(e)) from None
-    label = c.label_param(request)
-    if label is not None and graph.schema.edge_label(label) is None:
-        raise IllegalArgument(f"Undefined edge label: '{label}'")
-    steps: list[tuple[Any, ...]] = [("E", eid)]
-    if label is not None:
-        steps.append(("hasLabel", label))
-    steps += [("sideEffect", c.anon(("drop",))), ("count",)]
-    dropped = (await c.traverse(graph, c.ir(*steps)))[0]
-    if dropped == 0:
-        if label is None or graph.schema.index_labels_for("EDGE_LABEL", label):
-            raise IllegalArgument(f"No such edge with id: '{id_key(eid)}'")
-    return no_content()
+    return await c.delete_element(graph, "edge", eid, c.label_param(request))
 
 
 routes = [

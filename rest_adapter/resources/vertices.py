@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from gremlin_engine.errors import IllegalArgument, NotFound
 from gremlin_engine.traversal.tokens import T
-from rest_adapter.context import graph_of, json_response, no_content, read_json, settings_of
+from rest_adapter.context import graph_of, json_response, read_json, settings_of
 from rest_adapter.resources import _element_common as c
 from rest_adapter.serializers.hugegraph_json import id_key
 
@@ -118,20 +118,7 @@ async def get_one(request: Request) -> Response:
 
 async def delete(request: Request) -> Response:
     graph = graph_of(request)
-    vid = c.vertex_id_param(request.path_params["id"])
-    label = c.label_param(request)
-    if label is not None and graph.schema.vertex_label(label) is None:
-        raise IllegalArgument(f"Undefined vertex label: '{label}'")
-    steps: list[tuple[Any, ...]] = [("V", vid)]
-    if label is not None:
-        steps.append(("hasLabel", label))
-    steps += [("sideEffect", c.anon(("drop",))), ("count",)]
-    dropped = (await c.traverse(graph, c.ir(*steps)))[0]
-    if dropped == 0:
-        # HugeGraph trusts a given label without index labels and deletes blindly (204)
-        if label is None or graph.schema.index_labels_for("VERTEX_LABEL", label):
-            raise IllegalArgument(f"No such vertex with id: '{id_key(vid)}'")
-    return no_content()
+    return await c.delete_element(graph, "vertex", c.vertex_id_param(request.path_params["id"]), c.label_param(request))
 
 
 routes = [
