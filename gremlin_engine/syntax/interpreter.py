@@ -105,11 +105,11 @@ class Interpreter:
 
     def execute(self, stmt: ast.Stmt) -> Any:
         if isinstance(stmt, ast.Assign):
-            value = self.eval(stmt.value)
+            value = self.evaluate(stmt.value)
             self.vars[stmt.name] = value
             return value
         if isinstance(stmt, ast.ExprStmt):
-            return self.eval(stmt.expr)
+            return self.evaluate(stmt.expr)
         raise UnsupportedSyntax(f"unsupported statement {type(stmt).__name__}" + sandbox.where(stmt.pos))
 
     def results(self, value: Any) -> list[Any]:
@@ -131,7 +131,7 @@ class Interpreter:
         return [value]
 
     # ---- expressions ----------------------------------------------------------------
-    def eval(self, node: ast.Expr) -> Any:
+    def evaluate(self, node: ast.Expr) -> Any:
         method = _DISPATCH.get(type(node))
         if method is None:
             raise UnsupportedSyntax(f"unsupported expression {type(node).__name__}" + sandbox.where(node.pos))
@@ -141,16 +141,16 @@ class Interpreter:
         return node.value
 
     def _list(self, node: ast.ListLit) -> list[Any]:
-        return [self.eval(i) for i in node.items]
+        return [self.evaluate(i) for i in node.items]
 
     def _set(self, node: ast.SetLit) -> set[Any]:
-        return {_hashable(self.eval(i)) for i in node.items}
+        return {_hashable(self.evaluate(i)) for i in node.items}
 
     def _map(self, node: ast.MapLit) -> dict[Any, Any]:
-        return {_hashable(self.eval(k)): self.eval(v) for k, v in node.entries}
+        return {_hashable(self.evaluate(k)): self.evaluate(v) for k, v in node.entries}
 
     def _paren(self, node: ast.Paren) -> Any:
-        return self.eval(node.expr)
+        return self.evaluate(node.expr)
 
     def _var(self, node: ast.VarRef) -> Any:
         name = node.name
@@ -228,18 +228,18 @@ class Interpreter:
                 raise StepArgumentError(
                     f"{node.class_name} takes named arguments only, e.g. `{node.class_name}(k: v)`"
                 )
-            config[a.name] = _arg_value(self.eval(a.value))
+            config[a.name] = _arg_value(self.evaluate(a.value))
         return StrategySpec(node.class_name, config)
 
     def _unary(self, node: ast.UnaryOp) -> Any:
-        return operators.unary(node.op, self.eval(node.operand))
+        return operators.unary(node.op, self.evaluate(node.operand))
 
     def _binary(self, node: ast.BinaryOp) -> Any:
         if node.op == "&&":
-            return operators.truthy(self.eval(node.left)) and operators.truthy(self.eval(node.right))
+            return operators.truthy(self.evaluate(node.left)) and operators.truthy(self.evaluate(node.right))
         if node.op == "||":
-            return operators.truthy(self.eval(node.left)) or operators.truthy(self.eval(node.right))
-        return operators.binary(node.op, self.eval(node.left), self.eval(node.right))
+            return operators.truthy(self.evaluate(node.left)) or operators.truthy(self.evaluate(node.right))
+        return operators.binary(node.op, self.evaluate(node.left), self.evaluate(node.right))
 
     def _chain(self, node: ast.MethodCall | ast.PropertyGet) -> Any:
         # Unwound iteratively: a 1000-step chain must not recurse 1000 deep.
@@ -248,7 +248,7 @@ class Interpreter:
         while isinstance(cur, ast.MethodCall | ast.PropertyGet):
             links.append(cur)
             cur = cur.target
-        value = self.eval(cur)
+        value = self.evaluate(cur)
         for link in reversed(links):
             if isinstance(link, ast.MethodCall):
                 value = self.call(value, link.name, self.args(link.args), link.pos)
@@ -267,9 +267,9 @@ class Interpreter:
         named: dict[str, Any] = {}
         for n in nodes:
             if isinstance(n, ast.NamedArg):
-                named[n.name] = _arg_value(self.eval(n.value))
+                named[n.name] = _arg_value(self.evaluate(n.value))
             else:
-                positional.append(_arg_value(self.eval(n)))
+                positional.append(_arg_value(self.evaluate(n)))
         return (named, *positional) if named else tuple(positional)
 
     def call(self, target: Any, name: str, args: tuple[Any, ...], pos: ast.Pos) -> Any:

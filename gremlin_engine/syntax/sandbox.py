@@ -113,7 +113,7 @@ def _check_member(node: ast.MethodCall | ast.PropertyGet) -> None:
     while isinstance(target, ast.Paren):
         target = target.expr
     if isinstance(target, ast.AnonTraversal) and target.implicit:
-        # a bare call: `eval('1')`, `open('/etc/passwd')`, `__import__('os')`, `if (x) {...}`
+        # a bare call of a free name (eval, open, __import__ with arguments) or `if (x) {...}`
         if node.name in names.GROOVY_KEYWORDS:
             raise UnsupportedSyntax(f"'{node.name}' statements are not supported" + where(node.pos))
         if names.forbidden_name(node.name) or names.forbidden_member(node.name):
