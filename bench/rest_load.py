@@ -23,10 +23,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,9 +36,9 @@ from typing import Any
 import httpx
 
 from bench.raw_sqlite import RawSqlite
+from bench.server import BenchServer
 from bench.workload import SIZES, Workload, workload
 
-ROOT = Path(__file__).resolve().parent.parent
 BATCH = 500
 GRAPH = "bench"
 P = f"/graphs/{GRAPH}"
@@ -51,68 +49,12 @@ TARGET_GET = 3_000
 # ---- the server ------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """A real hugelite server in a subprocess, on a temp-file sqlite graph."""
+class Server(BenchServer):
+    """The REST load target: a strict graph on a temp sqlite file."""
 
     def __init__(self, base: Path) -> None:
-        self.base = base
-        self.port = _free_port()
-        conf = base / "conf"
-        (conf / "graphs").mkdir(parents=True, exist_ok=True)
-        (conf / "rest-server.properties").write_text(
-            f"restserver.url=http://127.0.0.1:{self.port}\ngraphs={conf / 'graphs'}\n"
-            "gremlinserver.evaluation_timeout_ms=600000\n"
-        )
-        (conf / "graphs" / f"{GRAPH}.properties").write_text(
-            f"backend=sqlite\nstore={base / 'bench.db'}\nschema.mode=strict\n"
-        )
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        subprocess.run([sys.executable, "-m", "rest_adapter", "init-store", "--conf", str(conf)],
-                       check=True, cwd=base, env=env, capture_output=True)
-        self.log = (base / "server.log").open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(self.port),
-             "--log-level", "warning"],
-            cwd=base, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-        )
-        self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{self.url}/versions", timeout=0.5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((base / "server.log").read_text())
-            time.sleep(0.05)
-
-    def cpu_s(self) -> float:
-        """CPU seconds the server process has used (user + system): unlike wall time, not
-        inflated by other processes competing for the machine's cores."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def peak_rss_kib(self) -> int:
-        text = Path(f"/proc/{self.proc.pid}/status").read_text()
-        m = re.search(r"VmHWM:\s+(\d+)", text)
-        return int(m.group(1)) if m else 0
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
+        props = f"backend=sqlite\nstore={base / 'bench.db'}\nschema.mode=strict\n"
+        super().__init__(base, GRAPH, props, timeout_ms=600000, init_store=True)
 
 
 def make_schema(client: httpx.Client) -> None:

@@ -20,13 +20,9 @@
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import resource
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -37,9 +33,9 @@ import httpx
 
 from bench.engine import HugeliteEngine
 from bench.raw_sqlite import RawSqlite
+from bench.server import BenchServer
 from bench.workload import Workload, workload
 
-ROOT = Path(__file__).resolve().parent.parent
 CHUNK = 900  # sqlite parameters per IN (...) list
 T = "/graphs/bench/traversers"
 
@@ -47,47 +43,11 @@ T = "/graphs/bench/traversers"
 # ---- the server --------------------------------------------------------------------------------
 
 
-class Server:
+class Server(BenchServer):
+    """The traverser target: an auto-mode graph on the store the bench loaded."""
+
     def __init__(self, base: Path, store: Path) -> None:
-        import socket
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        conf = base / "conf"
-        (conf / "graphs").mkdir(parents=True, exist_ok=True)
-        (conf / "rest-server.properties").write_text(
-            f"restserver.url=http://127.0.0.1:{self.port}\ngraphs={conf / 'graphs'}\n"
-            "gremlinserver.evaluation_timeout_ms=0\n")
-        (conf / "graphs" / "bench.properties").write_text(f"backend=sqlite\nstore={store}\nschema.mode=auto\n")
-        self.log = (base / "server.log").open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(self.port),
-             "--log-level", "warning"],
-            cwd=base, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=self.log, stderr=subprocess.STDOUT)
-        self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{self.url}/versions", timeout=0.5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((base / "server.log").read_text())
-            time.sleep(0.05)
-
-    def peak_rss_kib(self) -> int:
-        m = re.search(r"VmHWM:\s+(\d+)", Path(f"/proc/{self.proc.pid}/status").read_text())
-        return int(m.group(1)) if m else 0
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
+        super().__init__(base, "bench", f"backend=sqlite\nstore={store}\nschema.mode=auto\n", timeout_ms=0)
 
 
 class Rest:

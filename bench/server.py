@@ -1,0 +1,83 @@
+"""A real hugelite server in a subprocess, for the REST benchmarks.
+
+The REST load and traverser benchmarks measure the server as users run it: its own process,
+a config folder written here, the store on a temp file. Its CPU time and peak RSS are read
+from /proc, so other load on the machine does not inflate them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class BenchServer:
+    """Serves one graph, `graph_props` being its `.properties` text; `init_store` runs
+    `hugelite init-store` first (a strict graph on a new file needs it)."""
+
+    def __init__(self, base: Path, graph: str, graph_props: str, timeout_ms: int, init_store: bool = False) -> None:
+        self.base = base
+        self.port = free_port()
+        conf = base / "conf"
+        (conf / "graphs").mkdir(parents=True, exist_ok=True)
+        (conf / "rest-server.properties").write_text(
+            f"restserver.url=http://127.0.0.1:{self.port}\ngraphs={conf / 'graphs'}\n"
+            f"gremlinserver.evaluation_timeout_ms={timeout_ms}\n"
+        )
+        (conf / "graphs" / f"{graph}.properties").write_text(graph_props)
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        if init_store:
+            subprocess.run([sys.executable, "-m", "rest_adapter", "init-store", "--conf", str(conf)],
+                           check=True, cwd=base, env=env, capture_output=True)
+        self.log = (base / "server.log").open("wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(self.port),
+             "--log-level", "warning"],
+            cwd=base, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{self.url}/versions", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((self.base / "server.log").read_text())
+            time.sleep(0.05)
+
+    def cpu_s(self) -> float:
+        """CPU seconds the server process has used (user + system)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def peak_rss_kib(self) -> int:
+        m = re.search(r"VmHWM:\s+(\d+)", Path(f"/proc/{self.proc.pid}/status").read_text())
+        return int(m.group(1)) if m else 0
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
