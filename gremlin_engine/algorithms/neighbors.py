@@ -156,31 +156,22 @@ class KoutStep(AlgorithmStep):
                 new = _layer(nodes, latest, opts, seen, bound)
                 if nearest:
                     visited.update(key(n) for n in new)
-                if cap != NO_LIMIT:
-                    remaining -= len(new)
-                    if remaining <= 0 and depth_left > 0:
-                        raise reach_capacity(cap, depth_left)
-                latest = new
-                done += 1
-                if not latest:
-                    break
-                continue
-            for v, items in _expand(walker, nodes, latest, opts):
-                vk = key(v)
-                for item in items:
-                    edge, n = item if isinstance(item, tuple) else (None, item)
-                    k = key(n)
-                    if k in seen or k in level:
-                        continue
-                    level[k] = (vk, edge)
-                    new.append(n)
+            else:
+                for v, items in _expand(walker, nodes, latest, opts):
+                    vk = key(v)
+                    for item in items:
+                        edge, n = item if isinstance(item, tuple) else (None, item)
+                        k = key(n)
+                        if k in seen or k in level:
+                            continue
+                        level[k] = (vk, edge)
+                        new.append(n)
+                        if bound != NO_LIMIT and len(new) >= bound:
+                            break
                     if bound != NO_LIMIT and len(new) >= bound:
                         break
-                if bound != NO_LIMIT and len(new) >= bound:
-                    break
-            if nearest:
-                visited.update(level)
-            if opts.track:
+                if nearest:
+                    visited.update(level)
                 parents.append(level)
             if cap != NO_LIMIT:
                 remaining -= len(new)
