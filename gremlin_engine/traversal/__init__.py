@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Iterator
 from enum import Enum
@@ -31,6 +32,15 @@ from gremlin_engine.traversal.compiler import SourceOptions, compile_ir
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P
+from gremlin_engine.traversal.slots import (
+    Unslottable,
+    bind,
+    make_plan,
+    marker,
+    slot_class,
+    slot_kind,
+    with_markers,
+)
 from gremlin_engine.traversal.tokens import Operator
 from gremlin_engine.traversal.traverser import Context
 
@@ -49,10 +59,13 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
 CACHE_SIZE = 1024
 #: step classes that build state lazily on first run: never shared between runs
 _UNSHAREABLE = frozenset({"MatchStep", "WhereTraversalStep"})
-_ATOMS = (str, int, float, type(None), Enum)
+_ATOMS = (str, int, float, type(None), Enum, uuid.UUID)
 
 _cache: OrderedDict[Any, CompiledTraversal] = OrderedDict()
 _cache_lock = threading.Lock()
+
+
+_SLOT = "$slot"
 
 
 class _NoKey(Exception):
@@ -83,10 +96,124 @@ def _ir_key(ir: TraversalIR) -> Any:
     return (ir.anonymous, tuple(_ins_key(i) for i in ir.source), tuple(_ins_key(i) for i in ir.steps))
 
 
+def _shape_arg(a: Any, values: list[Any]) -> Any:
+    if isinstance(a, TraversalIR):
+        return _shape_ir(a, values)
+    if type(a) is tuple:
+        return (tuple, tuple(_shape_arg(x, values) for x in a))
+    return _arg_key(a)
+
+
+def _shape_ir(ir: TraversalIR, values: list[Any]) -> Any:
+    """`_ir_key` with the slot values (`slots.py`) left out, appended to `values` instead."""
+    out = []
+    for n, ins in enumerate(ir.steps):
+        name, args = ins.name, ins.args
+        kind = slot_kind(ir, n, name, args) if name == "has" or n == 0 else None
+        if kind is None:
+            out.append((name, tuple(_shape_arg(a, values) for a in args)))
+        elif kind == "ids":
+            values.extend(args)
+            out.append((name, _SLOT, tuple(slot_class(a) for a in args)))
+        else:
+            out.append((name, tuple(_arg_key(a) for a in args[:-1]), _SLOT, slot_class(args[-1])))
+            values.append(args[-1])
+    return (ir.anonymous, tuple(_ins_key(i) for i in ir.source), tuple(out))
+
+
+def _has_atom(key: Any, atoms: set[Any]) -> bool:
+    """Whether a (type, value) pair of `atoms` occurs anywhere in a cache key."""
+    if type(key) is not tuple:
+        return False
+    if len(key) == 2 and type(key[0]) is type:
+        try:
+            if key in atoms:
+                return True
+        except TypeError:
+            pass
+    return any(_has_atom(k, atoms) for k in key)
+
+
+class _Template:
+    """A compiled traversal with markers in its slots, and the plan to rebind them."""
+
+    __slots__ = ("traversal", "plan")
+
+    def __init__(self, traversal: CompiledTraversal, plan: Any) -> None:
+        self.traversal = traversal
+        self.plan = plan
+
+
+#: cache entry of a slotted shape whose steps cannot be rebound: cached per literal instead
+_REFUSED: Any = object()
+
+
+def _remember(key: Any, entry: Any) -> None:
+    with _cache_lock:
+        _cache[key] = entry
+        if len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def _shareable(traversal: CompiledTraversal) -> bool:
+    if any(type(s).__name__ in _UNSHAREABLE for s in traversal.walk()):
+        return False
+    traversal.path_flags = _path_flags(traversal)  # type: ignore[attr-defined]
+    return True
+
+
 def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
-    """`compile_traversal`, shared through the cache when the IR allows it."""
+    """`compile_traversal`, shared through the cache when the IR allows it: by shape (its
+    slot values bound into a copy of the cached template) or else by literal IR."""
+    values: list[Any] = []
     try:
-        key: Any = (strategies, _ir_key(ir))
+        key: Any = (strategies, _shape_ir(ir, values))
+    except _NoKey:
+        return compile_traversal(ir, strategies=strategies)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+    if found is not None:
+        if not values:
+            return found  # type: ignore[no-any-return]
+        if found is not _REFUSED:
+            return bind(found.plan, values)  # type: ignore[no-any-return]
+        return _by_literal(ir, strategies)
+    if not values:
+        traversal = compile_traversal(ir, strategies=strategies)
+        if _shareable(traversal):
+            _remember(key, traversal)
+        return traversal
+    template = _template(ir, values, strategies, key)
+    if template is None:
+        _remember(key, _REFUSED)
+        return _by_literal(ir, strategies)
+    _remember(key, template)
+    return bind(template.plan, values)  # type: ignore[no-any-return]
+
+
+def _template(ir: TraversalIR, values: list[Any], strategies: bool, key: Any) -> _Template | None:
+    """The shape's template, or None when its slots cannot be rebound exactly."""
+    markers = [marker(v, i) for i, v in enumerate(values)]
+    if _has_atom(key, {(type(m), m) for m in markers}):
+        return None
+    try:
+        traversal = compile_traversal(with_markers(ir, markers), strategies=strategies)
+    except Exception:  # the literal compile below raises the real error
+        return None
+    if not _shareable(traversal):
+        return None
+    try:
+        return _Template(traversal, make_plan(traversal, markers))
+    except Unslottable:
+        return None
+
+
+def _by_literal(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
+    """The cache by literal IR, for shapes whose slots cannot be rebound."""
+    try:
+        key: Any = (strategies, "literal", _ir_key(ir))
     except _NoKey:
         return compile_traversal(ir, strategies=strategies)
     with _cache_lock:
@@ -95,13 +222,8 @@ def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
             _cache.move_to_end(key)
             return found
     traversal = compile_traversal(ir, strategies=strategies)
-    if any(type(s).__name__ in _UNSHAREABLE for s in traversal.walk()):
-        return traversal
-    traversal.path_flags = _path_flags(traversal)  # type: ignore[attr-defined]
-    with _cache_lock:
-        _cache[key] = traversal
-        if len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+    if _shareable(traversal):
+        _remember(key, traversal)
     return traversal
 
 

@@ -1,0 +1,259 @@
+"""Literal slots: one compiled traversal per IR *shape*, whatever ids and values it carries.
+
+`g.V(1).values('name')` and `g.V(2).values('name')` compile to the same steps apart from the
+id. A REST `GET /vertices/{id}`, a bytecode point lookup and a script whose probe arrives in
+its bindings all differ only there, so a cache keyed by the literal IR misses on every call
+and pays the compiler and the strategies (about 100 us) each time. Here a few argument
+positions are *slots*: their values are left out of the cache key (only their type stays in
+it) and put back into a cached template for each run.
+
+Slot positions (conservative: the value must flow into the steps untouched):
+
+* the ids of a root traversal's first step `V(id, ...)` / `E(id, ...)`;
+* the value of `has(key, value)` and `has(label, key, value)` with string key and label.
+
+A slot value must be a `str`, a `uuid.UUID` or an `int` / `Int` / `Long` within 64 bits
+(the key also keeps whether it fits 32 bits, which decides Integer against Long). Nothing
+else (floats, lists, elements, predicates, tokens) is ever slotted.
+
+How a template is made: the IR is compiled with a *marker* in each slot (a value of the same
+type no one would write: `"\\x00hugelite slot 0\\x00"`, `2000000000`, ...). Then the
+compiled steps are walked and every place holding a marker is recorded in a *plan*: which
+containers and step objects lead to it. Binding a run's values copies just those objects
+(shallowly; everything else is shared with the template, as cached traversals already are:
+steps keep per-run state in the `Context`) and puts the values in. For `V(id)` that is the
+traversal, its step list, one step and its id list: a few microseconds.
+
+A shape is refused, and compiled per literal as before, whenever the walk cannot prove the
+rebinding exact: a marker missing from the compiled steps (transformed by a step or
+strategy), found with another type, inside a set or as a dict key, or embedded in a longer
+string (text derived from it), or a marker value already present elsewhere in the IR.
+"""
+
+from __future__ import annotations
+
+import uuid
+from enum import Enum
+from typing import Any
+
+from gremlin_engine.structure.numbers import Int, Long
+from gremlin_engine.traversal.executor import CompiledTraversal
+from gremlin_engine.traversal.ir import TraversalIR
+
+#: the types a slot may hold
+SLOT_TYPES = frozenset({str, int, Int, Long, uuid.UUID})
+_INT_TYPES = frozenset({int, Int, Long})
+_STR_MARK = "\x00hugelite slot "
+_INT32_MARK = 2_000_000_000
+_INT64_MARK = 0x5EED_0000_0000_0000
+_UUID_MARK = 0x5EED << 64
+
+
+class Unslottable(Exception):
+    """The compiled steps cannot be rebound exactly: compile this shape per literal."""
+
+
+def slot_class(value: Any) -> Any:
+    """The part of a slot value that stays in the cache key (None: not slottable)."""
+    t = type(value)
+    if t not in SLOT_TYPES:
+        return None
+    if t in _INT_TYPES:
+        if not -(2**63) <= value < 2**63:
+            return None
+        return (t, -(2**31) <= value < 2**31)
+    return t
+
+
+def marker(value: Any, index: int) -> Any:
+    """A value of `value`'s type and size class that stands for slot `index` while compiling."""
+    t = type(value)
+    if t is str:
+        return f"{_STR_MARK}{index}\x00"
+    if t is uuid.UUID:
+        return uuid.UUID(int=_UUID_MARK + index)
+    base = _INT32_MARK if -(2**31) <= value < 2**31 else _INT64_MARK
+    return t(base + index)
+
+
+def with_markers(ir: TraversalIR, markers: list[Any]) -> TraversalIR:
+    """`ir` with the slot values replaced by `markers`, in the order `shape` found them."""
+    it = iter(markers)
+    return _replace_ir(ir, it)
+
+
+def _replace_ir(ir: TraversalIR, it: Any) -> TraversalIR:
+    from gremlin_engine.traversal.ir import Instruction
+
+    steps = []
+    for n, ins in enumerate(ir.steps):
+        name, args = ins.name, ins.args
+        kind = slot_kind(ir, n, name, args)
+        if kind == "ids":
+            args = tuple(next(it) for _ in args)
+        elif kind == "has":
+            args = (*(_replace_arg(a, it) for a in args[:-1]), next(it))
+        else:
+            args = tuple(_replace_arg(a, it) for a in args)
+        steps.append(Instruction(name, args, ins.pos))
+    return TraversalIR(ir.source, tuple(steps), ir.anonymous)
+
+
+def _replace_arg(a: Any, it: Any) -> Any:
+    if isinstance(a, TraversalIR):
+        return _replace_ir(a, it)
+    if type(a) is tuple:
+        return tuple(_replace_arg(x, it) for x in a)
+    return a
+
+
+def slot_kind(ir: TraversalIR, n: int, name: str, args: tuple[Any, ...]) -> str | None:
+    """"ids" when every argument of instruction `n` is a slot, "has" when its last one is."""
+    if name == "has":
+        if len(args) == 2:
+            ok = type(args[0]) is str
+        elif len(args) == 3:
+            ok = type(args[0]) is str and type(args[1]) is str
+        else:
+            return None
+        return "has" if ok and slot_class(args[-1]) is not None else None
+    if n == 0 and name in ("V", "E") and args and not ir.anonymous:
+        for a in args:
+            if slot_class(a) is None:
+                return None
+        return "ids"
+    return None
+
+
+# ---- plans: where the markers ended up ---------------------------------------------------
+# A plan node is ("slot", index) or (kind, original object, [(position, child plan)...]) with
+# kind "list", "tuple", "dict" or "obj" (position: index, key or attribute name); "obj" nodes
+# also list the object's __slots__ names to copy.
+
+
+def make_plan(traversal: CompiledTraversal, markers: list[Any]) -> Any:
+    """The plan that rebinds `traversal`'s markers; raises `Unslottable`."""
+    index = {(type(m), m): i for i, m in enumerate(markers)}
+    found: set[int] = set()
+    plan = _plan(traversal, index, found, {}, set())
+    if len(found) != len(markers) or plan is None:
+        raise Unslottable("a slot value did not reach the compiled steps unchanged")
+    return plan
+
+
+def _walkable(obj: Any) -> bool:
+    t = type(obj)
+    return (t.__module__ or "").startswith("gremlin_engine.") and not isinstance(obj, Enum | type)
+
+
+def _plan(obj: Any, index: dict[Any, int], found: set[int], memo: dict[int, Any], busy: set[int]) -> Any:
+    t = type(obj)
+    if t in SLOT_TYPES:
+        i = index.get((t, obj))
+        if i is not None:
+            found.add(i)
+            return ("slot", i)
+        if t is str:
+            if _STR_MARK in obj:
+                raise Unslottable("a slot value was copied into other text")
+        elif any(obj == m and tm is not t for tm, m in index):
+            raise Unslottable("a slot value changed type")
+        return None
+    if obj is None or t in (bool, float) or isinstance(obj, Enum):
+        return None
+    oid = id(obj)
+    if oid in memo:
+        return memo[oid]
+    if oid in busy:
+        raise Unslottable("the compiled steps refer back to themselves")
+    busy.add(oid)
+    try:
+        plan = _plan_container(obj, t, index, found, memo, busy)
+    finally:
+        busy.discard(oid)
+    memo[oid] = plan
+    return plan
+
+
+def _plan_container(obj: Any, t: type, index: dict[Any, int], found: set[int], memo: dict[int, Any], busy: set[int]) -> Any:
+    parts: list[tuple[Any, Any]] = []
+    if t is list or t is tuple:
+        for i, x in enumerate(obj):
+            sub = _plan(x, index, found, memo, busy)
+            if sub is not None:
+                parts.append((i, sub))
+        kind = "list" if t is list else "tuple"
+    elif t is dict:
+        for k, x in obj.items():
+            if _plan(k, index, found, memo, busy) is not None:
+                raise Unslottable("a slot value became a map key")
+            sub = _plan(x, index, found, memo, busy)
+            if sub is not None:
+                parts.append((k, sub))
+        kind = "dict"
+    elif isinstance(obj, set | frozenset):
+        for x in obj:
+            if _plan(x, index, found, memo, busy) is not None:
+                raise Unslottable("a slot value went into a set")
+        return None
+    elif isinstance(obj, list | tuple | dict):
+        for x in (obj.values() if isinstance(obj, dict) else obj):
+            if _plan(x, index, found, memo, busy) is not None:
+                raise Unslottable(f"a slot value went into a {t.__name__}")
+        return None
+    elif _walkable(obj):
+        slot_names = _slot_names(t)
+        for name, x in [*getattr(obj, "__dict__", {}).items(), *((n, getattr(obj, n)) for n in slot_names if hasattr(obj, n))]:
+            sub = _plan(x, index, found, memo, busy)
+            if sub is not None:
+                parts.append((name, sub))
+        return ("obj", obj, parts, tuple(n for n in slot_names if hasattr(obj, n))) if parts else None
+    else:
+        return None
+    return (kind, obj, parts) if parts else None
+
+
+def _slot_names(cls: type) -> list[str]:
+    return [n for c in cls.__mro__ for n in getattr(c, "__slots__", ()) if n not in ("__dict__", "__weakref__")]
+
+
+# ---- binding ------------------------------------------------------------------------------
+
+
+def bind(plan: Any, values: list[Any]) -> Any:
+    """A copy of the planned template with `values` in the slots (shared objects stay shared)."""
+    return _build(plan, values, {})
+
+
+def _build(plan: Any, values: list[Any], memo: dict[int, Any]) -> Any:
+    kind = plan[0]
+    if kind == "slot":
+        return values[plan[1]]
+    pid = id(plan)
+    done = memo.get(pid)
+    if done is not None:
+        return done
+    orig, parts = plan[1], plan[2]
+    if kind == "list" or kind == "tuple":
+        items = list(orig)
+        for i, sub in parts:
+            items[i] = _build(sub, values, memo)
+        new: Any = items if kind == "list" else tuple(items)
+    elif kind == "dict":
+        new = dict(orig)
+        for k, sub in parts:
+            new[k] = _build(sub, values, memo)
+    else:
+        cls = type(orig)
+        new = cls.__new__(cls)
+        d = getattr(orig, "__dict__", None)
+        if d is not None:
+            new.__dict__.update(d)
+        for name in plan[3]:
+            object.__setattr__(new, name, getattr(orig, name))
+        memo[pid] = new  # before the children: a back reference finds the copy
+        for name, sub in parts:
+            object.__setattr__(new, name, _build(sub, values, memo))
+        return new
+    memo[pid] = new
+    return new
