@@ -11,6 +11,7 @@ from __future__ import annotations
 from storage import tables
 from storage.tables import metadata
 from storage.tx_adjacency import AdjacencyMixin
+from storage.tx_aggregates import AggregatesMixin
 from storage.tx_elements import ElementsMixin
 from storage.tx_index import IndexMixin
 from storage.tx_records import RecordsMixin
@@ -22,7 +23,7 @@ _DROPPED = ("index_entries", "edges", "vertices")
 _EMPTIED = ("schema_items", "schema_seq", "variables")
 
 
-class Tx(ElementsMixin, AdjacencyMixin, IndexMixin, SchemaMixin, RecordsMixin):
+class Tx(ElementsMixin, AdjacencyMixin, AggregatesMixin, IndexMixin, SchemaMixin, RecordsMixin):
     """A store transaction. Obtain one from `Store.read()` or `Store.write()`."""
 
     __slots__ = ()

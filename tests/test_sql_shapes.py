@@ -9,8 +9,9 @@ callback on the graph's own connections (storage executes on the driver connecti
 SQLAlchemy's cursor events) and explained with `EXPLAIN QUERY PLAN`:
 
 * no plan line may be a `SCAN` of a table; the allowed scans are the `json_each` batch of
-  keys the storage layer joins against (a virtual table, as many rows as the batch) and a
-  bare `count(*)`, which SQLite answers by walking the smallest covering index;
+  keys the storage layer joins against (a virtual table, as many rows as the batch), the
+  frontier of a walk count (a CTE `fr` holding the previous level's keys) and a bare
+  `count(*)`, which SQLite answers by walking the smallest covering index;
 * the statements hit the index the storage docs promise (index_entries primary key,
   `ix_edges_out`, `ix_vertices_label`), and a read makes a bounded number of them.
 """
@@ -121,6 +122,8 @@ def assert_indexed(cap: Captured, statements: list[str]) -> list[list[str]]:
                 continue
             if "VIRTUAL TABLE" in line:  # json_each(batch of keys)
                 continue
+            if re.fullmatch(r"SCAN (fr|\(subquery-\d+\))", line):  # a walk's frontier (a CTE)
+                continue
             if bare_count and "USING COVERING INDEX" in line:
                 continue
             pytest.fail(f"full scan in the plan of\n  {sql}\n  -> {plan}")
@@ -168,9 +171,13 @@ def test_out_without_label_and_two_hops_stay_batched(cap: Captured) -> None:
     assert results == [5 * 6]  # 5 people, each knows 5 and created 1; software has no out-edges
     assert_indexed(cap, stmts)
     adjacency = [s for s in stmts if "edges" in s]
-    assert len(adjacency) == 2, stmts  # one per hop, not one per traverser
+    assert len(adjacency) == 1, stmts  # the whole walk is one statement, not one per hop
     assert all("ix_edges_out" in ln for s in adjacency for ln in cap.plan(s) if " e " in f" {ln} ")
-    assert len(stmts) <= 5, stmts
+    assert len(stmts) <= 2, stmts
+    # without count() each hop is still one batched statement, whatever the frontier size
+    results, stmts = cap.run("g.V(10).out().out().id()")
+    assert len(results) == 30
+    assert len([s for s in stmts if "edges" in s]) == 2, stmts
 
 
 def test_count_by_label_reads_only_the_label_index(cap: Captured) -> None:
@@ -224,3 +231,39 @@ def test_out_id_reads_no_neighbour_properties(cap: Captured) -> None:
     got = cap.run("g.V(10).union(out('knows').id(), out('knows').values('name'))")[0]
     assert sorted(map(str, got)) == sorted(["11L", "12L", "13L", "14L", "15L", "p11", "p12", "p13", "p14", "p15"])
     assert cap.run("g.V(10).out('created').id()")[0] == [10_000]  # person i created s((i - 1) % 3)
+
+
+def test_k_hop_count_is_one_walk_statement_reading_no_vertex_rows(cap: Captured) -> None:
+    """`repeat(out()).times(k).count()`: one statement, a GROUP BY per intermediate level
+    on the adjacency index, and no vertex row or edge property read."""
+    for k, want in ((2, 5 * 5 + 5), (3, 5 * 5 * 6)):
+        results, stmts = cap.run(f"g.V(10).repeat(out()).times({k}).count()")
+        assert results == [want], k
+        plans = assert_indexed(cap, stmts)
+        walks = [i for i, s in enumerate(stmts) if s.lstrip().startswith("WITH")]
+        assert len(walks) == 1 and len(stmts) <= 2, stmts
+        sql, plan = stmts[walks[0]], plans[walks[0]]
+        assert "vertices" not in sql and "props" not in sql, sql
+        assert sql.count("GROUP BY") == k - 1, sql
+        assert sum("USING COVERING INDEX ix_edges_out (out_key=?)" in ln for ln in plan) == k, plan
+    # labels and directions: 'knows' both ways is 10 per person, 'created' in-edges end at software
+    results, stmts = cap.run("g.V(10).repeat(both('knows')).times(2).count()")
+    assert results == [100]
+    plans = assert_indexed(cap, stmts)
+    assert any("ix_edges_in (in_key=? AND label_id=?)" in ln for p in plans for ln in p), plans
+    assert cap.run("g.V(10).out('created').in('created').count()")[0] == [N_PEOPLE // 3]
+
+
+def test_group_count_by_key_is_one_group_by(cap: Captured) -> None:
+    """`V().groupCount().by(key)` groups inside SQLite: one statement, no vertex built."""
+    results, stmts = cap.run("g.V().hasLabel('person').groupCount().by('city')")
+    assert results == [{f"c{i}": (N_PEOPLE - i) // 7 + (1 if i else 0) for i in (1, 2, 3, 4, 5, 6, 0)}]
+    assert list(results[0]) == [f"c{i}" for i in (1, 2, 3, 4, 5, 6, 0)]  # first met, as a scan
+    assert len(stmts) == 1 and "GROUP BY" in stmts[0], stmts
+    plans = assert_indexed(cap, stmts)
+    assert any("ix_vertices_label (label_id=?)" in ln for ln in plans[0]), plans
+    # the whole graph has no index to narrow it: the one scan is the table itself (as raw SQL)
+    results, stmts = cap.run("g.V().groupCount().by(label)")
+    assert results == [{"person": N_PEOPLE, "software": 3}]
+    assert len(stmts) == 1 and "GROUP BY label_id" in stmts[0], stmts
+    assert any("COVERING INDEX ix_vertices_label" in ln for ln in cap.plan(stmts[0])), cap.plan(stmts[0])

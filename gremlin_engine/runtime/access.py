@@ -3,8 +3,9 @@
 One instance wraps one storage transaction of one graph. It is assembled from mixins, each a
 module of its own: `loader` (rows → elements, the per-transaction cache, `load`), `reads`
 (V/E/count/adjacency), `writes` (add vertex/edge with id strategies and validation),
-`mutations` (properties, drop) and `batch_writes` (`add_vertices`/`add_edges`: a batch in one
-storage round). `gremlin_engine/access.py` is the contract it implements.
+`mutations` (properties, drop), `batch_writes` (`add_vertices`/`add_edges`: a batch in one
+storage round) and `pushdowns` (walk and group counts answered by one statement).
+`gremlin_engine/access.py` is the contract it implements.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from gremlin_engine.runtime.batch_writes import BatchWritesMixin
+from gremlin_engine.runtime.pushdowns import PushdownsMixin
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
 
 
-class StoreAccess(BatchWritesMixin):
+class StoreAccess(PushdownsMixin, BatchWritesMixin):
     """GraphAccess over `tx` (a storage read or write transaction)."""
 
     def __init__(

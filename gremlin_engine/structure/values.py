@@ -241,7 +241,12 @@ def decode_vertex_value(raw: str | bytes | None, key: str, missing: Any = None) 
     for every key of the row (`groupCount().by('city')` over a whole graph reads one key)."""
     if not raw:
         return missing
-    entry = orjson.loads(raw).get(key, _ABSENT)
+    return decode_vertex_entry(orjson.loads(raw).get(key, _ABSENT), missing)
+
+
+def decode_vertex_entry(entry: Any, missing: Any = None) -> Any:
+    """The first value of one decoded-JSON member of a vertex row (an entry, or a list of
+    entries for a multi-property), or `missing`: also for members SQL extracted alone."""
     if type(entry) is list:
         entry = entry[0] if entry else _ABSENT
     if entry is _ABSENT:

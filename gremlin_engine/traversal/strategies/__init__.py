@@ -13,11 +13,13 @@ from collections.abc import Callable, Iterable
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.strategies import (
     count_pushdown,
+    group_count_pushdown,
     has_fold,
     identity_removal,
     incident_to_adjacent,
     lazy_barrier,
     limit_pushdown,
+    walk_count,
 )
 
 Strategy = Callable[[CompiledTraversal, CompiledTraversal], None]
@@ -33,6 +35,11 @@ DEFAULT_STRATEGIES: tuple[tuple[str, Strategy], ...] = (
     ("CountStrategy", count_pushdown.apply),
     # after has_fold: a remaining has() between V() and limit() must block the push-down
     ("EarlyLimitStrategy", limit_pushdown.apply),
+    # after has_fold: a root V(labels).groupCount().by(key) becomes one GROUP BY
+    ("GroupCountStrategy", group_count_pushdown.apply),
+    # hops (and repeat(hops).times(k)) feeding count() become one key-level walk count;
+    # before lazy_barrier, which would put windows between the hops
+    ("WalkCountStrategy", walk_count.apply),
     # last: windows go between the steps the rewrites above leave
     ("LazyBarrierStrategy", lazy_barrier.apply),
 )

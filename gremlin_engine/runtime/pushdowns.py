@@ -1,0 +1,105 @@
+"""The optional `GraphAccess` aggregates that storage answers in one statement.
+
+Steps look these up on the access's class (`walk_count`, `group_counts`), so filtering
+views (which wrap an access through `__getattr__`) and the in-memory test graph never
+offer them and take the general path. Each returns None when it cannot answer (an old
+SQLite, props that are not JSON text, an interrupted statement): the caller then checks its
+cancel token and runs the ordinary steps, so an aggregate here can only ever be faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+
+from gremlin_engine.runtime import query as qp
+from gremlin_engine.runtime.reads import storage_direction
+from gremlin_engine.structure.elements import Vertex
+from gremlin_engine.structure.values import decode_value, decode_vertex_entry
+from gremlin_engine.traversal.tokens import Direction, T
+from storage.tx_aggregates import AggregateUnsupported
+
+#: start vertices per `walk_count` statement (counts add up, so chunks are independent)
+WALK_CHUNK = 5000
+
+
+class PushdownsMixin:
+    """Mixed into `StoreAccess`; uses its `tx`, `schema` and the loader's key resolution."""
+
+    tx: Any
+    schema: Any
+
+    def walk_count(
+        self,
+        starts: Sequence[tuple[Vertex, int]],
+        hops: Sequence[tuple[Direction, Sequence[str]]],
+        stop: Callable[[], bool] | None = None,
+    ) -> int | None:
+        """The number of walks `out/in/both(labels)` x len(hops) make from `starts`
+        ((vertex, bulk) pairs): what iterating the vertex steps and summing the bulk of
+        what comes out gives, without building a traverser or reading a vertex row."""
+        vertices = [v for v, _ in starts]
+        self._resolve_vertices(vertices)  # type: ignore[attr-defined]
+        merged: dict[int, int] = {}
+        for v, bulk in starts:
+            if v.key is not None:
+                merged[v.key] = merged.get(v.key, 0) + bulk
+        plan: list[tuple[str, list[int] | None]] = []
+        for direction, labels in hops:
+            lids = self._edge_label_filter(labels)  # type: ignore[attr-defined]
+            if lids is not None and not lids:
+                return 0  # an unknown edge label: no walk gets past it
+            plan.append((storage_direction(direction), lids))
+        items = list(merged.items())
+        total = 0
+        try:
+            for start in range(0, len(items), WALK_CHUNK):
+                n = self.tx.walk_count(items[start : start + WALK_CHUNK], plan, stop)
+                if n is None:
+                    return None
+                total += n
+        except AggregateUnsupported:
+            return None
+        return total
+
+    def group_counts(
+        self,
+        kind: str,
+        labels: Sequence[str] | None,
+        key: Any,
+        missing: Any,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[tuple[Any, int]] | None:
+        """(value, number of elements) for `V()/E()[.hasLabel(labels)].groupCount().by(key)`
+        with `key` a property name (its first value; `missing` for elements without it) or
+        `T.label`, in the order a scan meets each value first. Values equal as Java objects
+        may come in several groups (their JSON differs); the caller merges them."""
+        q = qp.split(kind, None, labels, ())
+        if q.empty:
+            return []
+        lids = qp.label_ids(self.schema, q)
+        if lids is not None and not lids:
+            return []
+        try:
+            if key is T.label:
+                rows = self.tx.label_groups(kind, lids, stop)
+                if rows is None:
+                    return None
+                name = self.schema.vertex_label_by_id if kind == "vertex" else self.schema.edge_label_by_id
+                return [(name(lid).name, n) for lid, n in rows]
+            groups = self.tx.property_groups(kind, lids, key, stop)
+        except AggregateUnsupported:
+            return None
+        if groups is None:
+            return None
+        out: list[tuple[Any, int]] = []
+        for text, n in groups:
+            if text is None:
+                out.append((missing, n))
+            elif kind == "vertex":
+                out.append((decode_vertex_entry(orjson.loads(text), missing), n))
+            else:
+                out.append((decode_value(orjson.loads(text)), n))
+        return out

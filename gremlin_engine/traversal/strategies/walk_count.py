@@ -1,0 +1,166 @@
+"""Counts walks of several hops in one storage statement instead of one traverser per walk.
+
+Before: ``g.V(1).out().out().count()``, ``g.V(1).repeat(out('knows')).times(3).count()``
+After:  ``g.V(1).walkCount(out(), out())``, ``g.V(1).walkCount(out('knows') x3)``
+
+`count()` after a chain of vertex steps needs only how many walks reach the end, and the
+number of walks through a vertex is its multiplicity: so the chain becomes k expansions of
+a key-level frontier with multiplicities merged per level (`GraphAccess.walk_count`,
+optional; storage does it with one `GROUP BY` per level), and no vertex row is ever read.
+
+A hop is an unlabelled `out/in/both(labels...)` (a plain `barrier()` between hops is none);
+`repeat(<hops>).times(k)` without
+`emit`/`until`/a loop name is its body k times (`times(0)` after `repeat` still runs the
+body once, before it not at all, as RepeatStep does). The rewrite needs at least two hops,
+or a repeat (one hop is `AdjacentStream.count_bulk`'s job). Not applied when the traversal
+tracks paths. At run time the step keeps the original steps and runs them instead when the
+access cannot count walks (filtering views, the in-memory graph), under `withBulk(false)`
+(merging would then drop walks), or with sacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gremlin_engine.errors import TraversalError
+from gremlin_engine.structure.elements import Vertex
+from gremlin_engine.structure.numbers import Long
+from gremlin_engine.traversal.executor import CompiledTraversal, execute
+from gremlin_engine.traversal.steps.barrier import BarrierStep, CountStep
+from gremlin_engine.traversal.steps.base import Step
+from gremlin_engine.traversal.steps.branch import RepeatStep
+from gremlin_engine.traversal.steps.flatmap import BothStep, InStep, OutStep
+from gremlin_engine.traversal.tokens import Direction, Scope
+from gremlin_engine.traversal.traverser import Context, Traverser, batches
+
+Hop = tuple[Direction, tuple[str, ...]]
+
+#: traversers handed to one `walk_count` call (counts add up, so chunks are independent)
+CHUNK = 5000
+
+_HOP_STEPS = (OutStep, InStep, BothStep)
+
+
+def _stopper(ctx: Context) -> Any:
+    token = ctx.cancel
+    return lambda: token.cancelled or token.expired()
+
+
+class WalkCountStep(Step):
+    """`count()` of the walks `hops` make from each input vertex (bulk-weighted)."""
+
+    name = "walkCount"
+
+    def __init__(self, original: list[Step], hops: list[Hop], first: str) -> None:
+        super().__init__()
+        self.original = CompiledTraversal(original, anonymous=True)
+        self.hops = hops
+        self.first = first  # the first vertex step's name, for its error message
+
+    def children(self) -> list[CompiledTraversal]:
+        return [self.original]
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if (
+            not callable(getattr(type(ctx.access), "walk_count", None))
+            or not ctx.bulk
+            or ctx.sack_initial is not None
+            or ctx.track_paths
+        ):
+            return execute(self.original, it, ctx)
+        return self._counted(it, ctx)
+
+    def _counted(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        stop = _stopper(ctx)
+        total = 0
+        chunk: list[Traverser] = []
+        for batch in batches(it, ctx.batch_size, ctx):
+            for t in batch:
+                if not isinstance(t.obj, Vertex):
+                    raise TraversalError(f"{self.first}() can only be applied to a vertex, not {t.obj!r}")
+            chunk += batch
+            if len(chunk) >= CHUNK:
+                n = self._walk(chunk, ctx, stop)
+                if n is None:
+                    yield from self._fallback(total, chunk, it, ctx)
+                    return
+                total += n
+                chunk = []
+        n = self._walk(chunk, ctx, stop) if chunk else 0
+        if n is None:
+            yield from self._fallback(total, chunk, iter(()), ctx)
+            return
+        yield ctx.new_traverser(Long(total + n))
+
+    def _walk(self, chunk: list[Traverser], ctx: Context, stop: Any) -> int | None:
+        return ctx.access.walk_count([(t.obj, t.bulk) for t in chunk], self.hops, stop)  # type: ignore[attr-defined]
+
+    def _fallback(self, total: int, chunk: list[Traverser], rest: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        """The access could not count (or was interrupted): raise a pending timeout, else
+        count what is left by running the original steps."""
+        ctx.check()
+
+        def remaining() -> Iterator[Traverser]:
+            yield from chunk
+            yield from rest
+
+        for r in execute(self.original, remaining(), ctx):
+            yield ctx.new_traverser(Long(total + int(r.obj)))
+
+    def __repr__(self) -> str:
+        parts = [f"{d.name.lower()}({', '.join(map(repr, labels))})" for d, labels in self.hops]
+        return f"walkCount({', '.join(parts)})" + "".join(f".as({lb!r})" for lb in self.labels)
+
+
+def _simple_hop(step: Step) -> Hop | None:
+    if type(step) in _HOP_STEPS and not step.labels:
+        return (step.direction, step.edge_labels)  # type: ignore[attr-defined]
+    return None
+
+
+def _hops(step: Step) -> tuple[list[Hop], bool] | None:
+    """The hops a step stands for and whether it is a repeat, or None when it is not a hop."""
+    hop = _simple_hop(step)
+    if hop is not None:
+        return [hop], False
+    if type(step) is BarrierStep and not step.labels and all(isinstance(a, int) for a in step.args):
+        return [], False  # barrier()/barrier(n) only packs bulk, which a count sums anyway
+    if (
+        type(step) is RepeatStep
+        and not step.labels
+        and step.loop_name is None
+        and step.until is None
+        and step.emit is False
+        and step.times is not None
+        and step.body.steps
+    ):
+        body = [_simple_hop(s) for s in step.body.steps]
+        if any(h is None for h in body):
+            return None
+        times = step.times if step.until_first else max(1, step.times)
+        return [h for h in body if h is not None] * times, True
+    return None
+
+
+def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
+    if root.needs_paths():
+        return
+    steps = traversal.steps
+    i = 0
+    while i < len(steps):
+        cnt = steps[i]
+        if type(cnt) is CountStep and cnt.scope is Scope.global_ and not cnt.labels:
+            j, hops, repeats = i, [], False
+            while j > 0 and not steps[j - 1].is_start:
+                got = _hops(steps[j - 1])
+                if got is None:
+                    break
+                hops = got[0] + hops
+                repeats = repeats or got[1]
+                j -= 1
+            if hops and (len(hops) >= 2 or repeats):
+                steps[j : i + 1] = [WalkCountStep(steps[j : i + 1], hops, hops[0][0].name.lower())]
+                i = j
+        i += 1
+

@@ -1,0 +1,162 @@
+"""Aggregates answered inside SQLite: path counts over k hops and group counts of one
+property or of the label.
+
+Gremlin's `repeat(out()).times(k).count()` and `out().out().count()` only need the number
+of walks, and `V().groupCount().by(key)` only the number of elements per value. Walking
+those in Python costs a traverser (and a vertex row) per step; here one statement does the
+whole walk on the adjacency index, and one scan groups the whole table.
+
+* `walk_count` chains one CTE per intermediate hop; each level is the frontier
+  ``(key, multiplicity)`` merged with ``GROUP BY`` (so a vertex reached by many walks is
+  expanded once, with the walks' sum as its multiplicity), and the last hop is a join that
+  sums multiplicities, so it needs no grouping. 'both' is the out side and the in side
+  with ``UNION ALL`` (a self-loop counts twice, as `adjacent` lists it twice).
+* `property_groups` returns, per distinct JSON text of the top-level member `key` of the
+  `props` object, the number of rows: the engine decodes the text (storage still never
+  interprets values; it only names the member). Rows without the member group under None.
+  Groups come in the order of their first row by key, the order a scan would meet them.
+
+Both accept `stop`, polled by a progress handler while the statement runs: when it returns
+True the statement is interrupted and the method returns None (the caller raises its
+timeout or cancellation). A statement SQLite cannot run (an old SQLite without ``->``,
+props that are not JSON text) raises `AggregateUnsupported`, and the caller takes its
+ordinary path.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from storage._sql import label_filter, label_key
+from storage.errors import StoreError
+from storage.tx_base import TxBase
+
+#: the ``->`` operator (a member's JSON text) arrived in SQLite 3.38
+HAS_JSON_ARROW = sqlite3.sqlite_version_info >= (3, 38, 0)
+
+#: SQLite virtual-machine steps between two polls of `stop`
+POLL_EVERY = 20_000
+
+_SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
+          "both": (("out_key", "in_key"), ("in_key", "out_key"))}
+_TABLES = {"vertex": "vertices", "edge": "edges"}
+
+Hop = tuple[str, tuple[int, ...] | None]  # (direction, label ids or None for every label)
+
+
+class AggregateUnsupported(StoreError):
+    """This SQLite (or this data) cannot answer the aggregate; use the general path."""
+
+
+def _hop_rows(frontier: str, direction: str, labels: tuple[int, ...] | None) -> str:
+    """`(other end, multiplicity)` for every edge leaving the frontier in `direction`."""
+    parts = []
+    for this, other in _SIDES[direction]:
+        parts.append(
+            f"SELECT e.{other} AS k, fr.m AS m FROM {frontier} AS fr CROSS JOIN edges AS e "
+            f"ON e.{this} = fr.k{label_filter('e.label_id', labels)}"
+        )
+    return " UNION ALL ".join(parts)
+
+
+@lru_cache(maxsize=128)
+def _walk_sql(hops: tuple[Hop, ...]) -> str:
+    ctes = ["f0(k, m) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))"]
+    for i, (direction, labels) in enumerate(hops[:-1], start=1):
+        ctes.append(f"f{i}(k, m) AS (SELECT k, sum(m) FROM ({_hop_rows(f'f{i - 1}', direction, labels)}) GROUP BY k)")
+    direction, labels = hops[-1]
+    last = _hop_rows(f"f{len(hops) - 1}", direction, labels)
+    return f"WITH {', '.join(ctes)} SELECT sum(m) FROM ({last})"
+
+
+@lru_cache(maxsize=64)
+def _groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
+    where = "" if labels is None else f" WHERE 1{label_filter('label_id', labels)}"
+    return f"SELECT props -> ?, count(*), min(key) AS first FROM {table}{where} GROUP BY 1 ORDER BY first"
+
+
+@lru_cache(maxsize=64)
+def _label_groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
+    where = "" if labels is None else f" WHERE 1{label_filter('label_id', labels)}"
+    return f"SELECT label_id, count(*), min(key) AS first FROM {table}{where} GROUP BY label_id ORDER BY first"
+
+
+def _labels(label_ids: Sequence[int] | None) -> tuple[int, ...] | None:
+    return None if label_ids is None else label_key(label_ids)
+
+
+def member_path(key: str) -> str | None:
+    """The JSON path of the top-level member `key` (None when a path cannot name it)."""
+    if '"' in key or "\\" in key:
+        return None
+    return f'$."{key}"'
+
+
+class AggregatesMixin(TxBase):
+    __slots__ = ()
+
+    def _aggregate(self, sql: str, params: list[Any], stop: Callable[[], bool] | None) -> list[Any] | None:
+        raw = self.raw
+        if stop is not None:
+            raw.set_progress_handler(lambda: 1 if stop() else 0, POLL_EVERY)
+        try:
+            return raw.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if stop is not None and stop():
+                return None
+            raise AggregateUnsupported(str(exc)) from exc
+        finally:
+            if stop is not None:
+                raw.set_progress_handler(None, 0)
+
+    def walk_count(
+        self, start: Sequence[tuple[int, int]], hops: Sequence[tuple[str, Sequence[int] | None]],
+        stop: Callable[[], bool] | None = None,
+    ) -> int | None:
+        """The number of walks of `len(hops)` steps from `start` ((vertex key, multiplicity)
+        pairs), hop i going in direction hops[i][0] ('out', 'in', 'both') over edges with
+        a label in hops[i][1] (None: any label; empty: none). None when `stop` interrupted it."""
+        norm: list[Hop] = []
+        for direction, labels in hops:
+            d = str(getattr(direction, "name", direction)).lower()
+            if d not in _SIDES:
+                raise StoreError(f"direction must be 'out', 'in' or 'both', not {direction!r}")
+            if labels is not None and len(labels) == 0:
+                return 0
+            norm.append((d, _labels(labels)))
+        if not start:
+            return 0
+        if not norm:
+            return sum(int(m) for _k, m in start)
+        arg = json.dumps([[int(k), int(m)] for k, m in start])
+        rows = self._aggregate(_walk_sql(tuple(norm)), [arg], stop)
+        if rows is None:
+            return None
+        return int(rows[0][0] or 0)
+
+    def property_groups(
+        self, kind: str, label_ids: Sequence[int] | None, key: str, stop: Callable[[], bool] | None = None,
+    ) -> list[tuple[str | None, int]] | None:
+        """(JSON text of member `key` of `props`, or None where absent; row count) per
+        distinct text, for the rows of `kind` ('vertex' / 'edge') with a label in
+        `label_ids` (None: all), in the order of each group's first row."""
+        path = member_path(key)
+        if not HAS_JSON_ARROW or path is None:
+            raise AggregateUnsupported("this SQLite cannot extract a member's JSON text")
+        if label_ids is not None and len(label_ids) == 0:
+            return []
+        rows = self._aggregate(_groups_sql(_TABLES[kind], _labels(label_ids)), [path], stop)
+        return None if rows is None else [(r[0], int(r[1])) for r in rows]
+
+    def label_groups(
+        self, kind: str, label_ids: Sequence[int] | None = None, stop: Callable[[], bool] | None = None,
+    ) -> list[tuple[int, int]] | None:
+        """(label id, row count) per label of `kind`, in the order of each label's first row."""
+        if label_ids is not None and len(label_ids) == 0:
+            return []
+        rows = self._aggregate(_label_groups_sql(_TABLES[kind], _labels(label_ids)), [], stop)
+        return None if rows is None else [(int(r[0]), int(r[1])) for r in rows]
