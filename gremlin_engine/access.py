@@ -88,6 +88,18 @@ class GraphAccess(Protocol):
     # def adjacent_heads(self, vertices, direction, labels=()) -> list[tuple[int, Vertex]]:
     #     """Like adjacent_vertices, but the neighbours carry only id and label (their
     #     property JSON is not read): `out().id()`, `out().label()`."""
+    #
+    # def walk_count(self, starts, hops, stop=None) -> int | None:
+    #     """starts: (vertex, bulk) pairs; hops: (Direction, edge labels) pairs. The number of
+    #     walks the hops make (what summing the bulk after the vertex steps gives), or None
+    #     when it cannot answer or `stop()` became true (`out().out().count()`,
+    #     `repeat(out()).times(k).count()`)."""
+    #
+    # def group_counts(self, kind, labels, key, missing, stop=None) -> list[tuple[Any, int]] | None:
+    #     """(value, count) per distinct first value of property `key` (`missing` where
+    #     absent) or per label (`key` is T.label) over `V()/E()[.hasLabel(labels)]`, in
+    #     scan order of first occurrence; equal values may repeat (the caller merges). None
+    #     when it cannot answer (`V().groupCount().by(key)`)."""
 
     def load(self, elements: Iterable[Element]) -> None:
         """Fills the properties of every unloaded element in the batch (one query per kind)."""
