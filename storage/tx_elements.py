@@ -28,6 +28,10 @@ def _by_ids_sql(table: str, n: int) -> str:
     return f"SELECT {_COLS[table]} FROM {table} WHERE id IN ({placeholders(n)})"
 
 
+_ONE_SQL = {t: f"SELECT {c} FROM {t} WHERE id = ?" for t, c in _COLS.items()}
+_ONE_KEY_SQL = {t: f"SELECT {c} FROM {t} WHERE key = ?" for t, c in _COLS.items()}
+
+
 @lru_cache(maxsize=8)
 def _by_keys_sql(table: str) -> str:
     cols = ", ".join(f"t.{c.strip()}" for c in _COLS[table].split(","))
@@ -75,6 +79,9 @@ class ElementsMixin(TxBase):
 
     # ---- shared helpers ------------------------------------------------------------------
     def _by_ids(self, table: str, ids: Iterable[Any]) -> list[Any]:
+        if type(ids) is list and len(ids) == 1:  # a point lookup: one probe of the id index
+            row = self.raw.execute(_ONE_SQL[table], ids).fetchone()
+            return [] if row is None else [_ROW[table](row)]
         wanted = unique(ids)
         if not wanted:
             return []
@@ -86,6 +93,9 @@ class ElementsMixin(TxBase):
         return [make(found[i]) for i in wanted if i in found]
 
     def _by_keys(self, table: str, keys: Iterable[int]) -> list[Any]:
+        if type(keys) is list and len(keys) == 1:  # one row by primary key
+            row = self.raw.execute(_ONE_KEY_SQL[table], (int(keys[0]),)).fetchone()
+            return [] if row is None else [_ROW[table](row)]
         wanted = unique(keys)
         if not wanted:
             return []
