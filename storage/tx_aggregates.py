@@ -63,9 +63,17 @@ def _hop_rows(frontier: str, direction: str, labels: tuple[int, ...] | None) -> 
     return " UNION ALL ".join(parts)
 
 
+_PAIRS_START = "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)"
+
+
 @lru_cache(maxsize=128)
-def _walk_sql(hops: tuple[Hop, ...]) -> str:
-    ctes = ["f0(k, m) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))"]
+def _walk_sql(hops: tuple[Hop, ...], everyone: tuple[int, ...] | None = None, from_all: bool = False) -> str:
+    """`from_all`: the walks start at every vertex (with a label in `everyone` when given)."""
+    if from_all:
+        where = "" if everyone is None else f" WHERE 1{label_filter('label_id', everyone)}"
+        ctes = [f"f0(k, m) AS (SELECT key, 1 FROM vertices{where})"]
+    else:
+        ctes = [f"f0(k, m) AS ({_PAIRS_START})"]
     for i, (direction, labels) in enumerate(hops[:-1], start=1):
         ctes.append(f"f{i}(k, m) AS (SELECT k, sum(m) FROM ({_hop_rows(f'f{i - 1}', direction, labels)}) GROUP BY k)")
     direction, labels = hops[-1]
@@ -114,12 +122,13 @@ class AggregatesMixin(TxBase):
                 raw.set_progress_handler(None, 0)
 
     def walk_count(
-        self, start: Sequence[tuple[int, int]], hops: Sequence[tuple[str, Sequence[int] | None]],
-        stop: Callable[[], bool] | None = None,
+        self, start: Sequence[tuple[int, int]] | None, hops: Sequence[tuple[str, Sequence[int] | None]],
+        stop: Callable[[], bool] | None = None, start_label_ids: Sequence[int] | None = None,
     ) -> int | None:
         """The number of walks of `len(hops)` steps from `start` ((vertex key, multiplicity)
         pairs), hop i going in direction hops[i][0] ('out', 'in', 'both') over edges with
-        a label in hops[i][1] (None: any label; empty: none). None when `stop` interrupted it."""
+        a label in hops[i][1] (None: any label; empty: none). None when `stop` interrupted it.
+        `start=None`: from every vertex (with a label in `start_label_ids`, when given), once."""
         norm: list[Hop] = []
         for direction, labels in hops:
             d = str(getattr(direction, "name", direction)).lower()
@@ -128,6 +137,13 @@ class AggregatesMixin(TxBase):
             if labels is not None and len(labels) == 0:
                 return 0
             norm.append((d, _labels(labels)))
+        if start is None:
+            if start_label_ids is not None and len(start_label_ids) == 0:
+                return 0
+            if not norm:
+                return int(self.vertex_count(list(start_label_ids) if start_label_ids is not None else None))  # type: ignore[attr-defined]
+            rows = self._aggregate(_walk_sql(tuple(norm), _labels(start_label_ids), True), [], stop)
+            return None if rows is None else int(rows[0][0] or 0)
         if not start:
             return 0
         if not norm:

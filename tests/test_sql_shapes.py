@@ -267,3 +267,11 @@ def test_group_count_by_key_is_one_group_by(cap: Captured) -> None:
     assert results == [{"person": N_PEOPLE, "software": 3}]
     assert len(stmts) == 1 and "GROUP BY label_id" in stmts[0], stmts
     assert any("COVERING INDEX ix_vertices_label" in ln for ln in cap.plan(stmts[0])), cap.plan(stmts[0])
+
+
+def test_whole_graph_walk_count_builds_no_start_vertex(cap: Captured) -> None:
+    results, stmts = cap.run("g.V().hasLabel('person').out('knows').out('knows').count()")
+    assert results == [N_PEOPLE * 25]
+    assert len(stmts) == 1 and "json_each" not in stmts[0], stmts
+    plans = assert_indexed(cap, stmts)
+    assert any("ix_vertices_label (label_id=?)" in ln for ln in plans[0]), plans

@@ -1,6 +1,6 @@
 """The optional `GraphAccess` aggregates that storage answers in one statement.
 
-Steps look these up on the access's class (`walk_count`, `group_counts`), so filtering
+Steps look these up on the access's class (`walk_count`, `walk_count_all`, `group_counts`), so filtering
 views (which wrap an access through `__getattr__`) and the in-memory test graph never
 offer them and take the general path. Each returns None when it cannot answer (an old
 SQLite, props that are not JSON text, an interrupted statement): the caller then checks its
@@ -46,12 +46,9 @@ class PushdownsMixin:
         for v, bulk in starts:
             if v.key is not None:
                 merged[v.key] = merged.get(v.key, 0) + bulk
-        plan: list[tuple[str, list[int] | None]] = []
-        for direction, labels in hops:
-            lids = self._edge_label_filter(labels)  # type: ignore[attr-defined]
-            if lids is not None and not lids:
-                return 0  # an unknown edge label: no walk gets past it
-            plan.append((storage_direction(direction), lids))
+        plan = self._walk_plan(hops)
+        if plan is None:
+            return 0
         items = list(merged.items())
         total = 0
         try:
@@ -63,6 +60,39 @@ class PushdownsMixin:
         except AggregateUnsupported:
             return None
         return total
+
+    def walk_count_all(
+        self,
+        labels: Sequence[str] | None,
+        hops: Sequence[tuple[Direction, Sequence[str]]],
+        stop: Callable[[], bool] | None = None,
+    ) -> int | None:
+        """`walk_count` from every vertex (with one of `labels`, when given), each once:
+        `g.V().out().out().count()` without building a vertex for the start either."""
+        q = qp.split("vertex", None, labels, ())
+        if q.empty:
+            return 0
+        lids = qp.label_ids(self.schema, q)
+        if lids is not None and not lids:
+            return 0
+        plan = self._walk_plan(hops)
+        if plan is None:
+            return 0
+        try:
+            return self.tx.walk_count(None, plan, stop, lids)
+        except AggregateUnsupported:
+            return None
+
+    def _walk_plan(self, hops: Sequence[tuple[Direction, Sequence[str]]]) -> list[tuple[str, list[int] | None]] | None:
+        """(storage direction, edge label ids) per hop; None when a label is unknown (no walk
+        gets past it)."""
+        plan: list[tuple[str, list[int] | None]] = []
+        for direction, labels in hops:
+            lids = self._edge_label_filter(labels)  # type: ignore[attr-defined]
+            if lids is not None and not lids:
+                return None
+            plan.append((storage_direction(direction), lids))
+        return plan
 
     def group_counts(
         self,

@@ -3,6 +3,10 @@
 Before: ``g.V(1).out().out().count()``, ``g.V(1).repeat(out('knows')).times(3).count()``
 After:  ``g.V(1).walkCount(out(), out())``, ``g.V(1).walkCount(out('knows') x3)``
 
+A root ``g.V()[.hasLabel(...)]`` right before the hops joins them (``walkCount(V(), out(),
+out())``): the walks then start at every such vertex inside the statement, and no start
+vertex is built either.
+
 `count()` after a chain of vertex steps needs only how many walks reach the end, and the
 number of walks through a vertex is its multiplicity: so the chain becomes k expansions of
 a key-level frontier with multiplicities merged per level (`GraphAccess.walk_count`,
@@ -31,6 +35,7 @@ from gremlin_engine.traversal.steps.barrier import BarrierStep, CountStep
 from gremlin_engine.traversal.steps.base import Step
 from gremlin_engine.traversal.steps.branch import RepeatStep
 from gremlin_engine.traversal.steps.flatmap import BothStep, InStep, OutStep
+from gremlin_engine.traversal.steps.source import GraphStep, VStep
 from gremlin_engine.traversal.tokens import Direction, Scope
 from gremlin_engine.traversal.traverser import Context, Traverser, batches
 
@@ -52,11 +57,13 @@ class WalkCountStep(Step):
 
     name = "walkCount"
 
-    def __init__(self, original: list[Step], hops: list[Hop], first: str) -> None:
+    def __init__(self, original: list[Step], hops: list[Hop], first: str, source: GraphStep | None = None) -> None:
         super().__init__()
         self.original = CompiledTraversal(original, anonymous=True)
         self.hops = hops
         self.first = first  # the first vertex step's name, for its error message
+        self.source = source  # a fused `V()[.hasLabel()]`: the walks start at every such vertex
+        self.is_start = source is not None
 
     def children(self) -> list[CompiledTraversal]:
         return [self.original]
@@ -69,7 +76,20 @@ class WalkCountStep(Step):
             or ctx.track_paths
         ):
             return execute(self.original, it, ctx)
+        if self.source is not None:
+            return self._counted_from_all(ctx)
         return self._counted(it, ctx)
+
+    def _counted_from_all(self, ctx: Context) -> Iterator[Traverser]:
+        n = None
+        if callable(getattr(type(ctx.access), "walk_count_all", None)):
+            assert self.source is not None
+            n = ctx.access.walk_count_all(self.source.label_filter, self.hops, _stopper(ctx))  # type: ignore[attr-defined]
+        if n is None:
+            ctx.check()
+            yield from execute(self.original, iter(()), ctx)
+            return
+        yield ctx.new_traverser(Long(n))
 
     def _counted(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         stop = _stopper(ctx)
@@ -110,6 +130,8 @@ class WalkCountStep(Step):
 
     def __repr__(self) -> str:
         parts = [f"{d.name.lower()}({', '.join(map(repr, labels))})" for d, labels in self.hops]
+        if self.source is not None:
+            parts.insert(0, repr(self.source))
         return f"walkCount({', '.join(parts)})" + "".join(f".as({lb!r})" for lb in self.labels)
 
 
@@ -160,7 +182,22 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
                 repeats = repeats or got[1]
                 j -= 1
             if hops and (len(hops) >= 2 or repeats):
-                steps[j : i + 1] = [WalkCountStep(steps[j : i + 1], hops, hops[0][0].name.lower())]
+                source = steps[j - 1] if j == 1 and traversal is root and _plain_v(steps[0]) else None
+                if source is not None:
+                    j = 0
+                steps[j : i + 1] = [WalkCountStep(steps[j : i + 1], hops, hops[0][0].name.lower(), source)]  # type: ignore[arg-type]
                 i = j
         i += 1
 
+
+
+def _plain_v(step: Step) -> bool:
+    """A root `V()[.hasLabel(...)]` start with nothing else folded in."""
+    return (
+        type(step) is VStep
+        and step.is_start
+        and step.ids is None
+        and not step.conditions
+        and step.limit is None
+        and not step.labels
+    )
