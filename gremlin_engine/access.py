@@ -95,6 +95,9 @@ class GraphAccess(Protocol):
     #     when it cannot answer or `stop()` became true (`out().out().count()`,
     #     `repeat(out()).times(k).count()`)."""
     #
+    # def walk_count_all(self, labels, hops, stop=None) -> int | None:
+    #     """`walk_count` starting once at every vertex with one of `labels` (None: all)."""
+    #
     # def group_counts(self, kind, labels, key, missing, stop=None) -> list[tuple[Any, int]] | None:
     #     """(value, count) per distinct first value of property `key` (`missing` where
     #     absent) or per label (`key` is T.label) over `V()/E()[.hasLabel(labels)]`, in
