@@ -30,6 +30,7 @@ from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.runtime.mutations import MutationsMixin
+from gremlin_engine.runtime.write_plans import EdgePlan, Fallback, VertexPlan
 from gremlin_engine.runtime.writes import DEFAULT_EDGE_LABEL, DEFAULT_VERTEX_LABEL, _norm_props
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Vertex
@@ -47,16 +48,22 @@ class BatchWritesMixin(MutationsMixin):
         """`[add_vertex(label, id, props) for ...]` in one storage round (see module doc)."""
         if self.schema.auto:
             return [self.add_vertex(label, id, props) for label, id, props in specs]
-        prepared: list[tuple[Any, Any, dict[str, Any]]] = []
+        prepared: list[tuple[Any, Any, dict[str, list[Any]]]] = []
         failure: BaseException | None = None
+        plans: dict[Any, VertexPlan | None] = {}
+        loading, mode = self._loading, self.graph_mode
         for label, id, properties in specs:
-            props, tid, tlabel = _norm_props(properties)
             try:
-                prepared.append(self._prepare_vertex_strict(
-                    label if label is not None else (tlabel or DEFAULT_VERTEX_LABEL),
-                    id if id is not None else tid,
-                    props,
-                ))
+                plan = plans[label] if label in plans else plans.setdefault(label, VertexPlan.build(self.schema, label))
+                if plan is None:
+                    raise Fallback
+                vid, values = plan.prepare(id, properties, loading, mode)
+                prepared.append((plan.label, vid, values))
+                continue
+            except Exception:  # the reference rules below decide (and word the error)
+                pass
+            try:
+                prepared.append(self._prepare_vertex_reference(label, id, properties))
             except Exception as exc:  # raised after the specs before it are written
                 failure = exc
                 break
@@ -64,6 +71,18 @@ class BatchWritesMixin(MutationsMixin):
         if failure is not None:
             raise failure
         return made
+
+    def _prepare_vertex_reference(
+        self, label: Any, id: Any, properties: Sequence[tuple[Any, ...]]
+    ) -> tuple[Any, Any, dict[str, list[Any]]]:
+        """One vertex by `_prepare_vertex_strict`, the rules a plan only shortcuts."""
+        props, tid, tlabel = _norm_props(properties)
+        vl, vid, values = self._prepare_vertex_strict(
+            label if label is not None else (tlabel or DEFAULT_VERTEX_LABEL),
+            id if id is not None else tid,
+            props,
+        )
+        return vl, vid, {k: [x for _i, x, _m in vals] for k, vals in values.items()}
 
     def _store_vertices(self, prepared: list[tuple[Any, Any, dict[str, Any]]]) -> list[Vertex]:
         # one group per distinct id (AUTOMATIC vertices, id None, are each their own)
@@ -94,7 +113,7 @@ class BatchWritesMixin(MutationsMixin):
         rows = []
         for vl, vid, values, sid in groups:
             vertices.append(Vertex(vid, vl.name, None))
-            rows.append((sid, vl.id, encode_vertex_values({k: [x for _i, x, _m in vals] for k, vals in values.items()})))
+            rows.append((sid, vl.id, encode_vertex_values(values)))
         try:
             keys: list[int | None] = list(self.tx.vertices_insert(rows))
         except StoreConflict:
@@ -121,27 +140,33 @@ class BatchWritesMixin(MutationsMixin):
         else:  # an AUTOMATIC key collides with a user id: the one-at-a-time path copes
             for n in fresh:
                 vl, vid, values, _sid = groups[n]
-                out[n] = self._store_vertex(vl.id, vl.name, vid, values, upsert=True)
+                out[n] = self._store_vertex(vl.id, vl.name, vid, _entries(values), upsert=True)
         for n, (vl, _vid, values, sid) in enumerate(groups):
             row = existing.get(sid) if sid is not None else None
             if row is not None:
-                out[n] = self._overwrite_vertex(row, vl.id, vl.name, values)
+                out[n] = self._overwrite_vertex(row, vl.id, vl.name, _entries(values))
         return out
 
     def _finish_new_vertices(
         self, vertices: list[Vertex], keys: Sequence[int], groups: list[list[Any]], rows: list[Any]
     ) -> None:
         index_rows: list[tuple[int, Any, int, str]] = []
+        indexed: dict[str, bool] = {}
+        cache, raw = self._vertices, self._raw
         for v, key, (_vl, _vid, values, _sid), row in zip(vertices, keys, groups, rows, strict=True):
             v.key = key
             if v.id is None:
                 v.id = Long(key)
-            self._vertices[key] = v
-            self._raw[key] = row[2]
-            if self.schema.has_indexes("vertex", v.label):
+            cache[key] = v
+            raw[key] = row[2]
+            label = v.label
+            has = indexed.get(label)
+            if has is None:
+                has = indexed[label] = self.schema.has_indexes("vertex", label)
+            if has:
                 # the values as `_index_view` gives them for a loaded vertex
-                view = {k: (vals[0][1] if len(vals) == 1 else [x for _i, x, _m in vals]) for k, vals in values.items()}
-                index_rows += [(i, value, key, "v") for i, value in self.schema.index_entries("vertex", v.label, view)]
+                view = {k: (xs[0] if len(xs) == 1 else xs) for k, xs in values.items()}
+                index_rows += [(i, value, key, "v") for i, value in self.schema.index_entries("vertex", label, view)]
         if index_rows:
             self.tx.index_add_many(index_rows)
 
@@ -154,6 +179,9 @@ class BatchWritesMixin(MutationsMixin):
             return {v.id: v for v in self.vertices(ids=list(ids))}
         keys: dict[Any, Any] = {}
         for i in ids:
+            if type(i) is str:  # PRIMARY_KEY / CUSTOMIZE_STRING ids are their own storage form
+                keys[i] = i
+                continue
             lid = idc.lookup_id(i)
             if lid is not None:
                 keys[idc.to_storage(lid)] = lid
@@ -167,14 +195,28 @@ class BatchWritesMixin(MutationsMixin):
         self._resolve_vertices([v for _l, o, i, _p in specs for v in (o, i)])
         prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex]] = []
         failure: BaseException | None = None
+        plans: dict[Any, EdgePlan | None] = {}
+        ends: dict[int, str] = {}
+        loading, cache = self._loading, self._vertices
         for label, out_v, in_v, properties in specs:
+            try:
+                plan = plans[label] if label in plans else plans.setdefault(label, EdgePlan.build(self.schema, label))
+                if plan is None or out_v.key is None or in_v.key is None:
+                    raise Fallback
+                out_c = cache.get(out_v.key, out_v)
+                in_c = cache.get(in_v.key, in_v)
+                eid, sort_values, ordered = plan.prepare(out_c, in_c, properties, loading, ends)
+                prepared.append((plan.label, eid, sort_values, ordered, out_c, in_c))
+                continue
+            except Exception:  # the reference rules below decide (and word the error)
+                pass
             props, tid, tlabel = _norm_props(properties)
             try:
                 for end in (out_v, in_v):
                     if end.key is None:
                         raise IllegalArgument(f"Invalid vertex id '{end.id}'")
-                out_c = self._vertices.get(out_v.key, out_v)  # type: ignore[arg-type]
-                in_c = self._vertices.get(in_v.key, in_v)  # type: ignore[arg-type]
+                out_c = cache.get(out_v.key, out_v)  # type: ignore[arg-type]
+                in_c = cache.get(in_v.key, in_v)  # type: ignore[arg-type]
                 el, eid, sort_values, ordered = self._prepare_edge_strict(
                     label if label is not None else (tlabel or DEFAULT_EDGE_LABEL), out_c, in_c, tid, props
                 )
@@ -223,14 +265,26 @@ class BatchWritesMixin(MutationsMixin):
     def _finish_new_edges(self, glist: list[list[Any]], keys: Sequence[int]) -> dict[str, Edge]:
         made: dict[str, Edge] = {}
         index_rows: list[tuple[int, Any, int, str]] = []
+        indexed: dict[str, bool] = {}
+        cache = self._edges
         for (el, eid, _sv, props, out_v, in_v), key in zip(glist, keys, strict=True):
-            e = made[eid] = Edge(eid, el.name, out_v, in_v, key, props)
-            self._edges[key] = e
-            if self.schema.has_indexes("edge", el.name):
-                index_rows += [(i, value, key, "e") for i, value in self.schema.index_entries("edge", el.name, props)]
+            label = el.name
+            e = made[eid] = Edge(eid, label, out_v, in_v, key, props)
+            cache[key] = e
+            has = indexed.get(label)
+            if has is None:
+                has = indexed[label] = self.schema.has_indexes("edge", label)
+            if has:
+                index_rows += [(i, value, key, "e") for i, value in self.schema.index_entries("edge", label, props)]
         if index_rows:
             self.tx.index_add_many(index_rows)
         return made
+
+
+def _entries(values: dict[str, list[Any]]) -> dict[str, list[tuple[Any, Any, dict[str, Any]]]]:
+    """Plain values per key as the (vertex-property id, value, meta) entries that
+    `_store_vertex` / `_overwrite_vertex` take."""
+    return {k: [(None, x, {}) for x in xs] for k, xs in values.items()}
 
 
 def _label_change(vid: Any, old: str, new: str) -> IllegalArgument:

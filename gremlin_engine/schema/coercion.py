@@ -265,3 +265,46 @@ def fits(pk: PropertyKey, value: Any) -> bool:
     except IllegalArgument:
         return False
     return True
+
+
+def coercer(pk: PropertyKey) -> Any:
+    """`lambda value: coerce(pk, value)`, specialised once per key for batch writes.
+
+    A batch load coerces the same few keys hundreds of times per request, almost always from
+    the JSON type the key expects (a `str` for TEXT, an `int` for INT/LONG, a `float` or
+    `int` for DOUBLE). Those exact types are converted inline; every other input goes
+    through `coerce` itself, so results and error messages stay identical."""
+    t = pk.data_type
+    if pk.cardinality is not Cardinality.SINGLE:
+        return lambda value: coerce(pk, value)
+    if t is DataType.TEXT:
+        def text(value: Any) -> Any:
+            return value if type(value) is str else coerce(pk, value)
+        return text
+    if t is DataType.INT:
+        def int_(value: Any) -> Any:
+            if (type(value) is int or type(value) is Int) and INT_MIN <= value <= INT_MAX:
+                return Int(value)
+            return coerce(pk, value)
+        return int_
+    if t is DataType.LONG:
+        def long_(value: Any) -> Any:
+            tv = type(value)
+            if (tv is int or tv is Int or tv is Long) and LONG_MIN <= value <= LONG_MAX:
+                return Long(value)
+            return coerce(pk, value)
+        return long_
+    if t is DataType.DOUBLE:
+        def double(value: Any) -> Any:
+            tv = type(value)
+            if tv is float:
+                return value
+            if tv is int:
+                return float(value)
+            return coerce(pk, value)
+        return double
+    if t is DataType.BOOLEAN:
+        def boolean(value: Any) -> Any:
+            return value if type(value) is bool else coerce(pk, value)
+        return boolean
+    return lambda value: coerce(pk, value)

@@ -41,6 +41,20 @@ def item_properties(item: Mapping[str, Any], kind: str) -> dict[str, Any]:
     return {str(k): v for k, v in props.items()}
 
 
+def item_property_list(item: Mapping[str, Any], kind: str) -> list[tuple[str, Any]]:
+    """`list(item_properties(item, kind).items())`, without the copy for a JSON object
+    (a dict whose keys are all strings already), the form every REST batch item has."""
+    props = item.get("properties")
+    if type(props) is dict:
+        pairs = list(props.items())
+        for k, _v in pairs:
+            if type(k) is not str:
+                break
+        else:
+            return pairs
+    return list(item_properties(item, kind).items())
+
+
 def end_id(schema: Any, value: Any, label: str | None) -> Any:
     """A vertex id from a body (`outV`/`inV`): numbers are LONG ids, strings STRING ids,
     except for a CUSTOMIZE_UUID label, whose ids travel as UUID strings."""

@@ -59,13 +59,12 @@ class AddVerticesStep(Step):
             specs = []
             for _t, obj in pairs:
                 item = el_.item_map(obj, self.name)
-                specs.append((item.get("label"), item.get("id"), list(el_.item_properties(item, "vertex").items())))
+                specs.append((item.get("label"), item.get("id"), el_.item_property_list(item, "vertex")))
             if bulk_add is not None:
                 made = bulk_add(specs)
             else:
                 made = [access.add_vertex(label, vid, props) for label, vid, props in specs]
-            for (t, _obj), v in zip(pairs, made, strict=True):
-                yield t.split(v)
+            yield from _follow(pairs, made)
 
 
 class AddEdgesStep(Step):
@@ -84,23 +83,53 @@ class AddEdgesStep(Step):
         for batch in batches(it, max(ctx.batch_size, WRITE_BATCH), ctx):
             pairs = _objects(batch)
             items = [el_.item_map(obj, self.name) for _t, obj in pairs]
-            ends = [
-                (el_.end_id(schema, i.get("outV"), i.get("outVLabel")), el_.end_id(schema, i.get("inV"), i.get("inVLabel")))
-                for i in items
-            ]
+            end_id = _EndIds(schema)
+            ends = [(end_id(i.get("outV"), i.get("outVLabel")), end_id(i.get("inV"), i.get("inVLabel"))) for i in items]
             found = _vertices_by_id(access, [x for pair in ends for x in pair])
             specs = []
             for item, (out_id, in_id) in zip(items, ends, strict=True):
                 out_v = _end(found, out_id, item.get("outVLabel"))
                 in_v = _end(found, in_id, item.get("inVLabel"))
-                specs.append((item.get("label"), out_v, in_v, list(el_.item_properties(item, "edge").items())))
+                specs.append((item.get("label"), out_v, in_v, el_.item_property_list(item, "edge")))
             bulk_add = getattr(access, "add_edges", None)
             if bulk_add is not None:
                 made = bulk_add(specs)
             else:
                 made = [access.add_edge(label, o, i, None, props) for label, o, i, props in specs]
-            for (t, _obj), e in zip(pairs, made, strict=True):
-                yield t.split(e)
+            yield from _follow(pairs, made)
+
+
+def _follow(pairs: list[tuple[Traverser, Any]], made: list[Any]) -> Iterator[Traverser]:
+    """`t.split(element)` for each input traverser, built directly for the common traverser
+    of a REST batch (no path, no sack to copy: `split` would do exactly this)."""
+    for (t, _obj), element in zip(pairs, made, strict=True):
+        if t.path is None and t.sack is None:
+            yield Traverser(element, t.bulk, None, t.loops, None)
+        else:
+            yield t.split(element)
+
+
+class _EndIds:
+    """`elements.end_id` for one batch, remembering which end labels take UUID ids (the
+    only case where a string id needs the schema)."""
+
+    __slots__ = ("schema", "uuid_labels")
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.uuid_labels: dict[Any, bool] = {}
+
+    def __call__(self, value: Any, label: Any) -> Any:
+        if type(value) is str and value:
+            if not label:
+                return value
+            is_uuid = self.uuid_labels.get(label) if type(label) is str else True
+            if is_uuid is None:
+                vl = self.schema.vertex_label(label)
+                is_uuid = self.uuid_labels[label] = vl is not None and vl.id_strategy == IdStrategy.CUSTOMIZE_UUID
+            if not is_uuid:
+                return value
+        return el_.end_id(self.schema, value, label)
 
 
 def _vertices_by_id(access: Any, ids: list[Any]) -> dict[Any, Vertex]:
