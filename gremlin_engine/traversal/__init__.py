@@ -28,13 +28,14 @@ from typing import Any
 
 from gremlin_engine.access import GraphAccess
 from gremlin_engine.limits import CancelToken
+from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.compiler import SourceOptions, compile_ir
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.slots import (
     Unslottable,
-    bind,
+    binder,
     make_plan,
     marker,
     slot_class,
@@ -96,8 +97,14 @@ def _ir_key(ir: TraversalIR) -> Any:
     return (ir.anonymous, tuple(_ins_key(i) for i in ir.source), tuple(_ins_key(i) for i in ir.steps))
 
 
+_PLAIN = frozenset({str, int, Long, Int, bool, type(None)})
+
+
 def _shape_arg(a: Any, values: list[Any]) -> Any:
-    if isinstance(a, TraversalIR):
+    t = type(a)
+    if t in _PLAIN:  # the common case, ahead of the general key
+        return (t, a)
+    if t is TraversalIR:
         return _shape_ir(a, values)
     if type(a) is tuple:
         return (tuple, tuple(_shape_arg(x, values) for x in a))
@@ -109,16 +116,16 @@ def _shape_ir(ir: TraversalIR, values: list[Any]) -> Any:
     out = []
     for n, ins in enumerate(ir.steps):
         name, args = ins.name, ins.args
-        kind = slot_kind(ir, n, name, args) if name == "has" or n == 0 else None
+        kind = slot_kind(ir, n, name, args) if args and (name == "has" or n == 0) else None
         if kind is None:
-            out.append((name, tuple(_shape_arg(a, values) for a in args)))
+            out.append((name, tuple([_shape_arg(a, values) for a in args])))
         elif kind == "ids":
             values.extend(args)
             out.append((name, _SLOT, tuple(slot_class(a) for a in args)))
         else:
             out.append((name, tuple(_arg_key(a) for a in args[:-1]), _SLOT, slot_class(args[-1])))
             values.append(args[-1])
-    return (ir.anonymous, tuple(_ins_key(i) for i in ir.source), tuple(out))
+    return (ir.anonymous, tuple([_ins_key(i) for i in ir.source]) if ir.source else (), tuple(out))
 
 
 def _has_atom(key: Any, atoms: set[Any]) -> bool:
@@ -137,11 +144,12 @@ def _has_atom(key: Any, atoms: set[Any]) -> bool:
 class _Template:
     """A compiled traversal with markers in its slots, and the plan to rebind them."""
 
-    __slots__ = ("traversal", "plan")
+    __slots__ = ("traversal", "plan", "bind")
 
     def __init__(self, traversal: CompiledTraversal, plan: Any) -> None:
         self.traversal = traversal
         self.plan = plan
+        self.bind = binder(plan)
 
 
 #: cache entry of a slotted shape whose steps cannot be rebound: cached per literal instead
@@ -178,7 +186,7 @@ def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
         if not values:
             return found  # type: ignore[no-any-return]
         if found is not _REFUSED:
-            return bind(found.plan, values)  # type: ignore[no-any-return]
+            return found.bind(values)  # type: ignore[no-any-return]
         return _by_literal(ir, strategies)
     if not values:
         traversal = compile_traversal(ir, strategies=strategies)
@@ -190,7 +198,7 @@ def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
         _remember(key, _REFUSED)
         return _by_literal(ir, strategies)
     _remember(key, template)
-    return bind(template.plan, values)  # type: ignore[no-any-return]
+    return template.bind(values)  # type: ignore[no-any-return]
 
 
 def _template(ir: TraversalIR, values: list[Any], strategies: bool, key: Any) -> _Template | None:

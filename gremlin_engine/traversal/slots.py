@@ -33,6 +33,7 @@ string (text derived from it), or a marker value already present elsewhere in th
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -218,42 +219,82 @@ def _slot_names(cls: type) -> list[str]:
 
 
 # ---- binding ------------------------------------------------------------------------------
+# A plan is turned once into nested closures, so binding a run's values is a handful of
+# shallow copies with no plan interpretation (it runs on every cache hit).
+
+Binder = Callable[[list[Any]], Any]
+
+
+def binder(plan: Any) -> Binder:
+    """The function that copies the planned template with a run's values in its slots."""
+    seen: dict[int, int] = {}
+    _count(plan, seen)
+    shared = {pid for pid, n in seen.items() if n > 1}
+    make = _maker(plan, shared, {})
+
+    def bind(values: list[Any]) -> Any:
+        return make(values, {})
+
+    return bind
 
 
 def bind(plan: Any, values: list[Any]) -> Any:
-    """A copy of the planned template with `values` in the slots (shared objects stay shared)."""
-    return _build(plan, values, {})
+    """A copy of the planned template with `values` in its slots (builds a binder each call:
+    callers that bind often keep `binder(plan)`)."""
+    return binder(plan)(values)
 
 
-def _build(plan: Any, values: list[Any], memo: dict[int, Any]) -> Any:
-    kind = plan[0]
-    if kind == "slot":
-        return values[plan[1]]
+def _count(plan: Any, seen: dict[int, int]) -> None:
+    if plan[0] == "slot":
+        return
     pid = id(plan)
-    done = memo.get(pid)
-    if done is not None:
-        return done
-    orig, parts = plan[1], plan[2]
-    if kind == "list" or kind == "tuple":
-        items = list(orig)
-        for i, sub in parts:
-            items[i] = _build(sub, values, memo)
-        new: Any = items if kind == "list" else tuple(items)
-    elif kind == "dict":
-        new = dict(orig)
-        for k, sub in parts:
-            new[k] = _build(sub, values, memo)
-    else:
+    seen[pid] = seen.get(pid, 0) + 1
+    if seen[pid] == 1:
+        for _pos, sub in plan[2]:
+            _count(sub, seen)
+
+
+def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
+    pid = id(plan)
+    if pid in made:
+        return made[pid]
+    kind, orig = plan[0], plan[1]
+    parts = tuple((pos, sub[1], None) if sub[0] == "slot" else (pos, -1, _maker(sub, shared, made)) for pos, sub in plan[2])
+    memoised = pid in shared
+
+    if kind == "obj":
         cls = type(orig)
-        new = cls.__new__(cls)
-        d = getattr(orig, "__dict__", None)
-        if d is not None:
-            new.__dict__.update(d)
-        for name in plan[3]:
-            object.__setattr__(new, name, getattr(orig, name))
-        memo[pid] = new  # before the children: a back reference finds the copy
-        for name, sub in parts:
-            object.__setattr__(new, name, _build(sub, values, memo))
-        return new
-    memo[pid] = new
-    return new
+        state = getattr(orig, "__dict__", None)
+        slot_names = plan[3]
+
+        def make(values: list[Any], memo: dict[int, Any]) -> Any:
+            if memoised and pid in memo:
+                return memo[pid]
+            new = object.__new__(cls)
+            if state is not None:
+                new.__dict__.update(state)
+            for name in slot_names:
+                object.__setattr__(new, name, getattr(orig, name))
+            if memoised:
+                memo[pid] = new  # before the children: a back reference finds the copy
+            for name, i, fn in parts:
+                object.__setattr__(new, name, values[i] if fn is None else fn(values, memo))
+            return new
+    else:
+        rebuild = tuple if kind == "tuple" else None
+        copy_of = dict if kind == "dict" else list
+
+        def make(values: list[Any], memo: dict[int, Any]) -> Any:
+            if memoised and pid in memo:
+                return memo[pid]
+            new = copy_of(orig)
+            for pos, i, fn in parts:
+                new[pos] = values[i] if fn is None else fn(values, memo)
+            if rebuild is not None:
+                new = rebuild(new)
+            if memoised:
+                memo[pid] = new
+            return new
+
+    made[pid] = make
+    return make
