@@ -32,6 +32,11 @@ _ONE_SQL = {t: f"SELECT {c} FROM {t} WHERE id = ?" for t, c in _COLS.items()}
 _ONE_KEY_SQL = {t: f"SELECT {c} FROM {t} WHERE key = ?" for t, c in _COLS.items()}
 
 
+@lru_cache(maxsize=64)
+def _heads_sql(n: int) -> str:
+    return f"SELECT key, id, label_id FROM vertices WHERE id IN ({placeholders(n)})"
+
+
 @lru_cache(maxsize=8)
 def _by_keys_sql(table: str) -> str:
     cols = ", ".join(f"t.{c.strip()}" for c in _COLS[table].split(","))
@@ -132,6 +137,16 @@ class ElementsMixin(TxBase):
 
     def vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
         return self._by_keys("vertices", keys)
+
+    def vertex_heads_by_ids(self, ids: Iterable[Any]) -> list[tuple[int, Any, int]]:
+        """(key, id, label_id) of the vertices with these ids, in no particular order: the
+        end vertices of an edge batch need no properties, and skipping the props column
+        saves building a string and a row object per vertex (write path)."""
+        wanted = unique(ids)
+        out: list[tuple[int, Any, int]] = []
+        for size, part in padded_chunks(wanted):
+            out += self.raw.execute(_heads_sql(size), part).fetchall()
+        return out
 
     def vertices_scan(
         self, label_ids: Sequence[int] | None = None, after_key: int | None = None, limit: int | None = None

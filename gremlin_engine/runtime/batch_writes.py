@@ -185,8 +185,26 @@ class BatchWritesMixin(MutationsMixin):
             lid = idc.lookup_id(i)
             if lid is not None:
                 keys[idc.to_storage(lid)] = lid
-        make = self._vertex
-        return {keys[row.id]: make(row) for row in self.tx.vertices_by_ids(list(keys))} if keys else {}
+        if not keys:
+            return {}
+        heads = getattr(self.tx, "vertex_heads_by_ids", None)
+        if heads is None:
+            make = self._vertex
+            return {keys[row.id]: make(row) for row in self.tx.vertices_by_ids(list(keys))}
+        # ids, labels and keys only: the cached element if there is one, else a new
+        # unloaded vertex (its properties are read only if someone asks, as for any other)
+        out: dict[Any, Vertex] = {}
+        cache = self._vertices
+        names: dict[int, str] = {}
+        for key, sid, label_id in heads(list(keys)):
+            v = cache.get(key)
+            if v is None:
+                name = names.get(label_id)
+                if name is None:
+                    name = names[label_id] = self.schema.vertex_label_by_id(label_id).name
+                v = cache[key] = Vertex(keys[sid], name, key)
+            out[keys[sid]] = v
+        return out
 
     def add_edges(self, specs: Sequence[EdgeSpec]) -> list[Edge]:
         """`[add_edge(label, out_v, in_v, None, props) for ...]` in one storage round."""
