@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import orjson
+
 from gremlin_engine.runtime import query as qp
 from gremlin_engine.runtime.loader import ElementLoader
 from gremlin_engine.structure import ids as idc
-from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.structure.elements import Edge, Element, Vertex
 from gremlin_engine.structure.numbers import Long
+from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.tokens import Direction
 
 PAGE = 1000
@@ -52,7 +55,21 @@ class ReadsMixin(ElementLoader):
         limit: int | None = None,
     ) -> Iterator[Vertex]:
         self._trim()
+        if ids is not None and len(ids) == 1 and labels is None and not conditions and not self.schema.auto:
+            return self._one_vertex(ids[0], limit)
         return self._run(qp.split("vertex", ids, labels, conditions), limit)
+
+    def _one_vertex(self, ident: Any, limit: int | None) -> Iterator[Vertex]:
+        """`V(id)` alone (a REST GET, a point lookup): what `_by_ids` answers, without
+        planning a query. Strict mode only (auto mode also tries numeric alternates)."""
+        if limit is not None and limit <= 0:
+            return
+        wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
+        if wanted is None:
+            return
+        rows = self.tx.vertices_by_ids([idc.to_storage(wanted)])
+        if rows:
+            yield self._vertex(rows[0])
 
     def edges(
         self,
@@ -62,7 +79,20 @@ class ReadsMixin(ElementLoader):
         limit: int | None = None,
     ) -> Iterator[Edge]:
         self._trim()
+        if ids is not None and len(ids) == 1 and labels is None and not conditions and not self.schema.auto:
+            return self._one_edge(ids[0], limit)
         return self._run(qp.split("edge", ids, labels, conditions), limit)
+
+    def _one_edge(self, ident: Any, limit: int | None) -> Iterator[Edge]:
+        """`E(id)` alone, as `_one_vertex`."""
+        if limit is not None and limit <= 0:
+            return
+        wanted = self._edge_lookup_id(ident)
+        if wanted is None:
+            return
+        rows = self.tx.edges_by_ids([idc.to_storage(wanted)])
+        if rows:
+            yield self._edges_from_rows(rows)[0]
 
     def count(self, kind: str, labels: Sequence[str] | None = None, conditions: Sequence[Any] = ()) -> int:
         q = qp.split(kind, None, labels, conditions)
@@ -116,6 +146,9 @@ class ReadsMixin(ElementLoader):
     def _matches(self, q: qp.Query, el: Any) -> bool:
         if q.kind == "vertex":
             if q.props and el._props is None:
+                raw = self._raw.get(el.key, _NO_RAW) if el.key is not None else _NO_RAW
+                if raw is not _NO_RAW:
+                    return _matches_raw(q, el, raw)
                 self.load([el])
             return qp.matches_vertex(q, el)
         return qp.matches_edge(q, el)
@@ -143,8 +176,6 @@ class ReadsMixin(ElementLoader):
         else:
             built = self._edges_from_rows(list(by_id.values()))
             elements = {rid: e for rid, e in zip(by_id, built, strict=True)}
-        if q.props and q.kind == "vertex":
-            self.load(elements.values())
         for w in wanted:
             if w is None:
                 continue
@@ -176,7 +207,6 @@ class ReadsMixin(ElementLoader):
             if q.kind == "vertex":
                 rows = [r for r in self.tx.vertices_by_keys(chunk) if allowed is None or r.label_id in allowed]
                 batch: list[Any] = [self._vertex(r) for r in rows]
-                self.load(batch)
             else:
                 rows = [r for r in self.tx.edges_by_keys(chunk) if allowed is None or r.label_id in allowed]
                 batch = self._edges_from_rows(rows)
@@ -197,8 +227,6 @@ class ReadsMixin(ElementLoader):
             after = rows[-1].key
             if q.kind == "vertex":
                 batch: list[Any] = [self._vertex(r) for r in rows]
-                if q.props:
-                    self.load(batch)
             else:
                 batch = self._edges_from_rows(rows)
             for el in batch:
@@ -321,3 +349,27 @@ class ReadsMixin(ElementLoader):
             if items:
                 out += [(i, x) for x in items]
         return out
+
+
+_NO_RAW: Any = object()
+
+
+def _matches_raw(q: qp.Query, v: Vertex, raw: Any) -> bool:
+    """`qp.matches_vertex` on a vertex whose property JSON is still raw: only the keys the
+    conditions name are decoded, and the vertex stays unloaded (a filtered scan or an index
+    hit re-tested here never builds every property of every candidate)."""
+    for p in q.id_tests:
+        if not p.test(v.id):
+            return False
+    for p in q.label_tests:
+        if not p.test(v.label):
+            return False
+    doc = orjson.loads(raw) if raw else {}
+    for key, p in q.props:
+        entry = doc.get(key, _NO_RAW)
+        if entry is _NO_RAW:
+            return False
+        entries = entry if type(entry) is list else (entry,)
+        if not any(p.test(entry_value(e)) for e in entries):
+            return False
+    return True

@@ -244,6 +244,17 @@ def decode_vertex_value(raw: str | bytes | None, key: str, missing: Any = None) 
     return decode_vertex_entry(orjson.loads(raw).get(key, _ABSENT), missing)
 
 
+def entry_value(entry: Any) -> Any:
+    """The value of one stored vertex-property entry: the `.value` `decode_vertex_props`
+    gives its `VertexProperty` (for condition tests that need no property objects)."""
+    t = type(entry)
+    if t is str or t is bool or t is float or (t is int and INT_MIN <= entry <= INT_MAX):
+        return entry
+    if t is dict and "@v" in entry:
+        return decode_value(entry["@v"])
+    return decode_value(entry)
+
+
 def decode_vertex_entry(entry: Any, missing: Any = None) -> Any:
     """The first value of one decoded-JSON member of a vertex row (an entry, or a list of
     entries for a multi-property), or `missing`: also for members SQL extracted alone."""
