@@ -56,6 +56,9 @@ _DATA_ARGS = frozenset({"inject"})
 CACHE_SIZE = 2048
 #: IRs with more arguments than this (REST batches) are scanned, not remembered
 _IR_CACHE_MAX_ARGS = 64
+#: IRs with at most this many arguments are scanned too: that costs what a memo hit costs,
+#: and a REST read carries a new id each time, so remembering it would only churn the memo
+_IR_SCAN_MAX_ARGS = 12
 
 
 class _Memo:
@@ -110,8 +113,9 @@ def script_may_write(tree: ast.Script) -> bool:
 
 def ir_may_write(ir: TraversalIR) -> bool:
     """True when the IR or any traversal nested in its arguments has a mutating step
-    (remembered for small hashable IRs: the answer depends on step names only)."""
-    if sum(len(ins.args) for ins in ir.steps) > _IR_CACHE_MAX_ARGS:
+    (remembered for mid-sized hashable IRs: the answer depends on step names only)."""
+    n_args = sum(len(ins.args) for ins in ir.steps)
+    if n_args <= _IR_SCAN_MAX_ARGS or n_args > _IR_CACHE_MAX_ARGS:
         return _scan_ir(ir)
     try:
         found = _IRS.get(ir)

@@ -46,7 +46,8 @@ class PathNode:
         return out
 
 
-ROOT = PathNode(None, frozenset(), None)  # the empty path of a path-tracking traverser
+_NO_LABELS: frozenset[str] = frozenset()
+ROOT = PathNode(None, _NO_LABELS, None)  # the empty path of a path-tracking traverser
 
 
 class Traverser:
@@ -70,8 +71,11 @@ class Traverser:
         """A traverser for a new object, extending the path when paths are tracked."""
         path = self.path
         if path is not None:
-            path = PathNode(obj, frozenset(), path)
-        return Traverser(obj, self.bulk if bulk is None else bulk, path, self.loops, _copy_sack(self.sack))
+            path = PathNode(obj, _NO_LABELS, path)
+        sack = self.sack
+        if sack is not None:
+            sack = _copy_sack(sack)
+        return Traverser(obj, self.bulk if bulk is None else bulk, path, self.loops, sack)
 
     def replace(self, obj: Any) -> Traverser:
         """A traverser for a new object *without* a new path entry (used by `sack()`-style
