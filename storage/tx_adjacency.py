@@ -13,6 +13,7 @@ vertex with a million edges costs `limit` index steps, not a million.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -91,6 +92,26 @@ def _heads_sql(direction: str, labels: tuple[int, ...]) -> str:
         f"ON e.{this} = k.value{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other} "
         f"ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.key"
     )
+
+
+@lru_cache(maxsize=128)
+def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
+    """Per (this, other) key pair, the first joining edge in adjacency order: one range of
+    the adjacency index per pair (the other key is the index's last column)."""
+    cols = ", ".join(f"e.{c}" for c in _E_COLS)
+    return (
+        f"SELECT p.key, {cols} FROM json_each(?) AS p CROSS JOIN edges AS e ON e.key = (SELECT x.key FROM edges AS x "
+        f"WHERE x.{this} = json_extract(p.value, '$[0]') AND x.{other} = json_extract(p.value, '$[1]')"
+        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.key LIMIT 1)"
+    )
+
+
+@lru_cache(maxsize=128)
+def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool) -> str:
+    """`_adjacent_sql` without its ORDER BY (the sort is most of its cost on a big frontier)
+    and with the other end only."""
+    parts = [_side_sql(f"e.{other}", this, other, labels, limited, "") for this, other in _SIDES[direction]]
+    return " UNION ALL ".join(parts)
 
 
 class AdjacencyMixin(TxBase):
@@ -176,6 +197,54 @@ class AdjacencyMixin(TxBase):
         if not wanted or (label_ids is not None and len(label_ids) == 0):
             return []
         return self.raw.execute(_heads_sql(d, label_key(label_ids)), [json_keys(wanted)]).fetchall()
+
+
+    def adjacent_targets(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+        limit_per_vertex: int | None = None,
+    ) -> list[int]:
+        """The `to_key` column of `adjacent_keys` (same multiset: one entry per edge, a
+        vertex's first `limit_per_vertex` edges in adjacency order), in no particular order.
+        For callers that only need the set of neighbours (counting k-hop reaches, H5)."""
+        d = _direction(direction)
+        if d == "both" and limit_per_vertex is not None:  # the limit spans both sides: trimmed in order
+            return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
+        wanted = unique(keys)
+        if not wanted or (label_ids is not None and len(label_ids) == 0):
+            return []
+        if limit_per_vertex is not None and limit_per_vertex <= 0:
+            return []
+        limited = limit_per_vertex is not None
+        arg = json_keys(wanted)
+        params: list[Any] = []
+        for _ in _SIDES[d]:
+            params.append(arg)
+            if limited:
+                params.append(int(limit_per_vertex))  # type: ignore[arg-type]
+        rows = self.raw.execute(_targets_sql(d, label_key(label_ids), limited), params).fetchall()
+        return [r[0] for r in rows]
+
+    def edges_joining(
+        self, pairs: Iterable[tuple[int, int]], direction: Any, label_ids: Sequence[int] | None = None,
+    ) -> dict[tuple[int, int], EdgeRow]:
+        """(from_key, to_key) -> the first edge leading from `from_key` to `to_key` in the
+        order of `adjacent` (for 'both' an out-edge before an in-edge); pairs no edge joins
+        are left out. The form for "which edge does this path step take", without reading
+        the other edges of either vertex (added for the traverser path responses, H5)."""
+        d = _direction(direction)
+        wanted = unique((int(a), int(b)) for a, b in pairs)
+        if not wanted or (label_ids is not None and len(label_ids) == 0):
+            return {}
+        labels = label_key(label_ids)
+        found: dict[tuple[int, int], EdgeRow] = {}
+        for this, other in _SIDES[d]:
+            todo = [p for p in wanted if p not in found]
+            if not todo:
+                break
+            arg = json.dumps(todo)  # [[this key, other key], ...]: p.key is the pair's position
+            for r in self.raw.execute(_joining_sql(this, other, labels), [arg]).fetchall():
+                found[todo[r[0]]] = EdgeRow._make(r[1:])
+        return found
 
 
 def _trim_per_vertex(rows: list[Any], pos_col: int, limit: int) -> list[Any]:
