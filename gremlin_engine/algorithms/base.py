@@ -9,14 +9,18 @@ hand: it asks a `Walker` for whole frontiers at a time, and the walker makes one
 The walker applies HugeGraph's per-vertex knobs in HugeGraph's order (reference §7):
 edge property rules first, then `skip_degree` (a vertex with at least that many edges counts
 as having none), then `max_degree` (the first n edges in adjacency order: OUT before IN,
-then label, sort values, other vertex), then `sample`, then vertex rules. It also counts
+then label, sort values, other vertex), then `sample` (n edges picked at random, seeded by the
+request: `Walker.sample`), then vertex rules. It also counts
 `edge_iterations` / `vertice_iterations` for the `measure` object.
 """
 
 from __future__ import annotations
 
 import inspect
+import itertools
+import random
 import time
+import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -58,13 +62,23 @@ class Walker:
 
     _limit_support: ClassVar[dict[type, bool]] = {}
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, seed: int = 0) -> None:
         self.ctx = ctx
         self.access = ctx.access
         self.schema = getattr(ctx.access, "schema", None)
         self.edge_iterations = 0
         self.vertex_iterations = 0
         self.started = time.perf_counter_ns()
+        self.seed = seed
+        self._rng: random.Random | None = None
+
+    def sample(self, items: list[Any], n: int) -> list[Any]:
+        """`n` of `items` picked uniformly at random (HugeGraph's `sample`), kept in adjacency
+        order. The generator is seeded from the request (`request_seed`), so one request
+        always samples alike (tests, retries) while different requests differ."""
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        return [items[i] for i in sorted(self._rng.sample(range(len(items)), n))]
 
     def measure(self) -> dict[str, int]:
         return {
@@ -191,7 +205,7 @@ class Walker:
         if step.max_degree != NO_LIMIT and len(items) > step.max_degree:
             items = items[:step.max_degree]
         if step.sample != NO_LIMIT and len(items) > step.sample:
-            items = items[:step.sample]
+            items = self.sample(items, step.sample)
         return items
 
     def neighbors(self, frontier: Sequence[Vertex], step: EdgeStep) -> Iterator[tuple[Vertex, list[Vertex]]]:
@@ -228,6 +242,34 @@ class Nodes:
     def ids(self, nodes: Sequence[Any]) -> list[Any]:
         raise NotImplementedError
 
+    def vertices(self, nodes: Sequence[Any]) -> list[Vertex]:
+        raise NotImplementedError
+
+    def flat(self, nodes: Sequence[Any], step: EdgeStep, ordered: bool = True) -> Iterator[list[Any]] | None:
+        """Neighbours of whole chunks, flat (see `KeyNodes.flat`); None: use `expand`."""
+        return None
+
+    def path_edges(self, paths: Sequence[Sequence[Any]], step: EdgeStep) -> list[Edge]:
+        """The first edge joining each consecutive pair of nodes of every path (see
+        `KeyNodes.path_edges`), from each path vertex's whole adjacency."""
+        pairs = {(self.key(a), self.key(b)) for p in paths for a, b in itertools.pairwise(p)}
+        if not pairs:
+            return []
+        starts = self.vertices(list({self.key(a): a for p in paths for a in p[:-1]}.values()))
+        first: dict[tuple[Any, Any], Edge] = {}
+        for v, items in self.walker.adjacency(starts, step, edges=True):
+            for e, n in items:
+                if (v.id, n.id) in pairs and (v.id, n.id) not in first:
+                    first[(v.id, n.id)] = e
+        out, seen = [], set()
+        for p in paths:
+            for a, b in itertools.pairwise(p):
+                e = first.get((self.key(a), self.key(b)))
+                if e is not None and e.id not in seen:
+                    seen.add(e.id)
+                    out.append(e)
+        return out
+
 
 class VertexNodes(Nodes):
     def start(self, v: Vertex) -> Vertex:
@@ -241,6 +283,9 @@ class VertexNodes(Nodes):
 
     def ids(self, nodes: Sequence[Vertex]) -> list[Any]:
         return [v.id for v in nodes]
+
+    def vertices(self, nodes: Sequence[Vertex]) -> list[Vertex]:
+        return list(nodes)
 
 
 class KeyNodes(Nodes):
@@ -262,7 +307,7 @@ class KeyNodes(Nodes):
 
     def expand(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[tuple[int, list[int]]]:
         w = self.walker
-        lids = list(dict.fromkeys(w.schema.edge_label_ids(list(step.labels)))) if step.labels else None
+        lids = self._label_ids(step)
         lim = step.skip_degree if step.skip_degree > 0 else step.max_degree
         for start in range(0, len(nodes), self.CHUNK):
             w.ctx.check()
@@ -283,12 +328,63 @@ class KeyNodes(Nodes):
             for k in chunk:
                 yield k, apply(None, grouped.get(k, []), step, False)  # type: ignore[arg-type]
 
-    def ids(self, nodes: Sequence[int]) -> list[Any]:
+    def flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool = True) -> Iterator[list[int]] | None:
+        """The neighbour keys of whole chunks of `nodes`, flat and in adjacency order, when no
+        per-vertex rule needs them grouped (no `skip_degree`, no `sample`: `max_degree` is
+        the per-vertex LIMIT in SQL); else None. The hot loop of k-out / k-neighbor.
+        `ordered=False` lets storage skip sorting the rows: for callers that only count
+        what they reach, where the order cannot show."""
+        if step.skip_degree > 0 or step.sample != NO_LIMIT:
+            return None
+        return self._flat(nodes, step, ordered or not hasattr(self.tx, "adjacent_targets"))
+
+    def _flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool) -> Iterator[list[int]]:
+        w = self.walker
+        lids = self._label_ids(step)
+        lim = None if step.max_degree == NO_LIMIT else step.max_degree
+        for start in range(0, len(nodes), self.CHUNK):
+            w.ctx.check()
+            chunk = nodes[start:start + self.CHUNK]
+            w.vertex_iterations += len(chunk)
+            if lids is not None and not lids:
+                continue
+            if ordered:
+                tos = [to for _, to in self.tx.adjacent_keys(chunk, step.direction, lids, lim)]
+            else:
+                tos = self.tx.adjacent_targets(chunk, step.direction, lids, lim)
+            w.edge_iterations += len(tos)
+            yield tos
+
+    def _label_ids(self, step: EdgeStep) -> list[int] | None:
+        return list(dict.fromkeys(self.walker.schema.edge_label_ids(list(step.labels)))) if step.labels else None
+
+    def vertices(self, nodes: Sequence[int]) -> list[Vertex]:
+        """The vertices of `nodes` (in order; keys no longer stored are left out), built from
+        their rows with one storage call per chunk; properties stay unloaded."""
         found: dict[int, Vertex] = {}
         keys = list(nodes)
         for start in range(0, len(keys), self.CHUNK):
             found.update(self.walker.access._vertices_by_keys(keys[start:start + self.CHUNK]))
-        return [found[k].id for k in keys if k in found]
+        return [found[k] for k in keys if k in found]
+
+    def ids(self, nodes: Sequence[int]) -> list[Any]:
+        return [v.id for v in self.vertices(nodes)]
+
+    def path_edges(self, paths: Sequence[Sequence[int]], step: EdgeStep) -> list[Edge]:
+        """The first edge (adjacency order) joining each consecutive pair of every path, each
+        edge once, in path order: one indexed lookup per pair, never a vertex's other edges."""
+        pairs = list(dict.fromkeys(pair for p in paths for pair in itertools.pairwise(p)))
+        if not pairs:
+            return []
+        lids = self._label_ids(step)
+        first = self.tx.edges_joining(pairs, step.direction, lids) if lids is None or lids else {}
+        rows, seen = [], set()
+        for pair in pairs:
+            row = first.get(pair)
+            if row is not None and row.key not in seen:
+                seen.add(row.key)
+                rows.append(row)
+        return self.walker.access._edges_from_rows(rows)
 
 
 def _end(item: Any, edges: bool) -> Vertex:
@@ -327,6 +423,12 @@ def _show_list(ids: Sequence[Any]) -> str:
     return "[" + ", ".join(str(i) for i in ids) + "]"
 
 
+def request_seed(req: Mapping[str, Any]) -> int:
+    """A seed that is a function of the request's content (its repr: keys in order, typed
+    values), stable across processes unlike `hash()`."""
+    return zlib.crc32(repr(req).encode("utf-8", "backslashreplace"))
+
+
 class AlgorithmStep(Step):
     """A step mapping each request map to one result map (see the module docstring)."""
 
@@ -337,7 +439,7 @@ class AlgorithmStep(Step):
             req = t.obj
             if not isinstance(req, Mapping):
                 raise IllegalArgument(f"{self.name}() expects a request map, but got {req!r}")
-            yield t.split(self.run(req, Walker(ctx)))
+            yield t.split(self.run(req, Walker(ctx, request_seed(req))))
 
     def run(self, req: Mapping[str, Any], walker: Walker) -> Any:
         raise NotImplementedError

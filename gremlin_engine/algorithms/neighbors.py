@@ -155,7 +155,7 @@ class KoutStep(AlgorithmStep):
             if not opts.track:  # the hot loop: keys (or ids) only, no parent records
                 new = _layer(nodes, latest, opts, seen, bound)
                 if nearest:
-                    visited.update(key(n) for n in new)
+                    visited.update(new if isinstance(nodes, KeyNodes) else map(key, new))
             else:
                 for v, items in _expand(walker, nodes, latest, opts):
                     vk = key(v)
@@ -186,15 +186,25 @@ class KoutStep(AlgorithmStep):
 
 def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound: int) -> list[Any]:
     """The next BFS layer: neighbours of `front` not in `seen`, each once, at most `bound`."""
-    fresh: set[Any] = set()
+    flat = nodes.flat(front, opts.step, ordered=not opts.count_only)
+    if flat is not None:  # keys, one flat list per adjacency call: set and dict work in C
+        fresh: dict[Any, None] = {}
+        for tos in flat:
+            for k in dict.fromkeys(tos):
+                if k not in seen and k not in fresh:
+                    fresh[k] = None
+                    if bound != NO_LIMIT and len(fresh) >= bound:
+                        return list(fresh)
+        return list(fresh)
+    found: set[Any] = set()
     new: list[Any] = []
     by_key = isinstance(nodes, KeyNodes)
     for _, items in nodes.expand(front, opts.step):
         for n in items:
             k = n if by_key else n.id
-            if k in seen or k in fresh:
+            if k in seen or k in found:
                 continue
-            fresh.add(k)
+            found.add(k)
             new.append(n)
             if bound != NO_LIMIT and len(new) >= bound:
                 return new
@@ -235,7 +245,7 @@ class KneighborStep(AlgorithmStep):
             new: list[Any] = []
             if not opts.track:
                 new = _layer(nodes, latest, opts, seen, remaining)
-                seen.update(key(n) for n in new)
+                seen.update(new if isinstance(nodes, KeyNodes) else map(key, new))
                 found.extend((depth, n) for n in new)
                 latest = new
                 if not latest:

@@ -7,7 +7,8 @@ counts the path nodes it creates against `capacity`.
 
 * customized paths: the steps in order; with `sort_by` INCR/DECR each edge weighs its
   `weight_by` property (or `default_weight`, 0 when neither applies) and paths are sorted by
-  the sum; `sample` keeps the first n passing edges of a vertex (adjacency order).
+  the sum; `sample` keeps n of a vertex's passing edges picked at random (HugeGraph's uniform
+  sample, seeded by the request so a request always answers alike; adjacency order kept).
 * template paths: step i may repeat 1..`max_times` times; a path counts when its last step
   has been taken at least once and it ends at a target (`with_ring` allows revisits).
 * customized crosspoints: every pattern is walked from every source; the crosspoints are

@@ -21,7 +21,16 @@ from typing import Any
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.structure.elements import Edge, Vertex
 
-from .base import BATCH, AlgorithmStep, Walker, check_capacity, reach_capacity, result_vertices
+from .base import (
+    BATCH,
+    AlgorithmStep,
+    KeyNodes,
+    Nodes,
+    Walker,
+    check_capacity,
+    reach_capacity,
+    result_vertices,
+)
 from .steps import (
     DEFAULT_CAPACITY,
     NO_LIMIT,
@@ -42,28 +51,38 @@ MAX_VERTICES = 10
 def bidirectional(walker: Walker, source: Vertex, target: Vertex, step: EdgeStep, max_depth: int,
                   cap: int) -> list[Any]:
     """One shortest path (vertex ids) from source to target within `max_depth`, or []."""
-    if source.id == target.id:
-        return [source.id]
     nodes = walker.nodes(step)
-    key = nodes.key
+    return nodes.ids(shortest_nodes(nodes, source, target, step, max_depth, cap))
+
+
+def shortest_nodes(nodes: Nodes, source: Vertex, target: Vertex, step: EdgeStep, max_depth: int,
+                   cap: int) -> list[Any]:
+    """`bidirectional` as nodes of `nodes` (storage keys on the fast path), or []."""
     s, t = nodes.start(source), nodes.start(target)
+    key = nodes.key
+    if key(s) == key(t):
+        return [s]
     fwd: dict[Any, Any] = {key(s): None}
     bwd: dict[Any, Any] = {key(t): None}
+    node_of: dict[Any, Any] = {key(s): s, key(t): t}
     fronts = [[s], [t]]
     steps = (step, step.reverse())
+    by_key = isinstance(nodes, KeyNodes)
     for depth in range(max_depth):
         side = depth % 2
         mine, theirs = (fwd, bwd) if side == 0 else (bwd, fwd)
         new: list[Any] = []
         for v, items in nodes.expand(fronts[side], steps[side]):
-            vk = key(v)
+            vk = v if by_key else key(v)
             for n in items:
-                k = key(n)
+                k = n if by_key else key(n)
                 if k in mine:
                     continue
                 mine[k] = vk
+                if not by_key:
+                    node_of[k] = n
                 if k in theirs:
-                    return nodes.ids(_join(fwd, bwd, k))
+                    return [node_of[x] for x in _join(fwd, bwd, k)] if not by_key else _join(fwd, bwd, k)
                 new.append(n)
         fronts[side] = new
         if cap != NO_LIMIT and len(fwd) + len(bwd) > cap:
@@ -88,24 +107,13 @@ def _join(fwd: dict[Any, Any], bwd: dict[Any, Any], meet: Any) -> list[Any]:
 
 
 def path_edges(walker: Walker, paths: Sequence[Sequence[Any]], step: EdgeStep) -> list[Edge]:
-    """The first edge (adjacency order) joining each consecutive pair of every path."""
-    pairs = {(a, b) for p in paths for a, b in itertools.pairwise(p)}
-    if not pairs:
+    """The first edge (adjacency order) joining each consecutive pair of every path (paths
+    of vertex ids), each edge once, in path order."""
+    if not any(len(p) > 1 for p in paths):
         return []
-    starts = walker.vertices(list(dict.fromkeys(a for a, _ in pairs)))
-    first: dict[tuple[Any, Any], Edge] = {}
-    for v, items in walker.adjacency(starts, step, edges=True):
-        for e, n in items:
-            if (v.id, n.id) in pairs and (v.id, n.id) not in first:
-                first[(v.id, n.id)] = e
-    out, seen = [], set()
-    for p in paths:
-        for pair in itertools.pairwise(p):
-            e = first.get(pair)
-            if e is not None and e.id not in seen:
-                seen.add(e.id)
-                out.append(e)
-    return out
+    nodes = walker.nodes(step)
+    found = {v.id: v for v in walker.vertices(list(dict.fromkeys(x for p in paths for x in p)))}
+    return nodes.path_edges([[nodes.start(found[x]) for x in p] for p in paths], step)
 
 
 def _extras(walker: Walker, req: Mapping[str, Any], paths: Sequence[Sequence[Any]], step: EdgeStep
@@ -116,6 +124,20 @@ def _extras(walker: Walker, req: Mapping[str, Any], paths: Sequence[Sequence[Any
     edges = path_edges(walker, paths, step)
     return (result_vertices(walker, ids, get_bool(req, "with_vertex", False)),
             [e if with_edge else e.id for e in edges])
+
+
+def _node_extras(walker: Walker, req: Mapping[str, Any], nodes: Nodes, path: list[Any], step: EdgeStep
+                 ) -> tuple[list[Any], list[Any], list[Any]]:
+    """`_extras` for one path of nodes: (path ids, vertices, edges), its vertices built once."""
+    vertices = nodes.vertices(path)
+    ids = [v.id for v in vertices]
+    edges = nodes.path_edges([path], step) if len(path) > 1 else []
+    if get_bool(req, "with_vertex", False):
+        walker.load(vertices)
+        shown: list[Any] = vertices
+    else:
+        shown = ids
+    return ids, shown, [e if get_bool(req, "with_edge", False) else e.id for e in edges]
 
 
 def _shortest_args(req: Mapping[str, Any], walker: Walker) -> tuple[EdgeStep, int, int]:
@@ -133,8 +155,9 @@ class ShortestPathStep(AlgorithmStep):
         positive(depth, "max depth")
         source = walker.vertex(req.get("source"))
         target = walker.vertex(req.get("target"), "target vertex")
-        path = bidirectional(walker, source, target, step, depth, cap)
-        vertices, edges = _extras(walker, req, [path] if path else [], step)
+        nodes = walker.nodes(step)
+        path, vertices, edges = _node_extras(walker, req, nodes,
+                                             shortest_nodes(nodes, source, target, step, depth, cap), step)
         return {"path": path, "vertices": vertices, "edges": edges, "measure": walker.measure()}
 
 

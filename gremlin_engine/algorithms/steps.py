@@ -44,7 +44,7 @@ class EdgeStep:
     vertex_rules: tuple[Rule, ...] = ()  # () = every vertex passes
     max_degree: int = DEFAULT_MAX_DEGREE
     skip_degree: int = 0
-    sample: int = NO_LIMIT  # customized paths: keep the first n passing edges per vertex
+    sample: int = NO_LIMIT  # customized paths: keep n passing edges per vertex, picked at random
     weight_by: str | None = None
     default_weight: float | None = None
 
