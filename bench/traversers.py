@@ -13,8 +13,12 @@
 3. Runs the same operations as hand-written frontier BFS / bidirectional BFS / the
    rank recurrence over plain `sqlite3` on `bench/raw_sqlite.py`'s tables, and over an
    in-memory networkx DiGraph.
-4. Cross-checks every answer (counts, path lengths, rank keys) and prints one table with the
-   ratio to raw sqlite3, plus peak RSS of the server and of this process.
+4. Runs the same requests in this process through `Graph.traverse` on the same store (the
+   IR the REST handlers build), so the table shows where a REST request's time goes: the
+   engine's share (in-process), the server's CPU seconds (read from /proc: engine + HTTP
+   stack) and this client's CPU seconds (httpx and JSON decoding).
+5. Cross-checks every answer (counts, path lengths, rank keys) and prints one table with the
+   ratios to raw sqlite3, plus peak RSS of the server and of this process.
 """
 
 from __future__ import annotations
@@ -81,6 +85,42 @@ class Rest:
         if r.status_code != 200:
             raise RuntimeError(r.text)
         return [int(k) for k in r.json()]
+
+
+class InProcess(Rest):
+    """The same requests as `Rest`, run in this process by `Graph.traverse` on the same store
+    (`inject(request).hg_<step>()`, the IR the REST handlers build): the engine's share of a
+    REST request, with no HTTP, JSON or client in the way."""
+
+    name = "engine in-process"
+
+    def __init__(self, store: Path) -> None:
+        from gremlin_engine import GraphConfig, GraphRegistry
+
+        self.registry = GraphRegistry(evaluation_timeout_ms=0)
+        self.graph = self.registry.open(GraphConfig(name="bench", backend="sqlite", store=str(store),
+                                                    schema_mode="auto"))
+
+    def _run(self, step: str, req: dict[str, Any]) -> Any:
+        from gremlin_engine.structure.numbers import Long
+        from gremlin_engine.traversal.ir import Instruction, TraversalIR
+
+        for k in ("source", "target"):
+            if k in req:  # what the REST layer's id parser makes of `"123"` / `123`
+                req[k] = Long(int(req[k]))
+        return self.graph.traverse(TraversalIR((), (Instruction("inject", (req,)), Instruction(step, ()))))[0]
+
+    def _get(self, path: str, **params: Any) -> Any:
+        req = {k: (v == "true") if v in ("true", "false") else v for k, v in params.items()}
+        return self._run(f"hg_{path}", req)
+
+    def personal_rank(self, v: int, depth: int) -> list[int]:
+        got = self._run("hg_personalrank", {"source": v, "label": "knows", "max_depth": depth, "max_degree": -1,
+                                            "limit": 20})
+        return [int(k) for k in got]
+
+    def close(self) -> None:
+        self.registry.close_all()
 
 
 # ---- raw sqlite3: the same algorithms by hand over plain SQL ---------------------------------
@@ -244,7 +284,8 @@ def run(size: str, probes: int) -> None:
           f"(setup {time.perf_counter() - t0:.0f} s)\n")
     server = Server(base, base / "bench.db")
     rest = Rest(server.url)
-    systems = [rest, Raw(raw_db), nxg]
+    engine_ip = InProcess(base / "bench.db")
+    systems = [rest, engine_ip, Raw(raw_db), nxg]
     ops: list[tuple[str, Callable[[Any], Any], int]] = []
     for k in (1, 2, 3, 4):
         ops.append((f"kout depth {k} (x{min(len(pv), 20)})", lambda s, k=k: [s.kout(v, k) for v in pv[:20]], k))
@@ -256,29 +297,39 @@ def run(size: str, probes: int) -> None:
     rows = []
     try:
         for label, fn, _ in ops:
-            times, answers = {}, {}
+            times, answers, split = {}, {}, {}
             for s in systems:
-                if s is rest:
-                    fn(s)  # warm the server's caches once
+                if s is rest or s is engine_ip:
+                    fn(s)  # warm the caches once
+                cpu0, srv0 = time.process_time(), server.cpu_s()
                 times[s.name], answers[s.name] = timed(lambda s=s, fn=fn: fn(s))
+                if s is rest:  # CPU seconds of the server process (/proc) and of this client
+                    split = {"server": server.cpu_s() - srv0, "client": time.process_time() - cpu0}
             ref = answers["raw sqlite3"]
             agree = all(a == ref for a in answers.values())
             if label.startswith("personal"):  # ties may order differently: compare the sets
                 agree = all([set(x) for x in a] == [set(x) for x in ref] for a in answers.values())
-            rows.append((label, times, agree))
+            rows.append((label, times, split, agree))
         deep_t, deep = timed(lambda: rest.kout(pv[0], 6))
     finally:
         server_peak = server.peak_rss_kib()
         server.stop()
+        engine_ip.close()
         raw_db.close()
         shutil.rmtree(base, ignore_errors=True)
-    print("| operation | hugelite REST s | raw sqlite3 s | networkx s | REST / raw | answers agree |")
-    print("|---|---|---|---|---|---|")
-    for label, times, agree in rows:
-        r, q, n = times["hugelite REST"], times["raw sqlite3"], times["networkx"]
-        print(f"| {label} | {r:.3f} | {q:.3f} | {n:.3f} | {r / q:.2f}x | {'yes' if agree else '**NO**'} |")
-    ratios = [t["hugelite REST"] / t["raw sqlite3"] for _, t, _ in rows]
-    print(f"\nmedian REST / raw ratio: {statistics.median(ratios):.2f}x (target <= 2x)")
+    print("| operation | hugelite REST s | server CPU s | client CPU s | engine in-process s | raw sqlite3 s "
+          "| networkx s | REST / raw | engine / raw | answers agree |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for label, times, split, agree in rows:
+        r, e, q, n = (times[k] for k in ("hugelite REST", "engine in-process", "raw sqlite3", "networkx"))
+        print(f"| {label} | {r:.3f} | {split['server']:.2f} | {split['client']:.3f} | {e:.3f} | {q:.3f} | {n:.3f} "
+              f"| {r / q:.2f}x | {e / q:.2f}x | {'yes' if agree else '**NO**'} |")
+    ratios = [t["hugelite REST"] / t["raw sqlite3"] for _, t, _, _ in rows]
+    eratios = [t["engine in-process"] / t["raw sqlite3"] for _, t, _, _ in rows]
+    print(f"\nmedian REST / raw ratio: {statistics.median(ratios):.2f}x, engine in-process / raw "
+          f"{statistics.median(eratios):.2f}x (target <= 2x)")
+    print("server CPU: the server process's user+sys seconds from /proc (10 ms ticks); client CPU: this "
+          "process's CPU while it sent the REST requests (httpx + JSON)")
     print(f"kout depth 6 from vertex {pv[0]}: {deep} vertices in {deep_t:.2f} s (default capacity 10M)")
     print(f"peak RSS: server {server_peak / 1024:.0f} MiB; bench process (raw sqlite3 + networkx graph) "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
