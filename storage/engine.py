@@ -21,7 +21,17 @@ Pragmas, and why:
 * ``busy_timeout``: another process (or a second `Store` on the same file) holding the
   write lock makes us wait instead of failing at once.
 * ``foreign_keys=ON``: edges cascade when their vertex is deleted and cannot dangle.
-* ``temp_store=MEMORY`` and a 32 MiB page cache: sorts of adjacency batches stay in memory.
+* ``temp_store=MEMORY`` and a 64 MiB page cache (per connection, filled only as pages are
+  read, so a small store never uses it all): sorts of adjacency batches stay in memory, and a
+  bulk load finds more of the random index pages it updates in memory (the edge indexes of
+  a 100k/1M graph are past 100 MiB).
+* ``wal_autocheckpoint=20000`` pages (~80 MiB of WAL) instead of SQLite's 1000 (~4 MiB): a
+  REST batch of 500 edges dirties ~1,000 random index pages, so with the default every
+  commit ran a checkpoint that copied them all back into the database file; checkpointing
+  every ~20 commits writes each hot page once for all of them (edge inserts: ~35% less
+  commit CPU at 10k/100k, 26% at 100k/1M). The price is disk: the WAL file grows to ~80 MiB
+  during a load; ``journal_size_limit`` truncates it back to 64 MiB after a checkpoint.
+  Readers stay correct either way (WAL pages are found through the wal-index).
 
 The pools do not "reset on return" (an extra ROLLBACK per checkout): `Store` always ends its
 transaction itself and invalidates a connection it could not end.
@@ -41,6 +51,16 @@ from storage.errors import StoreError
 #: prepared statements the driver keeps per connection (hot-path SQL is cached by shape,
 #: so a few hundred distinct texts cover every shape in use).
 STATEMENT_CACHE = 512
+
+
+#: page cache per connection, in KiB (SQLite's negative `cache_size` form)
+CACHE_KIB = 65536
+
+#: WAL pages written before a commit checkpoints them into the database file
+WAL_AUTOCHECKPOINT_PAGES = 20000
+
+#: bytes the WAL file is truncated to after a checkpoint
+JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 
 #: RETURNING (3.35) and the built-in JSON functions used for key batches (3.38).
@@ -87,9 +107,11 @@ def create_sqlite_engine(path: str | None, *, busy_timeout_ms: int = 5000) -> En
             cur.execute("PRAGMA foreign_keys = ON")
             cur.execute("PRAGMA synchronous = NORMAL")
             cur.execute("PRAGMA temp_store = MEMORY")
-            cur.execute("PRAGMA cache_size = -32768")
+            cur.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             if not memory:
                 cur.execute("PRAGMA journal_mode = WAL")
+                cur.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
+                cur.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
         finally:
             cur.close()
 

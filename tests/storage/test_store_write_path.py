@@ -20,3 +20,14 @@ def test_vertex_heads_by_ids(store: Store) -> None:
     assert sorted(heads) == sorted(zip(made, ids, [1] * len(ids), strict=True))
     with store.read() as tx:
         assert tx.vertex_heads_by_ids([]) == []
+
+
+def test_file_connections_get_the_load_pragmas(file_store: Store) -> None:
+    from storage.engine import CACHE_KIB, JOURNAL_SIZE_LIMIT, WAL_AUTOCHECKPOINT_PAGES
+
+    with file_store.write() as tx:
+        got = {p: tx.raw.execute(f"PRAGMA {p}").fetchone()[0]
+               for p in ("wal_autocheckpoint", "cache_size", "journal_size_limit", "journal_mode")}
+    assert got == {"wal_autocheckpoint": WAL_AUTOCHECKPOINT_PAGES, "cache_size": -CACHE_KIB,
+                   "journal_size_limit": JOURNAL_SIZE_LIMIT, "journal_mode": "wal"}
+    assert WAL_AUTOCHECKPOINT_PAGES == 20000 and CACHE_KIB == 65536
