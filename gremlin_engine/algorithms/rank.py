@@ -26,7 +26,7 @@ from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.traversal.tokens import Direction
 
-from .base import AlgorithmStep, Walker, check_capacity
+from .base import AlgorithmStep, KeyNodes, Walker, check_capacity
 from .steps import (
     DEFAULT_CAPACITY,
     NO_LIMIT,
@@ -100,35 +100,46 @@ class PersonalRankStep(AlgorithmStep):
                  Direction.IN: EdgeStep(Direction.IN, (label,), max_degree=max_degree)}
         nodes = walker.nodes(steps[Direction.OUT])
         key = nodes.key
+        by_key = isinstance(nodes, KeyNodes)  # nodes are their own keys: no key() per edge
         root = nodes.start(source)
+        rk = key(root)
         seeds: dict[Direction, dict[Any, Any]] = {Direction.OUT: {}, Direction.IN: {}}
-        seeds[start][key(root)] = root
-        adjacency: dict[tuple[Direction, Any], list[Any]] = {}
-        ranks: dict[Any, float] = {key(root): 1.0}
+        seeds[start][rk] = root
+        # each side's neighbour lists by node key (one dict per direction: no tuple keys to hash)
+        adjacency: dict[Direction, dict[Any, list[Any]]] = {Direction.OUT: {}, Direction.IN: {}}
+        ranks: dict[Any, float] = {rk: 1.0}
         root_adjacent: set[Any] = set()
         for i in range(depth):
             new: dict[Any, float] = {}
+            get = new.get
             found: dict[Direction, dict[Any, Any]] = {Direction.OUT: {}, Direction.IN: {}}
             for d in (Direction.OUT, Direction.IN):
-                todo = [v for k, v in seeds[d].items() if (d, k) not in adjacency]
+                adj = adjacency[d]
+                todo = [v for k, v in seeds[d].items() if k not in adj]
                 for v, items in nodes.expand(todo, steps[d]):
-                    adjacency[(d, key(v))] = items
-                other = Direction.IN if d is Direction.OUT else Direction.OUT
+                    adj[key(v)] = items
+                reached = found[Direction.IN if d is Direction.OUT else Direction.OUT]
                 for k in seeds[d]:
                     old = ranks.get(k, 0.0)
-                    nbrs = adjacency[(d, k)]
+                    nbrs = adj[k]
                     if not nbrs:
                         new[k] = old
                         continue
                     incr = old * alpha / len(nbrs)
+                    if by_key:
+                        reached.update(zip(nbrs, nbrs, strict=True))  # an existing key keeps its place
+                        for nk in nbrs:
+                            new[nk] = get(nk, 0.0) + incr
+                        continue
                     for n in nbrs:
                         nk = key(n)
-                        found[other].setdefault(nk, n)
-                        new[nk] = new.get(nk, 0.0) + incr
+                        reached.setdefault(nk, n)
+                        new[nk] = get(nk, 0.0) + incr
             for d in (Direction.OUT, Direction.IN):
+                side = seeds[d]
                 for k, v in found[d].items():
-                    seeds[d].setdefault(k, v)
-            new[key(root)] = new.get(key(root), 0.0) + (1 - alpha)
+                    side.setdefault(k, v)
+            new[rk] = new.get(rk, 0.0) + (1 - alpha)
             ranks = new
             if i == 0:
                 root_adjacent = set(ranks)
