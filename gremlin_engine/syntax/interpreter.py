@@ -28,7 +28,7 @@ from typing import Any
 
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
 from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
-from gremlin_engine.syntax import ast, names, operators, sandbox
+from gremlin_engine.syntax import ast, names, operators, sandbox, templates
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
 from gremlin_engine.syntax.parser import parse
@@ -80,7 +80,12 @@ def interpret(script: ast.Script | str, host: ScriptHost, *, as_value: bool = Fa
     job's result that way, while Gremlin Server always streams a list."""
     tree = _checked(script) if isinstance(script, str) else sandbox.check(script)
     try:
-        return Interpreter(host).run(tree, as_value=as_value)
+        interp = Interpreter(host)
+        if isinstance(script, str):
+            template = templates.lookup(script, tree, host, interp)
+            if template is not None:
+                return interp.run_template(template, host.bindings, as_value)  # type: ignore[attr-defined]
+        return interp.run(tree, as_value=as_value)
     except RecursionError:
         raise GremlinSyntaxError("script is nested too deeply to evaluate") from None
 
@@ -102,6 +107,16 @@ class Interpreter:
         if as_value and ran and not _is_stream(value):
             return value
         return self.results(value) if ran else []
+
+    def run_template(self, template: templates.Template, bindings: dict[str, Any], as_value: bool) -> Any:
+        """What `run` gives for the one-traversal script `template` was made from."""
+        value: Any = template.traversal(bindings)
+        if template.terminal is not None:
+            name, args, pos = template.terminal
+            value = self.call(value, name, args, pos)
+        if as_value and not _is_stream(value):
+            return value
+        return self.results(value)
 
     def execute(self, stmt: ast.Stmt) -> Any:
         if isinstance(stmt, ast.Assign):

@@ -1,0 +1,154 @@
+"""Script templates (syntax/templates.py): one-traversal scripts skip the AST walk, bindings
+as slots. Every answer is compared with the interpreter's own (templates switched off)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from gremlin_engine.errors import GremlinSyntaxError
+from gremlin_engine.graph import Graph, GraphRegistry
+from gremlin_engine.structure.numbers import Long
+from gremlin_engine.syntax import templates
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> Iterator[None]:
+    templates.clear()
+    yield
+    templates.ENABLED = True
+    templates.clear()
+
+
+def _both(graph: Graph, script: str, bindings: dict[str, Any] | None = None, **kw: Any) -> Any:
+    """The answer with templates, checked equal to the interpreter's answer."""
+    templates.ENABLED = False
+    plain = graph.execute(script, bindings=bindings, **kw)
+    templates.ENABLED = True
+    fast = graph.execute(script, bindings=bindings, **kw)
+    assert fast == plain
+    return fast
+
+
+def _template(script: str) -> Any:
+    found = [v for (text, _cls), v in templates._templates.items() if text == script]
+    assert len(found) == 1
+    return found[0]
+
+
+def _ids(graph: Graph, *names: str) -> list[Any]:
+    return [graph.execute("g.V().has('name', n).id()", bindings={"n": n})[0] for n in names]
+
+
+def test_point_lookup_binds_each_call(modern: Graph) -> None:
+    ids = _ids(modern, "marko", "vadas", "lop")
+    script = "g.V(vid).values('name')"
+    for vid, name in zip(ids, ["marko", "vadas", "lop"], strict=True):
+        assert _both(modern, script, {"vid": vid}) == [name]
+    t = _template(script)
+    assert isinstance(t, templates.Template)
+    assert t.slots == ((0, ((0, "vid"),)),)
+    assert t.steps[0].args == (None,)  # the template never keeps a call's value
+    assert _both(modern, script, {"vid": "no such id"}) == []
+
+
+def test_has_value_and_hops_and_terminals(modern: Graph) -> None:
+    marko = _ids(modern, "marko")[0]
+    assert _both(modern, "g.V().has('person', 'name', name).values('age')", {"name": "josh"}) == [32]
+    assert sorted(_both(modern, "g.V(vid).out('knows').values('name')", {"vid": marko})) == ["josh", "vadas"]
+    assert _both(modern, "g.V(vid).out().count().next()", {"vid": marko}) == [Long(3)]
+    assert _both(modern, "g.V(vid).out().limit(n).count().toList()", {"vid": marko, "n": 2}) == [Long(2)]
+    assert _both(modern, "g.V(vid).values('name').iterate()", {"vid": marko}) == []
+    assert _both(modern, "g.V(vid).valueMap('name', 'age')", {"vid": marko}) == [{"name": ["marko"], "age": [29]}]
+    assert _both(modern, "g.V().hasLabel('person').order().by('age', desc).limit(1).values('name')") == ["peter"]
+    assert _both(modern, "g.V(vid).values('age').next()", {"vid": marko}, as_value=True) == 29
+    assert isinstance(_template("g.V(vid).out().count().next()"), templates.Template)
+
+
+def test_several_bindings_in_one_step_and_in_several_steps(modern: Graph) -> None:
+    a, b = _ids(modern, "marko", "josh")
+    script = "g.V(x, y).has('person', 'age', age).values('name')"
+    assert _both(modern, script, {"x": a, "y": b, "age": 32}) == ["josh"]
+    assert _both(modern, script, {"x": a, "y": b, "age": 29}) == ["marko"]
+    assert _template(script).slots == ((0, ((0, "x"), (1, "y"))), (1, ((2, "age"),)))
+
+
+def test_binding_values_pass_untouched_lists_and_elements(modern: Graph) -> None:
+    ids = _ids(modern, "marko", "vadas")
+    assert sorted(_both(modern, "g.V(ids).values('name')", {"ids": ids})) == ["marko", "vadas"]
+    v = modern.execute("g.V(vid)", bindings={"vid": ids[0]})[0]
+    assert _both(modern, "g.V(v).values('name')", {"v": v}) == ["marko"]
+    assert _both(modern, "g.inject(x)", {"x": [1, 2]}) == [[1, 2]]
+
+
+def test_a_binding_named_like_the_source_or_a_token_is_not_reused(modern: Graph) -> None:
+    script = "g.V().hasLabel('person').order().by('age', desc).limit(1).values('age')"
+    assert _both(modern, script) == [35]
+    # `desc` bound: the interpreter passes the binding, and so must we (a new classification)
+    with pytest.raises(Exception):  # noqa: B017 - the step refuses a str as an order
+        modern.execute(script, bindings={"desc": "nope"})
+    with pytest.raises(Exception):  # noqa: B017 - `g` bound to a number is not a source
+        modern.execute("g.V(vid)", bindings={"g": 1, "vid": 1})
+    assert _both(modern, script) == [35]
+
+
+def test_bindings_inside_predicates_nested_traversals_and_lists_take_the_interpreter(modern: Graph) -> None:
+    cases = [
+        ("g.V().has('age', gt(a)).values('name')", {"a": 30}),
+        ("g.V().where(__.has('name', n)).values('age')", {"n": "josh"}),
+        ("g.V().has('name', within([n, 'x'])).values('age')", {"n": "josh"}),
+        ("g.withSideEffect('s', n).V().limit(1).values('name')", {"n": 1}),
+    ]
+    for script, bindings in cases:
+        _both(modern, script, bindings)
+        assert _template(script) is templates._NO
+
+
+def test_scripts_that_are_not_one_traversal_take_the_interpreter(modern: Graph) -> None:
+    for script, bindings in [
+        ("x = 1; g.V(vid).values('name')", {"vid": 1}),
+        ("1 + n", {"n": 2}),
+        ("g.inject(datetime()).count()", {}),
+        ("graph.traversal().V().count()", {}),
+        ("g", {}),
+    ]:
+        _both(modern, script, bindings)
+        assert not any(text == script and v is not templates._NO for (text, _c), v in templates._templates.items())
+
+
+def test_mutable_constants_are_never_shared(modern: Graph) -> None:
+    first = modern.execute("g.inject([1, 2])")
+    first[0].append(3)
+    assert modern.execute("g.inject([1, 2])") == [[1, 2]]
+    assert _template("g.inject([1, 2])") is templates._NO
+
+
+def test_aliases_and_other_graphs(registry: GraphRegistry, modern: Graph) -> None:
+    script = "g.V().has('name', n).values('age')"
+    assert registry.execute(script, {"n": "vadas"}, {"g": "__g_hugegraph"}, graph="hugegraph") == [27]
+    assert registry.execute("__g_hugegraph.V().has('name', n).values('age')", {"n": "peter"}) == [35]
+    # no default graph and no alias: `g` is unbound, the interpreter names the error
+    with pytest.raises(GremlinSyntaxError):
+        registry.execute(script, {"n": "vadas"})
+
+
+def test_errors_are_the_interpreters(modern: Graph) -> None:
+    with pytest.raises(GremlinSyntaxError):
+        modern.execute("g.V(vid).values('name')")  # vid unbound
+    for enabled in (False, True):
+        templates.ENABLED = enabled
+        with pytest.raises(Exception) as info:
+            modern.execute("g.V(vid).noSuchStep()", bindings={"vid": 1})
+        if not enabled:
+            plain = (type(info.value), str(info.value))
+    assert (type(info.value), str(info.value)) == plain
+
+
+def test_writes_through_a_template(modern: Graph) -> None:
+    script = "g.addV('person').property('name', n).property('age', a).values('name')"
+    assert modern.execute(script, bindings={"n": "t1", "a": 40}) == ["t1"]
+    assert modern.execute(script, bindings={"n": "t2", "a": 41}) == ["t2"]
+    assert modern.execute("g.V().has('person', 'name', n).values('age')", bindings={"n": "t2"}) == [41]
+    assert isinstance(_template(script), templates.Template)
