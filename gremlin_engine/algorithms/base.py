@@ -338,6 +338,27 @@ class KeyNodes(Nodes):
             return None
         return self._flat(nodes, step, ordered or not hasattr(self.tx, "adjacent_targets"))
 
+    def pairs(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[list[tuple[int, int]]] | None:
+        """Like `flat`, as (from key, to key) rows in adjacency order (the rows `expand`
+        groups): for searches that record each vertex's parent. None when `flat` is."""
+        if step.skip_degree > 0 or step.sample != NO_LIMIT:
+            return None
+        return self._pairs(nodes, step)
+
+    def _pairs(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[list[tuple[int, int]]]:
+        w = self.walker
+        lids = self._label_ids(step)
+        lim = None if step.max_degree == NO_LIMIT else step.max_degree
+        for start in range(0, len(nodes), self.CHUNK):
+            w.ctx.check()
+            chunk = nodes[start:start + self.CHUNK]
+            w.vertex_iterations += len(chunk)
+            if lids is not None and not lids:
+                continue
+            rows = self.tx.adjacent_keys(chunk, step.direction, lids, lim)
+            w.edge_iterations += len(rows)
+            yield rows
+
     def _flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool) -> Iterator[list[int]]:
         w = self.walker
         lids = self._label_ids(step)

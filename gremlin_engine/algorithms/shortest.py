@@ -67,29 +67,50 @@ def shortest_nodes(nodes: Nodes, source: Vertex, target: Vertex, step: EdgeStep,
     node_of: dict[Any, Any] = {key(s): s, key(t): t}
     fronts = [[s], [t]]
     steps = (step, step.reverse())
-    by_key = isinstance(nodes, KeyNodes)
     for depth in range(max_depth):
         side = depth % 2
         mine, theirs = (fwd, bwd) if side == 0 else (bwd, fwd)
-        new: list[Any] = []
-        for v, items in nodes.expand(fronts[side], steps[side]):
-            vk = v if by_key else key(v)
-            for n in items:
-                k = n if by_key else key(n)
-                if k in mine:
-                    continue
-                mine[k] = vk
-                if not by_key:
-                    node_of[k] = n
-                if k in theirs:
-                    return [node_of[x] for x in _join(fwd, bwd, k)] if not by_key else _join(fwd, bwd, k)
-                new.append(n)
+        new, meet = _grow(nodes, fronts[side], steps[side], mine, theirs, node_of)
+        if meet is not None:
+            path = _join(fwd, bwd, meet)
+            return path if isinstance(nodes, KeyNodes) else [node_of[x] for x in path]
         fronts[side] = new
         if cap != NO_LIMIT and len(fwd) + len(bwd) > cap:
             raise reach_capacity(cap, max_depth - depth - 1)
         if not new:
             return []
     return []
+
+
+def _grow(nodes: Nodes, front: list[Any], step: EdgeStep, mine: dict[Any, Any], theirs: dict[Any, Any],
+          node_of: dict[Any, Any]) -> tuple[list[Any], Any]:
+    """One layer of one side: records each new vertex's parent in `mine`; returns the new
+    layer and the first vertex the other side has reached (None when they have not met)."""
+    new: list[Any] = []
+    rows = nodes.pairs(front, step) if isinstance(nodes, KeyNodes) else None
+    if rows is not None:  # keys: the adjacency rows as they come, no per-vertex lists
+        for chunk in rows:
+            for vk, k in chunk:
+                if k in mine:
+                    continue
+                mine[k] = vk
+                if k in theirs:
+                    return new, k
+                new.append(k)
+        return new, None
+    key = nodes.key
+    for v, items in nodes.expand(front, step):
+        vk = key(v)
+        for n in items:
+            k = key(n)
+            if k in mine:
+                continue
+            mine[k] = vk
+            node_of[k] = n
+            if k in theirs:
+                return new, k
+            new.append(n)
+    return new, None
 
 
 def _join(fwd: dict[Any, Any], bwd: dict[Any, Any], meet: Any) -> list[Any]:
