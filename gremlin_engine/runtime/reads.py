@@ -71,6 +71,25 @@ class ReadsMixin(ElementLoader):
         if rows:
             yield self._vertex(rows[0])
 
+    def point_vertex(self, ident: Any) -> tuple[Any, ...] | None:
+        """`V(id)`'s one vertex as `(id, label, raw property JSON)`, `()` when there is none,
+        or None when the caller must take the general path (auto mode, which also tries
+        numeric alternates; or a vertex this transaction already holds as an element, which
+        may carry changes of its own). For fused point plans (`strategies/point_lookup.py`):
+        no `Vertex` is built and nothing is cached."""
+        if self.schema.auto:
+            return None
+        wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
+        if wanted is None:
+            return ()
+        rows = self.tx.vertices_by_ids([idc.to_storage(wanted)])
+        if not rows:
+            return ()
+        row = rows[0]
+        if row.key in self._vertices:
+            return None
+        return idc.from_storage(row.id), self.schema.vertex_label_by_id(row.label_id).name, row.props
+
     def edges(
         self,
         ids: Sequence[Any] | None = None,

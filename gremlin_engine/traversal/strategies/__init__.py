@@ -19,6 +19,7 @@ from gremlin_engine.traversal.strategies import (
     incident_to_adjacent,
     lazy_barrier,
     limit_pushdown,
+    point_lookup,
     walk_count,
 )
 
@@ -42,6 +43,8 @@ DEFAULT_STRATEGIES: tuple[tuple[str, Strategy], ...] = (
     ("WalkCountStrategy", walk_count.apply),
     # last: windows go between the steps the rewrites above leave
     ("LazyBarrierStrategy", lazy_barrier.apply),
+    # after everything: a root V(id) and a final values()/id()/label() become one step
+    ("PointLookupStrategy", point_lookup.apply),
 )
 
 ENABLED = True  # the one switch: False disables every optimisation

@@ -1,0 +1,80 @@
+"""Fused point plans: `V(id).values(keys)` / `V(id).id()` / `V(id).label()` as one step.
+
+The general pipeline for a point lookup builds a `Vertex`, caches it, decodes every
+property into `VertexProperty` objects (each with its property id) and passes traversers
+through two generators, to hand back one string. `PointStep` asks the access for the row
+(`point_vertex`: one indexed statement) and yields the requested values straight from the
+row's JSON, decoding only the requested keys.
+
+Semantics are the general path's: `values(keys)` yields every value of every requested key
+in the row's key order (multi-properties expanded, as `Vertex.properties(*keys)` does),
+`values()` every value, `id()` the id as stored ids decode, `label()` the label's name. A
+missing vertex yields nothing. Whenever the access cannot answer exactly (`point_vertex`
+returns None, or the access is a wrapper such as SubgraphStrategy's filtered view, whose
+class does not define the method), the original steps run unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+
+from gremlin_engine.structure.values import entry_value
+from gremlin_engine.traversal.executor import CompiledTraversal, execute
+from gremlin_engine.traversal.steps.base import Step
+from gremlin_engine.traversal.steps.source import GraphStep
+from gremlin_engine.traversal.traverser import Context, Traverser
+
+
+class PointStep(Step):
+    """`V(id)` followed by one of `values(keys)`, `id()`, `label()`, fused (see module)."""
+
+    name = "point"
+
+    def __init__(self, source: GraphStep, tail: Step, mode: str, keys: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.source = source  # kept whole: its id is a cache slot, and the fallback runs it
+        self.tail = tail
+        self.mode = mode  # "values", "id" or "label"
+        self.keys = keys
+        self.is_start = True
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        ctx.check()
+        access = ctx.access
+        found = None
+        if getattr(type(access), "point_vertex", None) is not None:
+            found = access.point_vertex(self.source.ids[0])  # type: ignore[index]
+        if found is None:
+            yield from execute(CompiledTraversal([self.source, self.tail]), it, ctx)
+            return
+        if not found:
+            return
+        mode = self.mode
+        if mode == "id":
+            yield ctx.new_traverser(found[0])
+        elif mode == "label":
+            yield ctx.new_traverser(found[1])
+        else:
+            for value in _values(found[2], self.keys):
+                yield ctx.new_traverser(value)
+
+    def __repr__(self) -> str:
+        return f"point({self.source!r}.{self.tail!r})"
+
+
+def _values(raw: Any, keys: tuple[str, ...]) -> list[Any]:
+    """Every value of `keys` (all keys when empty) in the row's key order."""
+    if not raw:
+        return []
+    out: list[Any] = []
+    for key, entry in orjson.loads(raw).items():
+        if keys and key not in keys:
+            continue
+        if type(entry) is list:
+            out.extend(entry_value(e) for e in entry)
+        else:
+            out.append(entry_value(entry))
+    return out
