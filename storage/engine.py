@@ -21,10 +21,10 @@ Pragmas, and why:
 * ``busy_timeout``: another process (or a second `Store` on the same file) holding the
   write lock makes us wait instead of failing at once.
 * ``foreign_keys=ON``: edges cascade when their vertex is deleted and cannot dangle.
-* ``temp_store=MEMORY`` and a 64 MiB page cache (per connection, filled only as pages are
-  read, so a small store never uses it all): sorts of adjacency batches stay in memory, and a
-  bulk load finds more of the random index pages it updates in memory (the edge indexes of
-  a 100k/1M graph are past 100 MiB).
+* ``temp_store=MEMORY`` and a 32 MiB page cache: sorts of adjacency batches stay in memory.
+  (64 and 256 MiB were measured for bulk loads and made no difference beyond noise: index
+  pages missing from the cache come from the OS page cache, and what costs is writing
+  them, below.)
 * ``wal_autocheckpoint=20000`` pages (~80 MiB of WAL) instead of SQLite's 1000 (~4 MiB): a
   REST batch of 500 edges dirties ~1,000 random index pages, so with the default every
   commit ran a checkpoint that copied them all back into the database file; checkpointing
@@ -54,7 +54,7 @@ STATEMENT_CACHE = 512
 
 
 #: page cache per connection, in KiB (SQLite's negative `cache_size` form)
-CACHE_KIB = 65536
+CACHE_KIB = 32768
 
 #: WAL pages written before a commit checkpoints them into the database file
 WAL_AUTOCHECKPOINT_PAGES = 20000
