@@ -12,9 +12,12 @@ independent apps as they like. Resources are discovered, not listed: every modul
 `rest_adapter.gremlin_ws`, when present, contributes `websocket_routes` (the Gremlin Server
 protocol on `/gremlin`).
 
-Middleware, outermost first: trailing-slash tolerance (a path ending in `/` is routed as
-without it, no redirect), request telemetry, gzip for large 2xx bodies, then Starlette's
-exception handling with the one error table of `rest_adapter/errors.py`.
+An HTTP request goes from the server straight into `front_door.FrontDoor`, which does in
+one frame what a middleware chain did: trailing-slash tolerance (a path ending in `/` is
+routed as without it, no redirect), request telemetry, gzip for large 2xx bodies, and the
+answers of the one error table of `rest_adapter/errors.py`; then `routing.IndexedRouter`
+finds the route by table lookup. WebSocket and lifespan scopes take Starlette's usual stack
+(its error middlewares around the trailing-slash rule).
 """
 
 from __future__ import annotations
@@ -29,15 +32,15 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from gremlin_engine import GraphRegistry
 from rest_adapter import resources as resources_pkg
-from rest_adapter.compression import GzipMiddleware
 from rest_adapter.errors import exception_handlers
+from rest_adapter.front_door import FrontDoor, TrailingSlashMiddleware
 from rest_adapter.routing import IndexedRouter
 from rest_adapter.settings import Settings
-from rest_adapter.telemetry import Telemetry, TelemetryMiddleware
+from rest_adapter.telemetry import Telemetry
 
 log = logging.getLogger("hugelite.rest")
 
@@ -45,24 +48,16 @@ GRAPH_PREFIXES = ("/graphs/{graph}", "/graphspaces/DEFAULT/graphs/{graph}")
 GZIP_MINIMUM_SIZE = 1024
 
 
-class TrailingSlashMiddleware:
-    """Routes `/metrics/` as `/metrics` and `.../propertykeys/age/?action=x` as without the
-    slash: hugegraph-python sends both forms, and a redirect would drop PUT bodies in some
-    clients."""
+class HugeliteApp(Starlette):
+    """Starlette, with `FrontDoor` in front of its middleware stack for HTTP requests."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    telemetry: Telemetry
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket"):
-            path = scope["path"]
-            if len(path) > 1 and path.endswith("/"):
-                scope = dict(scope)
-                scope["path"] = path.rstrip("/") or "/"
-                raw = scope.get("raw_path")
-                if raw:
-                    scope["raw_path"] = raw.rstrip(b"/") or b"/"
-        await self.app(scope, receive, send)
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        if self.max_body_size is not None:  # Starlette's body limit: keep its own stack
+            return stack
+        return FrontDoor(self.router, stack, self.telemetry, dict(self.exception_handlers), GZIP_MINIMUM_SIZE)
 
 
 def _resource_modules() -> list[Any]:
@@ -129,18 +124,15 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
         finally:
             reg.close_all()
 
-    app = Starlette(
+    app = HugeliteApp(
         routes=build_routes(),
-        middleware=[
-            Middleware(TrailingSlashMiddleware),
-            Middleware(TelemetryMiddleware, telemetry=telemetry),
-            Middleware(GzipMiddleware, minimum_size=GZIP_MINIMUM_SIZE),
-        ],
+        middleware=[Middleware(TrailingSlashMiddleware)],
         exception_handlers=exception_handlers(),
         lifespan=lifespan,
     )
-    # same routes and semantics, but a request is matched only against the routes its path
-    # allows (`routing.py`): Starlette alone tries ~200 patterns in turn
+    app.telemetry = telemetry
+    # same routes and semantics, but a request's routes are found by table lookup
+    # (`routing.py`): Starlette alone tries ~200 patterns in turn
     app.router = IndexedRouter(app.router.routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.telemetry = telemetry

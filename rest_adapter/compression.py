@@ -5,23 +5,42 @@ must be ready to decompress them. Starlette's GZipMiddleware would also compress
 bodies, which HugeGraph never does (clients read error JSON without decoding), so this one
 compresses only 2xx responses of at least `minimum_size` bytes that are not already
 encoded, and streams when the application streams.
+
+`GzipSender` is the `send` that does it for one response; the app's front door
+(`front_door.py`) puts it in place only for a 2xx response the client may get gzipped
+and that is not declared smaller than `minimum_size`, so a small answer is never buffered.
+`GzipMiddleware` is the same as a stand-alone ASGI middleware.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+from typing import Any
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
-def accepts_gzip(headers: Headers) -> bool:
-    for part in headers.get("accept-encoding", "").split(","):
+def accepts_gzip_value(value: str) -> bool:
+    """Whether an `Accept-Encoding` value accepts gzip (`gzip` or `*`, not with `q=0`)."""
+    for part in value.split(","):
         coding, _, params = part.strip().partition(";")
         if coding.strip().lower() in ("gzip", "*"):
             q = params.strip()
             return not (q.startswith("q=") and float(q[2:] or 0) == 0)
+    return False
+
+
+def accepts_gzip(headers: Headers) -> bool:
+    return accepts_gzip_value(headers.get("accept-encoding", ""))
+
+
+def client_accepts_gzip(raw_headers: Any) -> bool:
+    """`accepts_gzip` on an ASGI scope's raw header list, without building `Headers`."""
+    for name, value in raw_headers:
+        if len(name) == 15 and name.lower() == b"accept-encoding":
+            return accepts_gzip_value(value.decode("latin-1"))
     return False
 
 
@@ -32,31 +51,28 @@ class GzipMiddleware:
         self.level = level
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not accepts_gzip(Headers(scope=scope)):
+        if scope["type"] != "http" or not client_accepts_gzip(scope["headers"]):
             await self.app(scope, receive, send)
             return
-        await _Responder(self.app, self.minimum_size, self.level)(scope, receive, send)
+        await self.app(scope, receive, GzipSender(send, self.minimum_size, self.level))
 
 
-class _Responder:
-    def __init__(self, app: ASGIApp, minimum_size: int, level: int) -> None:
-        self.app = app
+class GzipSender:
+    """Wraps one response's `send`: passes non-2xx, 204 and already encoded responses
+    through, gzips a complete body of `minimum_size` bytes or more, and gzips a streamed
+    body chunk by chunk."""
+
+    __slots__ = ("send", "minimum_size", "level", "start", "passthrough", "streaming", "buffer", "gzip")
+
+    def __init__(self, send: Send, minimum_size: int, level: int) -> None:
+        self.send = send
         self.minimum_size = minimum_size
         self.level = level
-        self.send: Send
         self.start: Message | None = None
         self.passthrough = False
         self.streaming = False
         self.buffer = io.BytesIO()
         self.gzip: gzip.GzipFile | None = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        self.send = send
-        await self.app(scope, receive, self.on_send)
-
-    def _compressor(self) -> gzip.GzipFile:
-        self.gzip = gzip.GzipFile(mode="wb", fileobj=self.buffer, compresslevel=self.level, mtime=0)
-        return self.gzip
 
     def _drain(self) -> bytes:
         data = self.buffer.getvalue()
@@ -64,7 +80,7 @@ class _Responder:
         self.buffer.truncate()
         return data
 
-    async def on_send(self, message: Message) -> None:
+    async def __call__(self, message: Message) -> None:
         kind = message["type"]
         if kind == "http.response.start":
             headers = Headers(raw=message["headers"])
@@ -104,7 +120,7 @@ class _Responder:
             if "content-length" in headers:
                 del headers["Content-Length"]
             await self.send(self.start)
-            self._compressor()
+            self.gzip = gzip.GzipFile(mode="wb", fileobj=self.buffer, compresslevel=self.level, mtime=0)
         assert self.gzip is not None
         self.gzip.write(body)
         if not more:

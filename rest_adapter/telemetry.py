@@ -1,5 +1,6 @@
-"""Request metrics: per-route counters, rates and latency histograms, gathered by a
-middleware and read by `/metrics`.
+"""Request metrics: per-route counters, rates and latency histograms, recorded by the
+app's front door (`front_door.py`, one `record` call per HTTP request, so marking is a few
+counter increments) and read by `/metrics`.
 
 Shapes follow Dropwizard's JSON (what HugeGraph's `/metrics?type=json` shows): meters
 carry `count`, `mean_rate` and exponentially weighted 1/5/15-minute rates; histograms and
@@ -17,8 +18,6 @@ import time
 from collections import deque
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
 WINDOW = 1028  # Dropwizard's default reservoir size
 _TICK = 5.0  # seconds between EWMA updates, as Dropwizard
 
@@ -27,12 +26,10 @@ class _EWMA:
     def __init__(self, minutes: float) -> None:
         self.alpha = 1.0 - math.exp(-_TICK / 60.0 / minutes)
         self.rate = 0.0
-        self.uncounted = 0
         self.initialised = False
 
-    def tick(self) -> None:
-        instant = self.uncounted / _TICK
-        self.uncounted = 0
+    def tick(self, uncounted: int) -> None:
+        instant = uncounted / _TICK
         if self.initialised:
             self.rate += self.alpha * (instant - self.rate)
         else:
@@ -40,12 +37,15 @@ class _EWMA:
 
 
 class Meter:
-    """Event count and rates (events per second)."""
+    """Event count and rates (events per second). Marking is a counter increment; the
+    EWMAs catch up (one tick per elapsed 5 s, as Dropwizard) only when a tick is due."""
 
     def __init__(self, now: float) -> None:
         self.count = 0
+        self.uncounted = 0  # events since the last tick, the same for the three EWMAs
         self.start = now
         self.last_tick = now
+        self.next_tick = now + _TICK
         self.ewmas = (_EWMA(1), _EWMA(5), _EWMA(15))
 
     def _catch_up(self, now: float) -> None:
@@ -53,15 +53,18 @@ class Meter:
         if ticks <= 0:
             return
         self.last_tick += ticks * _TICK
+        self.next_tick = self.last_tick + _TICK
+        uncounted, self.uncounted = self.uncounted, 0
         for e in self.ewmas:
-            for _ in range(min(ticks, 2000)):
-                e.tick()
+            e.tick(uncounted)
+            for _ in range(min(ticks, 2000) - 1):
+                e.tick(0)
 
     def mark(self, now: float) -> None:
-        self._catch_up(now)
+        if now >= self.next_tick:
+            self._catch_up(now)
         self.count += 1
-        for e in self.ewmas:
-            e.uncounted += 1
+        self.uncounted += 1
 
     def snapshot(self, now: float) -> dict[str, Any]:
         self._catch_up(now)
@@ -76,7 +79,6 @@ class Meter:
             "units": "events/second",
         }
 
-
 class Histogram:
     """Count, sum and extremes over all samples; quantiles over the last `WINDOW`."""
 
@@ -90,8 +92,10 @@ class Histogram:
     def update(self, value: float) -> None:
         self.count += 1
         self.total += value
-        self.min = min(self.min, value)
-        self.max = max(self.max, value)
+        if value < self.min:
+            self.min = value
+        if value > self.max:
+            self.max = value
         self.window.append(value)
 
     def snapshot(self) -> dict[str, Any]:
@@ -151,7 +155,8 @@ class Telemetry:
                 stats = self.routes[(method, template)] = RouteStats(now)
             stats.meter.mark(now)
             stats.latency.update(elapsed_ms)
-            stats.statuses[status] = stats.statuses.get(status, 0) + 1
+            statuses = stats.statuses
+            statuses[status] = statuses.get(status, 0) + 1
             if status >= 400:
                 stats.failed += 1
                 self.errors += 1
@@ -217,32 +222,3 @@ class Telemetry:
                     "P99_RESPONSE_TIME": snap["p99"],
                 }
             return out
-
-
-class TelemetryMiddleware:
-    """Times every HTTP request and records it under its route template."""
-
-    def __init__(self, app: ASGIApp, telemetry: Telemetry) -> None:
-        self.app = app
-        self.telemetry = telemetry
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = 500
-
-        async def send_wrapper(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_wrapper)
-        finally:
-            route = scope.get("route")
-            template = getattr(route, "path", None) or "(unmatched)"
-            elapsed = (time.perf_counter() - start) * 1000.0
-            self.telemetry.record(scope["method"], template, status, elapsed)

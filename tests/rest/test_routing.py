@@ -41,10 +41,68 @@ def _first(routes: list, scope: dict) -> tuple[object, object]:
 def test_same_route_as_the_full_scan(method: str) -> None:
     routes = build_routes()
     indexed = IndexedRouter(routes)
-    for path in PATHS:
+    for path in PATHS + EXTRA_PATHS:
         for kind in ("http", "websocket"):
             scope = {"type": kind, "path": path, "root_path": "", "method": method}
             assert _first(indexed.candidates(path), scope) == _first(Router(routes).routes, scope), (kind, path)
+
+
+EXTRA_PATHS = [
+    "/graphs/hugegraph/graph/vertices/", "/graphs/hugegraph/graph/vertices//x", "/graphs/hugegraph/graph/vertices/a\nb",
+    "/versions\n", "/graphs/hugegraph/schema/propertykeys/", "/graphs/hugegraph/schema/propertykeys/a/b",
+    '/graphs/h%20g/graph/edges/"x y"', "/graphs/hugegraph/graph/vertices/batch/1", "/graphspaces/DEFAULT/graphs/",
+    "/graphs/hugegraph/traversers/kout/extra", "/graphs/hugegraph/jobs/rebuild/vertexlabels/person", "//versions",
+    "/graphs/hugegraph/tasks/", "/graphs/hugegraph/tasks/12/cancel", "/metrics/system", "versions",
+]
+
+
+def _recording(routes: list) -> tuple[list, list]:
+    """The same templates and methods, each endpoint recording (route number, path params)."""
+    from starlette.responses import Response
+    from starlette.routing import Route, WebSocketRoute
+
+    calls: list = []
+    out = []
+    for n, r in enumerate(routes):
+        if isinstance(r, Route):
+            async def endpoint(request, n=n):
+                calls.append((n, dict(request.path_params)))
+                return Response(b"")
+            out.append(Route(r.path, endpoint, methods=r.methods))
+        else:
+            async def ws_endpoint(websocket, n=n):
+                calls.append((n, dict(websocket.path_params)))
+            out.append(WebSocketRoute(r.path, ws_endpoint))
+    return out, calls
+
+
+def _dispatch(router, scope: dict, calls: list) -> object:
+    import asyncio
+
+    from starlette.exceptions import HTTPException
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        pass
+
+    calls.clear()
+    try:
+        asyncio.run(router.app(dict(scope), receive, send))
+    except HTTPException as e:
+        return ("http error", e.status_code, e.headers)
+    return ("called", *calls)
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "PUT", "DELETE", "HEAD"])
+def test_same_endpoint_and_params_as_starlette(method: str) -> None:
+    routes, calls = _recording(build_routes())
+    indexed, plain = IndexedRouter(routes), Router(routes)
+    for path in PATHS + EXTRA_PATHS:
+        scope = {"type": "http", "path": path, "root_path": "", "method": method, "app": object(),
+                 "query_string": b"", "headers": []}
+        assert _dispatch(indexed, scope, calls) == _dispatch(plain, scope, calls), path
 
 
 def test_unknown_and_wrong_method_answers_unchanged(app_client: SyncASGIClient) -> None:
