@@ -29,7 +29,7 @@ Pragmas, and why:
   REST batch of 500 edges dirties ~1,000 random index pages, so with the default every
   commit ran a checkpoint that copied them all back into the database file; checkpointing
   every ~20 commits writes each hot page once for all of them (edge inserts: ~35% less
-  commit CPU at 10k/100k, 26% at 100k/1M). The price is disk: the WAL file grows to ~80 MiB
+  commit CPU at 10k/100k, ~28% at 100k/1M). The price is disk: the WAL file grows to ~80 MiB
   during a load; ``journal_size_limit`` truncates it back to 64 MiB after a checkpoint.
   Readers stay correct either way (WAL pages are found through the wal-index).
 
