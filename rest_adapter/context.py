@@ -78,13 +78,28 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
+class JSONBytes(Response):
+    """A JSON body already encoded: the same response Starlette's `Response(body,
+    media_type=JSON_TYPE)` makes (same status, same two headers in the same order), built
+    without `init_headers`' general bookkeeping, since every JSON answer is made here."""
+
+    media_type = JSON_TYPE
+
+    def __init__(self, body: bytes, status_code: int = 200) -> None:
+        self.status_code = status_code
+        self.background = None
+        self.body = body
+        self.raw_headers = [(b"content-length", str(len(body)).encode()), (b"content-type", _JSON_TYPE_BYTES)]
+
+
+_JSON_TYPE_BYTES = JSON_TYPE.encode()
+
+
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(
-        orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS),
-        status_code=status,
-        media_type=JSON_TYPE,
-        headers=headers,
-    )
+    body = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    if headers:
+        return Response(body, status_code=status, media_type=JSON_TYPE, headers=headers)
+    return JSONBytes(body, status)
 
 
 def no_content() -> Response:

@@ -30,7 +30,7 @@ DEFAULT_LIMIT = 100
 
 def ir(*steps: tuple[Any, ...]) -> TraversalIR:
     """`ir(("V", 1), ("out",))` -> `g.V(1).out()`."""
-    return TraversalIR((), tuple(Instruction(s[0], tuple(s[1:])) for s in steps))
+    return TraversalIR((), tuple([Instruction(s[0], tuple(s[1:])) for s in steps]))
 
 
 def anon(*steps: tuple[Any, ...]) -> TraversalIR:

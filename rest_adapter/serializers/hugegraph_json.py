@@ -64,14 +64,25 @@ def format_date(value: _dt.datetime | _dt.date) -> str:
     return value.strftime("%Y-%m-%d 00:00:00.000")
 
 
+_MULTI: dict[Any, bool] = {}  # cardinality value -> shown as a JSON list
+
+
+def _is_multi(card: Any) -> bool:
+    multi = _MULTI.get(card)
+    if multi is None:
+        multi = str(getattr(card, "value", card) or "").upper() in ("LIST", "SET")
+        if len(_MULTI) < 64:
+            _MULTI[card] = multi
+    return multi
+
+
 def vertex_properties_json(v: Vertex, cardinality_of: CardinalityOf | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     props = v._props or {}
     for key, vps in props.items():
-        card = cardinality_of(key) if cardinality_of is not None else None
-        card_name = str(getattr(card, "value", card) or "").upper()
-        if len(vps) == 1 and card_name not in ("LIST", "SET"):
-            out[key] = to_json(vps[0].value)
+        if len(vps) == 1 and (cardinality_of is None or not _is_multi(cardinality_of(key))):
+            value = vps[0].value
+            out[key] = value if type(value) is str else to_json(value)
         else:
             out[key] = [to_json(vp.value) for vp in vps]
     return out

@@ -46,6 +46,33 @@ def test_vertex_single_valued_list_property_uses_cardinality() -> None:
     assert vertex_json(v)["id"] == 7
 
 
+def test_vertex_property_cardinalities_and_values() -> None:
+    import enum
+
+    class Card(enum.Enum):
+        SINGLE = "single"
+        SET = "set"
+
+    v = Vertex(8, "thing", props={"s": [VertexProperty(1, "s", "a")], "f": [VertexProperty(2, "f", float("nan"))],
+                                  "n": [VertexProperty(3, "n", Long(2**40))], "e": [VertexProperty(4, "e", "x")]})
+    cards = {"s": Card.SINGLE, "f": None, "n": "single", "e": Card.SET}
+    assert vertex_json(v, cards.get)["properties"] == {"s": "a", "f": None, "n": 2**40, "e": ["x"]}
+    assert vertex_json(v, lambda k: "set")["properties"] == {"s": ["a"], "f": [None], "n": [2**40], "e": ["x"]}
+
+
+def test_json_response_is_starlettes_response() -> None:
+    from starlette.responses import Response
+
+    from rest_adapter.context import json_response
+
+    for data, status in (({"a": [1, 2.5, None]}, 200), ([], 201), ({"x": "é"}, 404)):
+        ours = json_response(data, status)
+        theirs = Response(orjson.dumps(data), status_code=status, media_type="application/json")
+        assert (ours.status_code, ours.raw_headers, ours.body) == (theirs.status_code, theirs.raw_headers, theirs.body)
+    with_headers = json_response({}, 401, headers={"WWW-Authenticate": "Basic"})
+    assert (b"www-authenticate", b"Basic") in with_headers.raw_headers
+
+
 def test_edge_shape_and_field_order() -> None:
     e = Edge("S1:marko>2>2>>S2:lop", "created", _marko(), _lop(), props={"weight": 0.4, "date": "2017"})
     j = edge_json(e)
