@@ -36,11 +36,19 @@ def accepts_gzip(headers: Headers) -> bool:
     return accepts_gzip_value(headers.get("accept-encoding", ""))
 
 
+_ACCEPTS: dict[bytes, bool] = {}  # Accept-Encoding value -> accepts gzip (clients send few)
+
+
 def client_accepts_gzip(raw_headers: Any) -> bool:
     """`accepts_gzip` on an ASGI scope's raw header list, without building `Headers`."""
     for name, value in raw_headers:
         if len(name) == 15 and name.lower() == b"accept-encoding":
-            return accepts_gzip_value(value.decode("latin-1"))
+            known = _ACCEPTS.get(value)
+            if known is None:
+                known = accepts_gzip_value(value.decode("latin-1"))
+                if len(_ACCEPTS) < 256:
+                    _ACCEPTS[value] = known
+            return known
     return False
 
 
