@@ -90,6 +90,67 @@ class ReadsMixin(ElementLoader):
             return None
         return idc.from_storage(row.id), self.schema.vertex_label_by_id(row.label_id).name, row.props
 
+    def point_neighbour_ids(self, ident: Any, direction: Any, labels: Sequence[str] = ()) -> list[Any] | None:
+        """The ids `V(ident).out|in|both(labels).id()` gives, in adjacency order (one per
+        edge, so parallel edges and a 'both' self-loop repeat an id), read by one statement;
+        or None when the caller must take the general path (auto mode; a start vertex this
+        transaction holds as an element). For fused point plans: nothing is cached."""
+        if self.schema.auto:
+            return None
+        wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
+        if wanted is None:
+            return []
+        lids = self._edge_label_filter(labels)
+        if lids is not None and not lids:
+            return []
+        rows = self.tx.neighbour_ids(idc.to_storage(wanted), storage_direction(direction), lids)
+        if not rows:
+            return []
+        if rows[0][0] in self._vertices:
+            return None
+        from_storage = idc.from_storage
+        return [from_storage(vid) for _, vid in rows]
+
+    def point_index_ids(self, labels: Sequence[str] | None, conditions: Sequence[Any]) -> list[Any] | None:
+        """The ids `V().hasLabel(labels).has(conditions).id()` gives when equality index
+        lookups answer it (what `_by_index` reads: the union of the lookups in key order,
+        every condition re-tested on the raw property JSON), without building a vertex; or
+        None when the caller must take the general path (auto mode, id or label tests, a
+        primary-key label, no equality index, or a candidate this transaction holds)."""
+        if self.schema.auto:
+            return None
+        q = qp.split("vertex", None, labels, conditions)
+        if q.empty:
+            return []
+        if q.ids is not None or q.id_tests or q.label_tests or not q.props:
+            return None
+        schema = self.schema
+        lids = qp.label_ids(schema, q)
+        if lids is not None and not lids:
+            return []
+        if qp.primary_key_ids(schema, q, lids) is not None:
+            return None
+        plan = qp.index_plan(schema, q, lids)
+        if plan is None or plan.ranges:
+            return None
+        rows: dict[int, Any] = {}
+        for index_id, values in plan.eq:
+            if values:
+                for r in self.tx.index_rows(index_id, values):
+                    rows[r.key] = r
+        allowed = set(lids) if lids is not None else None
+        held = self._vertices
+        out: list[Any] = []
+        for key in sorted(rows):
+            r = rows[key]
+            if allowed is not None and r.label_id not in allowed:
+                continue
+            if key in held:
+                return None
+            if _props_match_raw(q.props, r.props):
+                out.append(idc.from_storage(r.id))
+        return out
+
     def edges(
         self,
         ids: Sequence[Any] | None = None,
@@ -383,8 +444,14 @@ def _matches_raw(q: qp.Query, v: Vertex, raw: Any) -> bool:
     for p in q.label_tests:
         if not p.test(v.label):
             return False
+    return _props_match_raw(q.props, raw)
+
+
+def _props_match_raw(props: Sequence[tuple[str, Any]], raw: Any) -> bool:
+    """Whether the property JSON `raw` satisfies every (key, P) of `props` (some value of a
+    multi-property passes), decoding only those keys' values."""
     doc = orjson.loads(raw) if raw else {}
-    for key, p in q.props:
+    for key, p in props:
         entry = doc.get(key, _NO_RAW)
         if entry is _NO_RAW:
             return False

@@ -1,4 +1,5 @@
-"""Fused point plans: `V(id).values(keys)` / `V(id).id()` / `V(id).label()` as one step.
+"""Fused point plans: `V(id).values(keys)` / `V(id).id()` / `V(id).label()`,
+`V(id).out|in|both(labels).id()` and `V().hasLabel(l).has(key, value).id()` as one step each.
 
 The general pipeline for a point lookup builds a `Vertex`, caches it, decodes every
 property into `VertexProperty` objects (each with its property id) and passes traversers
@@ -78,3 +79,67 @@ def _values(raw: Any, keys: tuple[str, ...]) -> list[Any]:
         else:
             out.append(entry_value(entry))
     return out
+
+
+class HopIdsStep(Step):
+    """`V(id)`, one `out/in/both(labels)` and `id()`, fused (see module)."""
+
+    name = "hopIds"
+
+    def __init__(self, source: GraphStep, hop: Any, tail: Step) -> None:
+        super().__init__()
+        self.source = source  # kept whole: its id is a cache slot, and the fallback runs it
+        self.hop = hop
+        self.tail = tail
+        self.is_start = True
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        ctx.check()
+        access = ctx.access
+        found = None
+        if getattr(type(access), "point_neighbour_ids", None) is not None:
+            hop = self.hop
+            found = access.point_neighbour_ids(self.source.ids[0], hop.direction, hop.edge_labels)  # type: ignore[index]
+        if found is None:
+            yield from execute(CompiledTraversal([self.source, self.hop, self.tail]), it, ctx)
+            return
+        new = ctx.new_traverser
+        for n, ident in enumerate(found):
+            if n % 64 == 63:
+                ctx.check()
+            yield new(ident)
+
+    def __repr__(self) -> str:
+        return f"hopIds({self.source!r}.{self.hop!r}.{self.tail!r})"
+
+
+class IndexIdsStep(Step):
+    """A root `V()` with folded labels and property conditions, and `id()`, fused (see
+    module)."""
+
+    name = "indexIds"
+
+    def __init__(self, source: GraphStep, tail: Step) -> None:
+        super().__init__()
+        self.source = source  # kept whole: its values are cache slots, and the fallback runs it
+        self.tail = tail
+        self.is_start = True
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        ctx.check()
+        access = ctx.access
+        found = None
+        if getattr(type(access), "point_index_ids", None) is not None:
+            src = self.source
+            found = access.point_index_ids(src.label_filter, tuple(src.conditions))
+        if found is None:
+            yield from execute(CompiledTraversal([self.source, self.tail]), it, ctx)
+            return
+        new = ctx.new_traverser
+        for n, ident in enumerate(found):
+            if n % 64 == 63:
+                ctx.check()
+            yield new(ident)
+
+    def __repr__(self) -> str:
+        return f"indexIds({self.source!r}.{self.tail!r})"

@@ -1,0 +1,94 @@
+"""Point reads answered by one statement each, for the engine's fused point plans.
+
+A 1-hop id query (`g.V(id).out('knows').id()`) through the general methods costs two
+statements (the start vertex by id, then its adjacency joined to the neighbours' ids) and
+the Python between them. `neighbour_ids` resolves the start id, walks the adjacency index
+and joins the neighbours' ids in one statement, in the order `AdjacencyMixin.adjacent_keys`
+gives for one vertex: (label_id, sort_values, other key, edge key); for 'both' the
+out-edges first, so a self-loop appears twice.
+
+`index_rows` is an equality index lookup joined to the vertex rows: the rows whose entries
+hold any of the values, each once, in key order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from storage._sql import label_filter, label_key, padded_chunks, placeholders, unique
+from storage.rows import VertexRow
+from storage.tx_adjacency import _direction
+from storage.tx_base import TxBase
+
+# direction -> (column matching the start key, column holding the other end)
+_SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
+          "both": (("out_key", "in_key"), ("in_key", "out_key"))}
+
+
+@lru_cache(maxsize=128)
+def _neighbour_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
+    """One start vertex by public id; CROSS JOINs pin the loop order (id index probe, then
+    one range of the adjacency index, then one primary-key probe per edge)."""
+    sides = _SIDES[direction]
+    parts = []
+    for dir_no, (this, other) in enumerate(sides):
+        head = (
+            f"SELECT s.key, v.id{{tail}} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
+            f"{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other} WHERE s.id = ?"
+        )
+        if len(sides) == 1:
+            return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, e.key"
+        tail = f", {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, e.{other} AS other, e.key AS o_key"
+        parts.append(head.format(tail=tail))
+    return " UNION ALL ".join(parts) + " ORDER BY d, o_label, o_sort, other, o_key"
+
+
+@lru_cache(maxsize=64)
+def _index_rows_sql(n: int) -> str:
+    return (
+        f"SELECT v.key, v.id, v.label_id, v.props FROM index_entries AS ie CROSS JOIN vertices AS v "
+        f"ON v.key = ie.elem_key WHERE ie.index_id = ? AND ie.value IN ({placeholders(n)})"
+    )
+
+
+_INDEX_ROWS_ONE = (
+    "SELECT v.key, v.id, v.label_id, v.props FROM index_entries AS ie CROSS JOIN vertices AS v "
+    "ON v.key = ie.elem_key WHERE ie.index_id = ? AND ie.value = ? ORDER BY ie.elem_key"
+)
+
+
+class PointReadsMixin(TxBase):
+    __slots__ = ()
+
+    def neighbour_ids(
+        self, vertex_id: Any, direction: Any, label_ids: Sequence[int] | None = None,
+    ) -> list[tuple[int, Any]]:
+        """(start key, neighbour id) per edge of the vertex whose stored id is `vertex_id`
+        (direction 'out', 'in' or 'both'), in adjacency order (see the module). Empty when
+        the vertex does not exist, has no such edge, or `label_ids` is empty."""
+        d = _direction(direction)
+        if label_ids is not None and len(label_ids) == 0:
+            return []
+        rows = self.raw.execute(_neighbour_ids_sql(d, label_key(label_ids)), (vertex_id,) * len(_SIDES[d])).fetchall()
+        if d == "both":
+            return [(r[0], r[1]) for r in rows]
+        return rows
+
+    def index_rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
+        """The vertex rows with an entry of any of `values` in index `index_id`, each once,
+        in key order (what `index_eq` then `vertices_by_keys` give, sorted by key). Duplicates
+        (several values, a multi-valued property) and the order are settled here: a SQL
+        DISTINCT / ORDER BY would sort the rows with their property JSON in a temp b-tree."""
+        make = VertexRow._make
+        if len(values) == 1:  # one value: entries come once per element, in key order
+            return [make(r) for r in self.raw.execute(_INDEX_ROWS_ONE, (index_id, values[0]))]
+        wanted = unique(values)
+        if not wanted:
+            return []
+        found: dict[int, Any] = {}
+        for size, part in padded_chunks(wanted):
+            for r in self.raw.execute(_index_rows_sql(size), [index_id, *part]):
+                found[r[0]] = r
+        return [make(found[k]) for k in sorted(found)]
