@@ -220,7 +220,8 @@ class _Scope:
                 raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
             self.nested = True  # a read view of the same thread's open transaction
             return Tx(outer.conn, outer.raw, True)
-        store._ensure_open()
+        if store._closed:
+            store._ensure_open()
         if not self.readonly:
             if not store._lock.acquire(timeout=store._write_wait_s):
                 raise StoreBusy(f"store at {store.display_path}: no write lock after {store._write_wait_s:g}s")
@@ -248,6 +249,13 @@ class _Scope:
         if self.nested:
             return
         store, raw = self.store, self.raw
+        if exc is None and self.readonly and not self.locked:
+            # the common case (a file store's read ending cleanly), without the general
+            # path's repeated checks: ROLLBACK ends the snapshot, the connection goes back
+            store._local.tx = None
+            _end(raw, "ROLLBACK")
+            store._checkin(self.conn, raw)
+            return
         try:
             store._local.tx = None
             if exc is not None:

@@ -43,6 +43,8 @@ def make_token(timeout_ms: float | None, cancel: CancelToken | None) -> CancelTo
     limit = timeout_ms if timeout_ms is not None and timeout_ms > 0 else None
     if cancel is not None and limit is None:
         return cancel
+    if cancel is None:
+        return CancelToken(limit)  # nothing to link: every check() skips the outer test
     return LinkedToken(limit, cancel)
 
 
