@@ -181,10 +181,10 @@ class BatchWritesMixin(MutationsMixin):
         for i in ids:
             if type(i) is str:  # PRIMARY_KEY / CUSTOMIZE_STRING ids are their own storage form
                 keys[i] = i
-                continue
-            lid = idc.lookup_id(i)
-            if lid is not None:
-                keys[idc.to_storage(lid)] = lid
+            else:
+                lid = idc.lookup_id(i)
+                if lid is not None:
+                    keys[idc.to_storage(lid)] = lid
         if not keys:
             return {}
         heads = getattr(self.tx, "vertex_heads_by_ids", None)

@@ -27,7 +27,7 @@ def id_text(vid: Any) -> str:
 
 
 def item_map(obj: Any, step: str) -> Mapping[str, Any]:
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):  # a plain dict skips the ABC check
         raise IllegalArgument(f"{step}() expects element maps, not {obj!r}")
     return obj
 

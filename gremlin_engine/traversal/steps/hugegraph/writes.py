@@ -37,7 +37,10 @@ WRITE_BATCH = 5000
 def _objects(batch: list[Traverser]) -> list[tuple[Traverser, Any]]:
     out = []
     for t in batch:
-        out.extend((t, t.obj) for _ in range(t.bulk))
+        if t.bulk == 1:
+            out.append((t, t.obj))
+        else:
+            out.extend((t, t.obj) for _ in range(t.bulk))
     return out
 
 
