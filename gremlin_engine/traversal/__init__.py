@@ -204,7 +204,7 @@ def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
 def _template(ir: TraversalIR, values: list[Any], strategies: bool, key: Any) -> _Template | None:
     """The shape's template, or None when its slots cannot be rebound exactly."""
     markers = [marker(v, i) for i, v in enumerate(values)]
-    if _has_atom(key, {(type(m), m) for m in markers}):
+    if _has_atom(key, {(type(m), m) for m in markers if type(m) is not dict}):  # request maps: by identity
         return None
     try:
         traversal = compile_traversal(with_markers(ir, markers), strategies=strategies)

@@ -10,9 +10,14 @@ it) and put back into a cached template for each run.
 Slot positions (conservative: the value must flow into the steps untouched):
 
 * the ids of a root traversal's first step `V(id, ...)` / `E(id, ...)`;
-* the value of `has(key, value)` and `has(label, key, value)` with string key and label.
+* the value of `has(key, value)` and `has(label, key, value)` with string key and label;
+* the request map of a root `inject(<map>).hg_<algorithm>()`, the whole traversal of a REST
+  traverser call (`rest_adapter/resources/traversers.py`): the map is data the algorithm
+  step reads at run time, so a shape per algorithm serves every request. Only a plain
+  `dict` in exactly that two-step shape is slotted; its marker is a fresh dict found again
+  by identity (never by content), and a copy of it anywhere in the steps refuses the shape.
 
-A slot value must be a `str`, a `uuid.UUID` or an `int` / `Int` / `Long` within 64 bits
+Apart from request maps, a slot value must be a `str`, a `uuid.UUID` or an `int` / `Int` / `Long` within 64 bits
 (the key also keeps whether it fits 32 bits, which decides Integer against Long). Nothing
 else (floats, lists, elements, predicates, tokens) is ever slotted.
 
@@ -41,7 +46,7 @@ from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.ir import TraversalIR
 
-#: the types a slot may hold
+#: the types a slot may hold (besides a request map's dict, see `slot_kind`)
 SLOT_TYPES = frozenset({str, int, Int, Long, uuid.UUID})
 _INT_TYPES = frozenset({int, Int, Long})
 _STR_MARK = "\x00hugelite slot "
@@ -55,7 +60,12 @@ class Unslottable(Exception):
 
 
 def slot_class(value: Any) -> Any:
-    """The part of a slot value that stays in the cache key (None: not slottable)."""
+    """The part of a slot value that stays in the cache key (None: not slottable). A dict
+    is keyed by its type alone: only `_request_slot` ever makes one a slot."""
+    return dict if type(value) is dict else _scalar_class(value)
+
+
+def _scalar_class(value: Any) -> Any:
     t = type(value)
     if t not in SLOT_TYPES:
         return None
@@ -69,6 +79,8 @@ def slot_class(value: Any) -> Any:
 def marker(value: Any, index: int) -> Any:
     """A value of `value`'s type and size class that stands for slot `index` while compiling."""
     t = type(value)
+    if t is dict:  # a fresh object, found by identity; its key trips the copied-text check
+        return {f"{_STR_MARK}{index}\x00": None}
     if t is str:
         return f"{_STR_MARK}{index}\x00"
     if t is uuid.UUID:
@@ -117,13 +129,26 @@ def slot_kind(ir: TraversalIR, n: int, name: str, args: tuple[Any, ...]) -> str 
             ok = type(args[0]) is str and type(args[1]) is str
         else:
             return None
-        return "has" if ok and slot_class(args[-1]) is not None else None
+        return "has" if ok and _scalar_class(args[-1]) is not None else None
     if n == 0 and name in ("V", "E") and args and not ir.anonymous:
         for a in args:
-            if slot_class(a) is None:
+            if _scalar_class(a) is None:
                 return None
         return "ids"
+    if n == 0 and name == "inject" and _request_slot(ir, args):
+        return "ids"
     return None
+
+
+def _request_slot(ir: TraversalIR, args: tuple[Any, ...]) -> bool:
+    """`inject(<dict>).hg_<algorithm>()` as a whole root traversal: the request map is a slot.
+
+    Kept to this one shape on purpose: an algorithm step takes no arguments and reads the
+    map only when it runs, so no compiler decision or strategy can depend on its content."""
+    if ir.anonymous or ir.source or len(ir.steps) != 2 or len(args) != 1 or type(args[0]) is not dict:
+        return False
+    last = ir.steps[1]
+    return last.name.startswith("hg_") and not last.args
 
 
 # ---- plans: where the markers ended up ---------------------------------------------------
@@ -134,9 +159,12 @@ def slot_kind(ir: TraversalIR, n: int, name: str, args: tuple[Any, ...]) -> str 
 
 def make_plan(traversal: CompiledTraversal, markers: list[Any]) -> Any:
     """The plan that rebinds `traversal`'s markers; raises `Unslottable`."""
-    index = {(type(m), m): i for i, m in enumerate(markers)}
+    index: dict[Any, int] = {}
+    for i, m in enumerate(markers):
+        # request maps by identity (an int key cannot collide with a (type, value) pair)
+        index[id(m) if type(m) is dict else (type(m), m)] = i
     found: set[int] = set()
-    plan = _plan(traversal, index, found, {}, set())
+    plan = _plan(traversal, index, found, {}, set())  # `markers` keeps the dicts (and ids) alive
     if len(found) != len(markers) or plan is None:
         raise Unslottable("a slot value did not reach the compiled steps unchanged")
     return plan
@@ -157,12 +185,15 @@ def _plan(obj: Any, index: dict[Any, int], found: set[int], memo: dict[int, Any]
         if t is str:
             if _STR_MARK in obj:
                 raise Unslottable("a slot value was copied into other text")
-        elif any(obj == m and tm is not t for tm, m in index):
+        elif any(type(k) is tuple and obj == k[1] and k[0] is not t for k in index):
             raise Unslottable("a slot value changed type")
         return None
     if obj is None or t in (bool, float) or isinstance(obj, Enum):
         return None
     oid = id(obj)
+    if t is dict and oid in index:
+        found.add(index[oid])
+        return ("slot", index[oid])
     if oid in memo:
         return memo[oid]
     if oid in busy:

@@ -8,11 +8,13 @@ import threading
 import uuid
 
 from gremlin_engine import traversal as engine
+from gremlin_engine.graph import Graph
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal import slots
 from gremlin_engine.traversal.ir import TraversalIR
 from tests.traversal.gremlin import __, g
 from tests.traversal.memory_access import modern
+from tests.traversal.memory_access import modern as memory_modern
 
 
 def _entry(ir: TraversalIR) -> object:
@@ -119,6 +121,120 @@ def test_one_shape_serves_many_threads_with_different_ids() -> None:
             got = list(engine.run(TraversalIR().then("V", vid).then("values", "name"), graph))
             if got != [names[vid]]:
                 errors.append(f"{vid}: {got}")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+# ---- request maps: inject(<map>).hg_<algorithm>() (the REST traversers) -------------------
+
+
+def _algorithm(step: str, req: object) -> TraversalIR:
+    from gremlin_engine.traversal.ir import Instruction
+
+    return TraversalIR((), (Instruction("inject", (req,)), Instruction(step, ())))
+
+
+def test_traverser_requests_share_one_template_per_algorithm(modern: Graph) -> None:
+    graph = modern  # the runtime conftest's modern graph (memory and file stores)
+    cases = [
+        ({"source": "1:marko", "max_depth": 1, "direction": "OUT", "label": "knows"}, ["1:vadas", "1:josh"]),
+        ({"source": "1:josh", "max_depth": 1, "direction": "OUT"}, ["2:lop", "2:ripple"]),
+        ({"source": "1:marko", "max_depth": 2, "direction": "OUT"}, ["2:ripple"]),
+        ({"source": "1:peter", "max_depth": 1, "direction": "IN"}, []),
+    ]
+    for _ in range(2):
+        for req, want in cases:
+            got = graph.traverse(_algorithm("hg_kout", req))
+            assert len(got) == 1 and sorted(got[0]["vertices"]) == sorted(want)
+    entry = _entry(_algorithm("hg_kout", {"source": "1:x"}))
+    assert isinstance(entry, engine._Template)
+    held = entry.traversal.steps[0].args[0]
+    assert held == {slots.marker({}, 0).popitem()[0]: None}  # the template keeps its marker
+    got = graph.traverse(_algorithm("hg_kneighbor", {"source": "1:vadas", "max_depth": 1, "direction": "BOTH"}))
+    assert sorted(got[0]["vertices"]) == ["1:marko", "1:vadas"]
+    assert isinstance(_entry(_algorithm("hg_kneighbor", {})), engine._Template)
+    assert _entry(_algorithm("hg_kneighbor", {})) is not entry
+
+
+def test_a_bound_traversal_holds_the_callers_map_itself() -> None:
+    req1, req2 = {"source": 1, "max_depth": 1}, {"source": 2, "max_depth": 3, "label": "x"}
+    t1, t2 = engine._compiled(_algorithm("hg_kout", req1), True), engine._compiled(_algorithm("hg_kout", req2), True)
+    assert t1.steps[0].args[0] is req1 and t2.steps[0].args[0] is req2
+    assert t1.steps[1] is t2.steps[1]  # the algorithm step has no slot: shared
+    assert repr(t2) == "g.inject({'source': 2, 'max_depth': 3, 'label': 'x'}).hg_kout()"
+
+
+def test_engine_errors_of_a_slotted_request_are_the_requests_own(modern: Graph) -> None:
+    import pytest
+
+    from gremlin_engine.errors import IllegalArgument
+
+    graph = modern
+    for depth in (0, -2):
+        with pytest.raises(IllegalArgument, match=f"max_depth parameter must be > 0, but got {depth}"):
+            graph.traverse(_algorithm("hg_kout", {"source": "1:marko", "max_depth": depth}))
+    got = graph.traverse(_algorithm("hg_kout", {"source": "1:marko", "max_depth": 1, "label": "created"}))
+    assert got[0]["vertices"] == ["2:lop"]
+
+
+def test_maps_outside_the_request_shape_are_never_slots() -> None:
+    """Two maps, a map under a later step, a dict mid-traversal, a dict as an id or a has()
+    value: no slot, no shared template (a dict is not a cache key)."""
+    from gremlin_engine.traversal.ir import Instruction
+
+    req = {"source": 1}
+    shapes = [
+        TraversalIR((), (Instruction("inject", (req, {"source": 2})), Instruction("hg_kout", ()))),
+        TraversalIR((), (Instruction("inject", (req,)), Instruction("hg_kout", ()), Instruction("count", ()))),
+        TraversalIR((), (Instruction("inject", (req,)), Instruction("select", ("source",)))),
+        TraversalIR((), (Instruction("V", (req,)), Instruction("id", ()))),
+        TraversalIR((), (Instruction("inject", (1,)), Instruction("V", ()), Instruction("has", ("name", req)))),
+        TraversalIR((), (Instruction("inject", (0,)), Instruction("inject", (req,)), Instruction("hg_kout", ()))),
+    ]
+    for ir in shapes:
+        assert all(slots.slot_kind(ir, i, ins.name, ins.args) is None for i, ins in enumerate(ir.steps)), ir
+        assert engine._compiled(ir, True) is not engine._compiled(ir, True)
+    bad = TraversalIR((), (Instruction("inject", (req,)), Instruction("hg_kout", (1,))))
+    assert slots.slot_kind(bad, 0, "inject", (req,)) is None
+    graph = memory_modern()
+    ir = TraversalIR((), (Instruction("inject", ({"a": 1}, {"a": 2})), Instruction("select", ("a",))))
+    assert list(engine.run(ir, graph)) == [1, 2]
+
+
+def test_a_copied_request_map_refuses_the_shape() -> None:
+    """The marker is found by identity: a copy of it in the steps (made by a step or a
+    strategy) is text derived from a slot, and the shape is refused."""
+    import pytest
+
+    from gremlin_engine.traversal.executor import CompiledTraversal
+    from gremlin_engine.traversal.steps.source import InjectStep
+
+    mark = slots.marker({"source": 1}, 0)
+    same = InjectStep(mark)
+    assert slots.make_plan(CompiledTraversal([same]), [mark]) is not None
+    copied = InjectStep(dict(mark))
+    with pytest.raises(slots.Unslottable):
+        slots.make_plan(CompiledTraversal([copied]), [mark])
+
+
+def test_many_threads_run_different_requests_on_one_template(modern: Graph) -> None:
+    graph = modern
+    want = {"1:marko": ["1:josh", "1:vadas", "2:lop"], "1:josh": ["2:lop", "2:ripple"], "1:peter": ["2:lop"],
+            "1:vadas": []}
+    errors: list[str] = []
+
+    def work(offset: int) -> None:
+        names = sorted(want)
+        for n in range(60):
+            src = names[(n + offset) % len(names)]
+            got = graph.traverse(_algorithm("hg_kout", {"source": src, "max_depth": 1, "direction": "OUT"}))
+            if sorted(got[0]["vertices"]) != want[src]:
+                errors.append(f"{src}: {got}")
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
     for t in threads:
