@@ -346,20 +346,19 @@ class KeyNodes(Nodes):
         return self._pairs(nodes, step)
 
     def _pairs(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[list[tuple[int, int]]]:
-        w = self.walker
-        lids = self._label_ids(step)
-        lim = None if step.max_degree == NO_LIMIT else step.max_degree
-        for start in range(0, len(nodes), self.CHUNK):
-            w.ctx.check()
-            chunk = nodes[start:start + self.CHUNK]
-            w.vertex_iterations += len(chunk)
-            if lids is not None and not lids:
-                continue
-            rows = self.tx.adjacent_keys(chunk, step.direction, lids, lim)
-            w.edge_iterations += len(rows)
-            yield rows
+        adjacent = self.tx.adjacent_keys
+        return self._chunked(nodes, step, lambda chunk, d, lids, lim: adjacent(chunk, d, lids, lim))
 
     def _flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool) -> Iterator[list[int]]:
+        if ordered:
+            adjacent = self.tx.adjacent_keys
+            return self._chunked(
+                nodes, step, lambda chunk, d, lids, lim: [to for _, to in adjacent(chunk, d, lids, lim)])
+        return self._chunked(nodes, step, self.tx.adjacent_targets)
+
+    def _chunked(self, nodes: Sequence[int], step: EdgeStep, read: Any) -> Iterator[list[Any]]:
+        """`read(chunk, direction, label ids, per-vertex limit)` over `nodes` in chunks, with
+        the walker's cancellation checks and iteration counters kept in one place."""
         w = self.walker
         lids = self._label_ids(step)
         lim = None if step.max_degree == NO_LIMIT else step.max_degree
@@ -369,12 +368,9 @@ class KeyNodes(Nodes):
             w.vertex_iterations += len(chunk)
             if lids is not None and not lids:
                 continue
-            if ordered:
-                tos = [to for _, to in self.tx.adjacent_keys(chunk, step.direction, lids, lim)]
-            else:
-                tos = self.tx.adjacent_targets(chunk, step.direction, lids, lim)
-            w.edge_iterations += len(tos)
-            yield tos
+            rows = read(chunk, step.direction, lids, lim)
+            w.edge_iterations += len(rows)
+            yield rows
 
     def _label_ids(self, step: EdgeStep) -> list[int] | None:
         return list(dict.fromkeys(self.walker.schema.edge_label_ids(list(step.labels)))) if step.labels else None

@@ -81,65 +81,71 @@ def _values(raw: Any, keys: tuple[str, ...]) -> list[Any]:
     return out
 
 
-class HopIdsStep(Step):
-    """`V(id)`, one `out/in/both(labels)` and `id()`, fused (see module)."""
+class _FusedIdsStep(Step):
+    """A fused root that yields a list of ids the access answers in one statement, or runs
+    its original steps when the access declines (None) or is a wrapper (see module)."""
 
-    name = "hopIds"
+    #: the access method that answers, looked up on the access's class (wrappers forward
+    #: unknown attributes, so an instance lookup would reach past a filtered view)
+    fast_method = ""
 
-    def __init__(self, source: GraphStep, hop: Any, tail: Step) -> None:
+    def __init__(self, source: GraphStep, tail: Step) -> None:
         super().__init__()
-        self.source = source  # kept whole: its id is a cache slot, and the fallback runs it
-        self.hop = hop
+        self.source = source  # kept whole: its ids/values are cache slots, and the fallback runs it
         self.tail = tail
         self.is_start = True
+
+    def fallback_steps(self) -> list[Step]:
+        return [self.source, self.tail]
+
+    def ask(self, access: Any) -> list[Any] | None:
+        raise NotImplementedError
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         ctx.check()
         access = ctx.access
-        found = None
-        if getattr(type(access), "point_neighbour_ids", None) is not None:
-            hop = self.hop
-            found = access.point_neighbour_ids(self.source.ids[0], hop.direction, hop.edge_labels)  # type: ignore[index]
+        found = self.ask(access) if getattr(type(access), self.fast_method, None) is not None else None
         if found is None:
-            yield from execute(CompiledTraversal([self.source, self.hop, self.tail]), it, ctx)
+            yield from execute(CompiledTraversal(self.fallback_steps()), it, ctx)
             return
         new = ctx.new_traverser
         for n, ident in enumerate(found):
             if n % 64 == 63:
                 ctx.check()
             yield new(ident)
+
+
+class HopIdsStep(_FusedIdsStep):
+    """`V(id)`, one `out/in/both(labels)` and `id()`, fused (see module)."""
+
+    name = "hopIds"
+    fast_method = "point_neighbour_ids"
+
+    def __init__(self, source: GraphStep, hop: Any, tail: Step) -> None:
+        super().__init__(source, tail)
+        self.hop = hop
+
+    def fallback_steps(self) -> list[Step]:
+        return [self.source, self.hop, self.tail]
+
+    def ask(self, access: Any) -> list[Any] | None:
+        hop = self.hop
+        return access.point_neighbour_ids(self.source.ids[0], hop.direction, hop.edge_labels)  # type: ignore[index]
 
     def __repr__(self) -> str:
         return f"hopIds({self.source!r}.{self.hop!r}.{self.tail!r})"
 
 
-class IndexIdsStep(Step):
+class IndexIdsStep(_FusedIdsStep):
     """A root `V()` with folded labels and property conditions, and `id()`, fused (see
     module)."""
 
     name = "indexIds"
+    fast_method = "point_index_ids"
 
-    def __init__(self, source: GraphStep, tail: Step) -> None:
-        super().__init__()
-        self.source = source  # kept whole: its values are cache slots, and the fallback runs it
-        self.tail = tail
-        self.is_start = True
-
-    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        ctx.check()
-        access = ctx.access
-        found = None
-        if getattr(type(access), "point_index_ids", None) is not None:
-            src = self.source
-            found = access.point_index_ids(src.label_filter, tuple(src.conditions))
-        if found is None:
-            yield from execute(CompiledTraversal([self.source, self.tail]), it, ctx)
-            return
-        new = ctx.new_traverser
-        for n, ident in enumerate(found):
-            if n % 64 == 63:
-                ctx.check()
-            yield new(ident)
+    def ask(self, access: Any) -> list[Any] | None:
+        src = self.source
+        return access.point_index_ids(src.label_filter, tuple(src.conditions))
 
     def __repr__(self) -> str:
         return f"indexIds({self.source!r}.{self.tail!r})"
