@@ -11,12 +11,13 @@ degree, capacity, alpha...) are checked by the engine step, with HugeGraph's mes
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.structure import ids as idc
-from rest_adapter.context import query_bool, query_int, query_one
+from rest_adapter.context import query_one
 from rest_adapter.errors import bad_request
 
 COMMON = {"direction": "str", "label": "str", "max_degree": "int", "skip_degree": "int", "capacity": "int",
@@ -49,6 +50,10 @@ def id_param(request: Request, name: str) -> Any:
     raw = query_one(request, name)
     if raw is None or raw == "":
         return None
+    return _id(name, raw)
+
+
+def _id(name: str, raw: str) -> Any:
     try:
         return idc.parse_id_literal(raw)
     except IllegalArgument as e:
@@ -62,33 +67,76 @@ def _edge_id(raw: str) -> str:
     return raw
 
 
+def _one(name: str, values: list[str]) -> str:
+    """A single-valued parameter (the 400 of `context.query_one` when given twice)."""
+    if len(values) > 1:
+        raise bad_request(f"Invalid query param '{name}', can only accept one value, but got {values}")
+    return values[0]
+
+
+def _given(request: Request) -> dict[str, list[str]]:
+    """The query string as {name: [values]}, parsed once (Starlette's parsing: latin-1
+    bytes, `parse_qsl` with blank values kept), without building a `QueryParams`."""
+    raw = request.scope.get("query_string", b"")
+    out: dict[str, list[str]] = {}
+    if raw:
+        for k, v in parse_qsl(raw.decode("latin-1"), keep_blank_values=True):
+            seen = out.get(k)
+            if seen is None:
+                out[k] = [v]
+            else:
+                seen.append(v)
+    return out
+
+
 def query_request(request: Request, endpoint: str) -> dict[str, Any]:
-    """The request map of a GET traverser endpoint (absent parameters are left out)."""
+    """The request map of a GET traverser endpoint (absent parameters are left out).
+
+    Keys come in the endpoint's `SPECS` order whatever the query string's order (the map's
+    repr seeds random sampling), and a malformed parameter is reported in that order too."""
     out: dict[str, Any] = {}
-    given = request.query_params
+    given = _given(request)
+    if not given:
+        return out
     for name, kind in SPECS[endpoint].items():
-        if name not in given:  # absent: nothing to parse or check (most of the ~13 names)
+        values = given.get(name)
+        if values is None:  # absent: nothing to parse or check (most of the ~13 names)
             continue
-        if kind == "id":
-            value: Any = id_param(request, name)
-        elif kind == "int":
-            value = query_int(request, name)
-        elif kind == "bool":
-            value = query_bool(request, name) if query_one(request, name) not in (None, "") else None
-        elif kind == "ids":
-            raws = request.query_params.getlist(name)
+        value: Any
+        if kind == "ids":
             try:
-                value = [idc.parse_id_literal(r) for r in raws] or None
+                value = [idc.parse_id_literal(r) for r in values]
             except IllegalArgument as e:
                 raise bad_request(f"The '{name}' parameter holds a malformed vertex id: {e}") from None
         elif kind == "edge_ids":
-            value = [_edge_id(r) for r in request.query_params.getlist(name)] or None
+            value = [_edge_id(r) for r in values]
         else:
-            value = query_one(request, name)
-            if name == "page" and value is None:
-                value = ""
-        if value is not None:
-            out[name] = value
-    if endpoint == "scan" and "page" in request.query_params and "page" not in out:
-        out["page"] = ""
+            raw = _one(name, values)
+            if kind == "str":
+                value = raw
+            elif raw == "":
+                continue  # an empty id, int or bool is the parameter left out
+            elif kind == "id":
+                value = _id(name, raw)
+            elif kind == "int":
+                value = _int(name, raw)
+            else:
+                value = _bool(name, raw)
+        out[name] = value
     return out
+
+
+def _int(name: str, raw: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise bad_request(f"The query param '{name}' must be an integer, but got '{raw}'") from None
+
+
+def _bool(name: str, raw: str) -> bool:
+    low = raw.lower()
+    if low in ("true", "1", "yes"):
+        return True
+    if low in ("false", "0", "no"):
+        return False
+    raise bad_request(f"The query param '{name}' must be a boolean, but got '{raw}'")

@@ -72,7 +72,9 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int) -> 
 def get(endpoint: str, step: str, extra: dict[str, Any] | None = None) -> Handler:
     async def handler(request: Request) -> Response:
         graph = graph_of(request)
-        req = {**query_request(request, endpoint), **(extra or {})}
+        req = query_request(request, endpoint)
+        if extra:
+            req.update(extra)
         return await _answer(graph, step, req, 200)
 
     handler.__name__ = f"get_{endpoint}"

@@ -1,0 +1,82 @@
+"""GET traverser parameters: the query string parsed once into the request map the engine
+step reads (`rest_adapter/resources/_traverser_params.py`), with Starlette's decoding and
+the same 400s as the single-parameter helpers of `rest_adapter/context.py`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.requests import Request
+
+from gremlin_engine.structure.numbers import Long
+from rest_adapter.errors import HttpError
+from rest_adapter.resources._traverser_params import SPECS, query_request
+from tests.algorithms.example_graph import load_example
+
+G = "/graphs/hugegraph"
+T = f"{G}/traversers"
+
+
+def _request(query: bytes) -> Request:
+    return Request({"type": "http", "method": "GET", "path": "/", "query_string": query, "headers": []})
+
+
+def _parsed(endpoint: str, query: bytes) -> dict[str, Any]:
+    return query_request(_request(query), endpoint)
+
+
+def test_keys_follow_the_spec_order_whatever_the_query_order() -> None:
+    got = _parsed("kout", b"limit=5&count_only=TRUE&max_depth=2&label=knows&source=%221%3Amarko%22&direction=OUT")
+    assert got == {"direction": "OUT", "label": "knows", "limit": 5, "source": "1:marko", "max_depth": 2,
+                   "count_only": True}
+    assert list(got) == [k for k in SPECS["kout"] if k in got]
+    assert type(got["limit"]) is int and got["count_only"] is True
+
+
+def test_values_by_kind() -> None:
+    assert _parsed("kout", b"source=12&with_vertex=no&max_degree=-1") == {"max_degree": -1, "source": Long(12),
+                                                                         "with_vertex": False}
+    assert type(_parsed("kout", b"source=12")["source"]) is Long
+    assert _parsed("vertices", b"ids=%221%3Aa%22&ids=7") == {"ids": ["1:a", Long(7)]}
+    assert _parsed("edges", b"ids=%22S1%3Ajosh%3E2%3E%3E%22&ids=+x+") == {"ids": ["S1:josh>2>>", "x"]}
+    assert _parsed("scan", b"page=&start=0") == {"start": "0", "page": ""}
+    assert _parsed("kout", b"label=a+b%2Cc&unknown=1") == {"label": "a b,c"}
+
+
+def test_empty_ids_ints_and_bools_are_left_out_but_empty_text_is_kept() -> None:
+    assert _parsed("kout", b"source=&max_depth=&nearest=&label=") == {"label": ""}
+    assert _parsed("kout", b"") == {}
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    (b"max_depth=1&max_depth=2", "Invalid query param 'max_depth', can only accept one value, but got ['1', '2']"),
+    (b"source=1&source=", "Invalid query param 'source', can only accept one value, but got ['1', '']"),
+    (b"label=a&label=b", "Invalid query param 'label', can only accept one value, but got ['a', 'b']"),
+    (b"max_depth=two", "The query param 'max_depth' must be an integer, but got 'two'"),
+    (b"nearest=maybe", "The query param 'nearest' must be a boolean, but got 'maybe'"),
+    (b"source=%221%3Amarko", "The 'source' parameter is not a vertex id"),
+    (b"max_depth=x&limit=y", "'limit' must be an integer"),  # reported in spec order (COMMON first)
+])
+def test_malformed_parameters_are_400s(query: bytes, message: str) -> None:
+    with pytest.raises(HttpError) as info:
+        _parsed("kout", query)
+    assert info.value.status == 400
+    assert message in str(info.value)
+
+
+@pytest.fixture
+def client(app_client: Any) -> Any:
+    load_example(app_client.post, G)
+    return app_client
+
+
+def test_over_http_order_and_errors(client: Any) -> None:
+    a = client.get(f'{T}/kout?source="1:marko"&max_depth=2&direction=OUT')
+    b = client.get(f'{T}/kout?direction=OUT&max_depth=2&source="1:marko"')
+    assert a.status_code == b.status_code == 200
+    assert a.json()["vertices"] == b.json()["vertices"]
+    assert a.json()["vertices"] == ["2:ripple"]
+    r = client.get(f'{T}/kneighbor?source="1:marko"&max_depth=1&max_depth=1')
+    assert r.status_code == 400
+    assert "can only accept one value" in r.json()["message"]
