@@ -11,7 +11,7 @@ degree, capacity, alpha...) are checked by the engine step, with HugeGraph's mes
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import unquote
 
 from starlette.requests import Request
 
@@ -74,13 +74,29 @@ def _one(name: str, values: list[str]) -> str:
     return values[0]
 
 
+def _unquote(text: str) -> str:
+    return unquote(text.replace("+", " ")) if "%" in text or "+" in text else text
+
+
+def _pairs(query: str) -> list[tuple[str, str]]:
+    """`urllib.parse.parse_qsl(query, keep_blank_values=True)`, skipping the unquoting of
+    the (usual) parts that hold no `%` or `+`."""
+    out = []
+    for part in query.split("&"):
+        if not part:
+            continue
+        name, eq, value = part.partition("=")
+        out.append((_unquote(name), _unquote(value) if eq else ""))
+    return out
+
+
 def _given(request: Request) -> dict[str, list[str]]:
     """The query string as {name: [values]}, parsed once (Starlette's parsing: latin-1
     bytes, `parse_qsl` with blank values kept), without building a `QueryParams`."""
     raw = request.scope.get("query_string", b"")
     out: dict[str, list[str]] = {}
     if raw:
-        for k, v in parse_qsl(raw.decode("latin-1"), keep_blank_values=True):
+        for k, v in _pairs(raw.decode("latin-1")):
             seen = out.get(k)
             if seen is None:
                 out[k] = [v]

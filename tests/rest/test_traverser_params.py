@@ -80,3 +80,15 @@ def test_over_http_order_and_errors(client: Any) -> None:
     r = client.get(f'{T}/kneighbor?source="1:marko"&max_depth=1&max_depth=1')
     assert r.status_code == 400
     assert "can only accept one value" in r.json()["message"]
+
+
+@pytest.mark.parametrize("query", [
+    "a=1&b=2", "a=&b", "&&a=1&&", "a=1=2", "=x", "a+b=c+d", "a%20b=%2B%3D%26", "x=%ZZ&y=%e4%b8%ad", "s=%221%3Amarko%22",
+    "k=%C3%A9+%2b", "q=caf\u00e9", "only", "a=1;b=2", "",
+])
+def test_query_pairs_match_parse_qsl(query: str) -> None:
+    from urllib.parse import parse_qsl
+
+    from rest_adapter.resources._traverser_params import _pairs
+
+    assert _pairs(query) == parse_qsl(query, keep_blank_values=True)
