@@ -30,6 +30,9 @@ class IdStep(MapStep):
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if isinstance(it, AdjacentStream):
             it.heads_only()  # ids need no neighbour properties
+        id_stream = getattr(it, "id_stream", None)  # a batch write step's output (hgAddVertices)
+        if id_stream is not None:
+            return id_stream()
         return super().process(it, ctx)
 
     def map(self, t: Traverser, ctx: Context) -> Any:

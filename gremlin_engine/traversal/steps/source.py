@@ -83,12 +83,27 @@ class InjectStep(Step):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.child_start = False  # first step of a child traversal (set by the compiler)
+        self._children_of: tuple[Any, ...] | None = None  # the args `_children` was found in
+        self._children: list[CompiledTraversal] = []
+
+    def children(self) -> list[CompiledTraversal]:
+        """The anonymous traversals among the arguments, found once: strategies ask ~40
+        times per compile, and a REST batch injects 500 items (re-found only if `args` is
+        replaced)."""
+        if self._children_of is not self.args:
+            self._children = Step.children(self)
+            self._children_of = self.args
+        return list(self._children)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.child_start:  # TinkerPop queues the parent's traverser ahead of injected ones
             yield from checked(it, ctx)
-        for v in self.args:
-            yield ctx.new_traverser(v)
+        if not ctx.track_paths and ctx.sack_initial is None:
+            for v in self.args:  # what `new_traverser` makes, without a call per item
+                yield Traverser(v, 1, None, (), None)
+        else:
+            for v in self.args:
+                yield ctx.new_traverser(v)
         if not self.is_start and not self.child_start:
             yield from checked(it, ctx)
 

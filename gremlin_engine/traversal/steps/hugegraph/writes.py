@@ -55,6 +55,9 @@ class AddVerticesStep(Step):
     mutating = True
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        return WrittenStream(self._written(it, ctx))
+
+    def _written(self, it: Iterator[Traverser], ctx: Context) -> Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]:
         access = ctx.access
         bulk_add = getattr(access, "add_vertices", None)
         for batch in batches(it, max(ctx.batch_size, WRITE_BATCH), ctx):
@@ -67,7 +70,7 @@ class AddVerticesStep(Step):
                 made = bulk_add(specs)
             else:
                 made = [access.add_vertex(label, vid, props) for label, vid, props in specs]
-            yield from _follow(pairs, made)
+            yield pairs, made
 
 
 class AddEdgesStep(Step):
@@ -81,6 +84,9 @@ class AddEdgesStep(Step):
         self.check_vertex = bool(check_vertex)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        return WrittenStream(self._written(it, ctx))
+
+    def _written(self, it: Iterator[Traverser], ctx: Context) -> Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]:
         access = ctx.access
         schema = access.schema  # type: ignore[attr-defined]
         for batch in batches(it, max(ctx.batch_size, WRITE_BATCH), ctx):
@@ -99,17 +105,57 @@ class AddEdgesStep(Step):
                 made = bulk_add(specs)
             else:
                 made = [access.add_edge(label, o, i, None, props) for label, o, i, props in specs]
-            yield from _follow(pairs, made)
+            yield pairs, made
 
 
-def _follow(pairs: list[tuple[Traverser, Any]], made: list[Any]) -> Iterator[Traverser]:
+class WrittenStream:
+    """The output of a batch write step: `t.split(element)` for each input traverser.
+
+    `POST .../batch` runs `hgAddVertices().id()`; an `id()` step reading this stream calls
+    `id_stream()` instead of iterating it, and gets `t.split(element).split(element.id)`
+    made in one go, so a REST element costs one traverser and one generator hop less. Only
+    a direct `id()` reader does that (an `as()` label on the write step wraps the stream in
+    another generator), so the element stays observable everywhere else."""
+
+    __slots__ = ("_written", "_elements")
+
+    def __init__(self, written: Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]) -> None:
+        self._written = written
+        self._elements: Iterator[Traverser] | None = None
+
+    def __iter__(self) -> Iterator[Traverser]:
+        if self._elements is None:
+            self._elements = _follow(self._written)
+        return self._elements
+
+    def __next__(self) -> Traverser:
+        return next(iter(self))
+
+    def id_stream(self) -> Iterator[Traverser]:
+        """The ids of the written elements, as `id()` would make them (call before iterating)."""
+        return _follow_ids(self._written)
+
+
+def _follow(written: Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]) -> Iterator[Traverser]:
     """`t.split(element)` for each input traverser, built directly for the common traverser
     of a REST batch (no path, no sack to copy: `split` would do exactly this)."""
-    for (t, _obj), element in zip(pairs, made, strict=True):
-        if t.path is None and t.sack is None:
-            yield Traverser(element, t.bulk, None, t.loops, None)
-        else:
-            yield t.split(element)
+    for pairs, made in written:
+        for (t, _obj), element in zip(pairs, made, strict=True):
+            if t.path is None and t.sack is None:
+                yield Traverser(element, t.bulk, None, t.loops, None)
+            else:
+                yield t.split(element)
+
+
+def _follow_ids(written: Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]) -> Iterator[Traverser]:
+    """`t.split(element).split(element.id)`, the element traverser skipped when no path or
+    sack would record it."""
+    for pairs, made in written:
+        for (t, _obj), element in zip(pairs, made, strict=True):
+            if t.path is None and t.sack is None:
+                yield Traverser(element.id, t.bulk, None, t.loops, None)
+            else:
+                yield t.split(element).split(element.id)
 
 
 class _EndIds:
