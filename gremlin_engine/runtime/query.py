@@ -88,14 +88,21 @@ def _never() -> Any:
     return _Never()
 
 
-def matches_vertex(q: Query, v: Any) -> bool:
-    """Label/id/property tests on a vertex whose properties are loaded."""
+def matches_head(q: Query, element: Any) -> bool:
+    """The id and label tests alone: all an element needs before its properties are read."""
     for p in q.id_tests:
-        if not p.test(v.id):
+        if not p.test(element.id):
             return False
     for p in q.label_tests:
-        if not p.test(v.label):
+        if not p.test(element.label):
             return False
+    return True
+
+
+def matches_vertex(q: Query, v: Any) -> bool:
+    """Label/id/property tests on a vertex whose properties are loaded."""
+    if not matches_head(q, v):
+        return False
     props = v._props
     for key, p in q.props:
         if not any(p.test(vp.value) for vp in props.get(key, ())):
@@ -104,12 +111,8 @@ def matches_vertex(q: Query, v: Any) -> bool:
 
 
 def matches_edge(q: Query, e: Any) -> bool:
-    for p in q.id_tests:
-        if not p.test(e.id):
-            return False
-    for p in q.label_tests:
-        if not p.test(e.label):
-            return False
+    if not matches_head(q, e):
+        return False
     props = e._props
     for key, p in q.props:
         if key not in props or not p.test(props[key]):

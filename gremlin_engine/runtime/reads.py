@@ -438,13 +438,7 @@ def _matches_raw(q: qp.Query, v: Vertex, raw: Any) -> bool:
     """`qp.matches_vertex` on a vertex whose property JSON is still raw: only the keys the
     conditions name are decoded, and the vertex stays unloaded (a filtered scan or an index
     hit re-tested here never builds every property of every candidate)."""
-    for p in q.id_tests:
-        if not p.test(v.id):
-            return False
-    for p in q.label_tests:
-        if not p.test(v.label):
-            return False
-    return _props_match_raw(q.props, raw)
+    return qp.matches_head(q, v) and _props_match_raw(q.props, raw)
 
 
 def _props_match_raw(props: Sequence[tuple[str, Any]], raw: Any) -> bool:
