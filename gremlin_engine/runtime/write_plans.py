@@ -77,7 +77,37 @@ def _key_name(parts: Sequence[tuple[str, str]], values: dict[str, Any], single: 
     return "!".join(encoded)
 
 
-class VertexPlan:
+class _LabelPlan:
+    """What vertex and edge plans share: the plan of a label name, or None when only the
+    reference path can answer (`Fallback` while building means the same)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def build(cls, schema: Any, label: Any) -> Any:
+        if type(label) is not str:
+            return None
+        found = cls.lookup(schema, label)
+        if found is None:
+            return None
+        try:
+            return cls(schema, found)  # type: ignore[call-arg]
+        except Fallback:
+            return None
+
+    @classmethod
+    def lookup(cls, schema: Any, label: str) -> Any:
+        raise NotImplementedError
+
+    @staticmethod
+    def needed_keys(label: Any, id_keys: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(keys a LOADING-mode element needs: its id parts; keys any other element needs: id
+        parts and the non-nullable properties)."""
+        required = [k for k in label.properties if k not in label.nullable_keys]
+        return tuple(id_keys), tuple(dict.fromkeys([*id_keys, *required]))
+
+
+class VertexPlan(_LabelPlan):
     """The strict-mode vertex rules of one label (see `WritesMixin._prepare_vertex_strict`)."""
 
     __slots__ = ("label", "keys", "strategy", "pk_parts", "id_prefix", "needed", "needed_loading", "orders")
@@ -93,22 +123,11 @@ class VertexPlan:
                 raise Fallback
             self.pk_parts = tuple((k, self.keys[k].data_type) for k in vl.primary_keys)
         self.id_prefix = f"{int(vl.id)}:"
-        required = [k for k in vl.properties if k not in vl.nullable_keys]
-        self.needed_loading = tuple(vl.primary_keys)
-        self.needed = tuple(dict.fromkeys([*vl.primary_keys, *required]))
+        self.needed_loading, self.needed = self.needed_keys(vl, vl.primary_keys)
 
     @classmethod
-    def build(cls, schema: Any, label: Any) -> VertexPlan | None:
-        """The plan of a label name, or None when only the reference path can answer."""
-        if type(label) is not str:
-            return None
-        vl = schema.vertex_label(label)
-        if vl is None:
-            return None
-        try:
-            return cls(schema, vl)
-        except Fallback:
-            return None
+    def lookup(cls, schema: Any, label: str) -> VertexLabel | None:
+        return schema.vertex_label(label)
 
     def prepare(
         self, vid: Any, properties: Sequence[tuple[Any, ...]], loading: bool, graph_mode: str
@@ -151,7 +170,7 @@ class VertexPlan:
         return vid, _in_key_order(values, keys, self.orders)
 
 
-class EdgePlan:
+class EdgePlan(_LabelPlan):
     """The strict-mode edge rules of one label (see `WritesMixin._prepare_edge_strict`)."""
 
     __slots__ = ("label", "keys", "links", "sort_parts", "id_middle", "needed", "needed_loading", "orders")
@@ -169,21 +188,12 @@ class EdgePlan:
             parent = schema.edge_label(el.parent_label)
             parent_id = parent.id if parent is not None else el.id
         self.id_middle = f">{int(parent_id)}>{int(el.id)}>"
-        required = [k for k in el.properties if k not in el.nullable_keys]
-        self.needed_loading = tuple(el.sort_keys)
-        self.needed = tuple(dict.fromkeys([*el.sort_keys, *required]))
+        self.needed_loading, self.needed = self.needed_keys(el, el.sort_keys)
 
     @classmethod
-    def build(cls, schema: Any, label: Any) -> EdgePlan | None:
-        if type(label) is not str:
-            return None
+    def lookup(cls, schema: Any, label: str) -> EdgeLabel | None:
         el = schema.edge_label(label)
-        if el is None or el.edgelabel_type == EdgeLabelType.PARENT:
-            return None
-        try:
-            return cls(schema, el)
-        except Fallback:
-            return None
+        return None if el is None or el.edgelabel_type == EdgeLabelType.PARENT else el
 
     def prepare(
         self, out_v: Vertex, in_v: Vertex, properties: Sequence[tuple[Any, ...]], loading: bool,
