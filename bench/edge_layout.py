@@ -1,0 +1,103 @@
+"""Edge insert cost of two physical layouts, plain sqlite3, no engine.
+
+    python -m bench.edge_layout --size small|large [--batch 500] [--layouts current,clustered]
+
+Why it exists: REST batch loads commit once per request, and at the large size SQLite's
+random index inserts, not Python, bound them (see bench/README.md, "Where hugelite's time
+goes"). This measures the floor each layout sets, with the store's PRAGMAs:
+
+* ``current``: the layout of `storage/tables.py` (rowid edge table with AUTOINCREMENT, a
+  unique text edge id, out/in adjacency indexes, a label index, foreign keys on);
+* ``clustered``: an edge table ``WITHOUT ROWID`` whose primary key is the out-adjacency tuple
+  (the edge id is derivable from it), plus one in-adjacency index.
+
+Edges join uniformly random vertices of the workload's size, `--batch` per transaction.
+Prints edges/s (wall), CPU µs per edge and the file size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sqlite3
+import tempfile
+import time
+
+from bench.workload import SIZES
+
+PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "cache_size=-32768", "wal_autocheckpoint=20000",
+           "foreign_keys=ON")
+
+CURRENT = (
+    "CREATE TABLE edges(key INTEGER PRIMARY KEY AUTOINCREMENT, id BLOB NOT NULL UNIQUE, "
+    "label_id INTEGER NOT NULL, out_key INTEGER NOT NULL REFERENCES vertices(key) ON DELETE CASCADE, "
+    "in_key INTEGER NOT NULL REFERENCES vertices(key) ON DELETE CASCADE, "
+    "sort_values TEXT NOT NULL DEFAULT '', props BLOB)",
+    "CREATE INDEX ix_edges_out ON edges(out_key, label_id, sort_values, in_key)",
+    "CREATE INDEX ix_edges_in ON edges(in_key, label_id, sort_values, out_key)",
+    "CREATE INDEX ix_edges_label ON edges(label_id, key)",
+)
+CLUSTERED = (
+    "CREATE TABLE edges(out_key INTEGER NOT NULL, label_id INTEGER NOT NULL, "
+    "sort_values TEXT NOT NULL DEFAULT '', in_key INTEGER NOT NULL, props BLOB, "
+    "PRIMARY KEY(out_key, label_id, sort_values, in_key)) WITHOUT ROWID",
+    "CREATE INDEX ix_edges_in ON edges(in_key, label_id, sort_values, out_key)",
+)
+
+
+def measure(layout: str, vertices: int, pairs: list[tuple[int, int]], batch: int) -> str:
+    fd, path = tempfile.mkstemp(suffix=".db")
+    os.close(fd)
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        for pragma in PRAGMAS:
+            con.execute("PRAGMA " + pragma)
+        con.execute("CREATE TABLE vertices(key INTEGER PRIMARY KEY AUTOINCREMENT, id BLOB NOT NULL UNIQUE, "
+                    "label_id INTEGER NOT NULL, props BLOB)")
+        if layout == "current":
+            ddl = CURRENT
+            sql = "INSERT INTO edges(id, label_id, out_key, in_key, props) VALUES (?, 1, ?, ?, '{}')"
+            rows: list[tuple[object, ...]] = [(f"S1:p{o}>1>>S1:p{i}>{n}", o, i) for n, (o, i) in enumerate(pairs)]
+        else:
+            ddl = CLUSTERED
+            sql = "INSERT OR IGNORE INTO edges(out_key, label_id, in_key, props) VALUES (?, 1, ?, '{}')"
+            rows = list(pairs)
+        for stmt in ddl:
+            con.execute(stmt)
+        con.execute("BEGIN")
+        con.executemany("INSERT INTO vertices(id, label_id, props) VALUES (?, 1, '{}')",
+                        ((f"1:p{i}",) for i in range(vertices)))
+        con.execute("COMMIT")
+        wall, cpu = time.perf_counter(), time.process_time()
+        for start in range(0, len(rows), batch):
+            con.execute("BEGIN")
+            con.executemany(sql, rows[start:start + batch])
+            con.execute("COMMIT")
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        size = os.path.getsize(path) / 2**20
+        return (f"| {layout} | {len(rows) / wall:,.0f} | {cpu / len(rows) * 1e6:.1f} µs | {size:.0f} MiB |")
+    finally:
+        con.close()
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.remove(path + suffix)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.edge_layout", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size", choices=sorted(SIZES), default="small")
+    ap.add_argument("--batch", type=int, default=500)
+    ap.add_argument("--layouts", default="current,clustered")
+    args = ap.parse_args()
+    vertices, edges = SIZES[args.size]
+    rng = random.Random(1)
+    pairs = [(rng.randrange(1, vertices + 1), rng.randrange(1, vertices + 1)) for _ in range(edges)]
+    print(f"# edge inserts, {args.size}: {vertices:,} vertices, {edges:,} edges, {args.batch} per commit\n")
+    print("| layout | edges/s (wall) | CPU per edge | file |\n|---|---:|---:|---:|")
+    for layout in args.layouts.split(","):
+        print(measure(layout, vertices, pairs, args.batch), flush=True)
+
+
+if __name__ == "__main__":
+    main()
