@@ -130,13 +130,7 @@ class AdjacencyMixin(TxBase):
             return [], False
         limited = limit_per_vertex is not None
         sql = _adjacent_sql(d, label_key(label_ids), limited, keys_only)
-        arg = json_keys(wanted)
-        params: list[Any] = []
-        for _ in _SIDES[d]:
-            params.append(arg)
-            if limited:
-                params.append(int(limit_per_vertex))  # type: ignore[arg-type]
-        rows = self.raw.execute(sql, params).fetchall()
+        rows = self.raw.execute(sql, _side_params(d, wanted, limit_per_vertex)).fetchall()
         if d != "both":
             return rows, False
         if limited:
@@ -215,12 +209,7 @@ class AdjacencyMixin(TxBase):
         if limit_per_vertex is not None and limit_per_vertex <= 0:
             return []
         limited = limit_per_vertex is not None
-        arg = json_keys(wanted)
-        params: list[Any] = []
-        for _ in _SIDES[d]:
-            params.append(arg)
-            if limited:
-                params.append(int(limit_per_vertex))  # type: ignore[arg-type]
+        params = _side_params(d, wanted, limit_per_vertex)
         rows = self.raw.execute(_targets_sql(d, label_key(label_ids), limited), params).fetchall()
         return [r[0] for r in rows]
 
@@ -259,3 +248,15 @@ def _trim_per_vertex(rows: list[Any], pos_col: int, limit: int) -> list[Any]:
             out.append(r)
         seen += 1
     return out
+
+
+def _side_params(d: str, wanted: list[Any], limit_per_vertex: int | None) -> list[Any]:
+    """The parameters of an adjacency statement: the key list (and the per-vertex limit)
+    once per side it reads (`both` reads two)."""
+    arg = json_keys(wanted)
+    params: list[Any] = []
+    for _ in _SIDES[d]:
+        params.append(arg)
+        if limit_per_vertex is not None:
+            params.append(int(limit_per_vertex))
+    return params

@@ -262,12 +262,7 @@ def decode_vertex_entry(entry: Any, missing: Any = None) -> Any:
         entry = entry[0] if entry else _ABSENT
     if entry is _ABSENT:
         return missing
-    t = type(entry)
-    if t is str or t is bool or t is float or (t is int and INT_MIN <= entry <= INT_MAX):
-        return entry
-    if t is dict and "@v" in entry:
-        return decode_value(entry["@v"])
-    return decode_value(entry)
+    return entry_value(entry)
 
 
 _ABSENT = object()
