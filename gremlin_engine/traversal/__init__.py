@@ -178,10 +178,7 @@ def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
         key: Any = (strategies, _shape_ir(ir, values))
     except _NoKey:
         return compile_traversal(ir, strategies=strategies)
-    with _cache_lock:
-        found = _cache.get(key)
-        if found is not None:
-            _cache.move_to_end(key)
+    found = _cached(key)
     if found is not None:
         if not values:
             return found  # type: ignore[no-any-return]
@@ -189,10 +186,7 @@ def _compiled(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
             return found.bind(values)  # type: ignore[no-any-return]
         return _by_literal(ir, strategies)
     if not values:
-        traversal = compile_traversal(ir, strategies=strategies)
-        if _shareable(traversal):
-            _remember(key, traversal)
-        return traversal
+        return _compile_remembered(key, ir, strategies)
     template = _template(ir, values, strategies, key)
     if template is None:
         _remember(key, _REFUSED)
@@ -224,11 +218,23 @@ def _by_literal(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
         key: Any = (strategies, "literal", _ir_key(ir))
     except _NoKey:
         return compile_traversal(ir, strategies=strategies)
+    found = _cached(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    return _compile_remembered(key, ir, strategies)
+
+
+def _cached(key: Any) -> Any:
+    """The cache entry of `key` (marked most recently used), or None."""
     with _cache_lock:
         found = _cache.get(key)
         if found is not None:
             _cache.move_to_end(key)
-            return found
+    return found
+
+
+def _compile_remembered(key: Any, ir: TraversalIR, strategies: bool) -> CompiledTraversal:
+    """Compiles `ir` and keeps it under `key` when its steps may be shared between runs."""
     traversal = compile_traversal(ir, strategies=strategies)
     if _shareable(traversal):
         _remember(key, traversal)
