@@ -1,4 +1,4 @@
-"""Edge insert cost of two physical layouts, plain sqlite3, no engine.
+"""Edge insert cost of three physical layouts, plain sqlite3, no engine.
 
     python -m bench.edge_layout --size small|large [--batch 500] [--layouts current,clustered]
 
@@ -8,6 +8,9 @@ goes"). This measures the floor each layout sets, with the store's PRAGMAs:
 
 * ``current``: the layout of `storage/tables.py` (rowid edge table with AUTOINCREMENT, a
   unique text edge id, out/in adjacency indexes, a label index, foreign keys on);
+* ``keyed``: the rowid edge table kept (its integer key is the engine's edge handle), but no
+  index on the text edge id (derivable from the edge's parts), no foreign keys, and the
+  out-adjacency index made UNIQUE so it also enforces edge identity;
 * ``clustered``: an edge table ``WITHOUT ROWID`` whose primary key is the out-adjacency tuple
   (the edge id is derivable from it), plus one in-adjacency index.
 
@@ -38,6 +41,24 @@ CURRENT = (
     "CREATE INDEX ix_edges_in ON edges(in_key, label_id, sort_values, out_key)",
     "CREATE INDEX ix_edges_label ON edges(label_id, key)",
 )
+KEYED = (
+    "CREATE TABLE edges(key INTEGER PRIMARY KEY AUTOINCREMENT, id BLOB, "
+    "label_id INTEGER NOT NULL, out_key INTEGER NOT NULL, in_key INTEGER NOT NULL, "
+    "sort_values TEXT NOT NULL DEFAULT '', props BLOB)",
+    "CREATE UNIQUE INDEX ix_edges_out ON edges(out_key, label_id, sort_values, in_key)",
+    "CREATE INDEX ix_edges_in ON edges(in_key, label_id, sort_values, out_key)",
+    "CREATE INDEX ix_edges_label ON edges(label_id, key)",
+    "CREATE UNIQUE INDEX ix_edges_id ON edges(id) WHERE id IS NOT NULL",
+)
+CLUSTERED_KEYED = (
+    "CREATE TABLE edges(out_key INTEGER NOT NULL, label_id INTEGER NOT NULL, "
+    "sort_values TEXT NOT NULL DEFAULT '', in_key INTEGER NOT NULL, key INTEGER NOT NULL, id BLOB, props BLOB, "
+    "PRIMARY KEY(out_key, label_id, sort_values, in_key)) WITHOUT ROWID",
+    "CREATE INDEX ix_edges_in ON edges(in_key, label_id, sort_values, out_key)",
+    "CREATE UNIQUE INDEX ix_edges_key ON edges(key)",
+    "CREATE INDEX ix_edges_label ON edges(label_id, key)",
+    "CREATE UNIQUE INDEX ix_edges_id ON edges(id) WHERE id IS NOT NULL",
+)
 CLUSTERED = (
     "CREATE TABLE edges(out_key INTEGER NOT NULL, label_id INTEGER NOT NULL, "
     "sort_values TEXT NOT NULL DEFAULT '', in_key INTEGER NOT NULL, props BLOB, "
@@ -59,6 +80,14 @@ def measure(layout: str, vertices: int, pairs: list[tuple[int, int]], batch: int
             ddl = CURRENT
             sql = "INSERT INTO edges(id, label_id, out_key, in_key, props) VALUES (?, 1, ?, ?, '{}')"
             rows: list[tuple[object, ...]] = [(f"S1:p{o}>1>>S1:p{i}>{n}", o, i) for n, (o, i) in enumerate(pairs)]
+        elif layout == "keyed":
+            ddl = KEYED
+            sql = "INSERT OR IGNORE INTO edges(label_id, out_key, in_key, props) VALUES (1, ?, ?, '{}')"
+            rows = list(pairs)
+        elif layout == "ckeyed":
+            ddl = CLUSTERED_KEYED
+            sql = "INSERT OR IGNORE INTO edges(out_key, label_id, in_key, key, props) VALUES (?, 1, ?, ?, '{}')"
+            rows = [(o, i, n + 1) for n, (o, i) in enumerate(pairs)]
         else:
             ddl = CLUSTERED
             sql = "INSERT OR IGNORE INTO edges(out_key, label_id, in_key, props) VALUES (?, 1, ?, '{}')"
@@ -88,7 +117,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.edge_layout", description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", choices=sorted(SIZES), default="small")
     ap.add_argument("--batch", type=int, default=500)
-    ap.add_argument("--layouts", default="current,clustered")
+    ap.add_argument("--layouts", default="current,keyed,clustered")
     args = ap.parse_args()
     vertices, edges = SIZES[args.size]
     rng = random.Random(1)
