@@ -20,7 +20,8 @@ Pragmas, and why:
   only risks the last commits on power loss, for far fewer fsyncs.
 * ``busy_timeout``: another process (or a second `Store` on the same file) holding the
   write lock makes us wait instead of failing at once.
-* ``foreign_keys=ON``: edges cascade when their vertex is deleted and cannot dangle.
+* ``foreign_keys=ON``: store layout v2 declares no foreign keys (triggers and insert checks
+  do their work, `tables.py`); kept on so a v1 store behaves as it did until it is upgraded.
 * ``temp_store=MEMORY`` and a 32 MiB page cache: sorts of adjacency batches stay in memory.
   (64 and 256 MiB were measured for bulk loads and made no difference beyond noise: index
   pages missing from the cache come from the OS page cache, and what costs is writing

@@ -28,6 +28,7 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
+from storage import migrations
 from storage.engine import create_sqlite_engine
 from storage.errors import StoreBusy, StoreClosed, StoreError, StoreNotInitialised, StoreVersionMismatch
 from storage.tables import STORE_VERSION, metadata
@@ -125,11 +126,13 @@ class Store:
 
     # ---- lifecycle -----------------------------------------------------------------------
     def initialise(self) -> None:
-        """Create the tables and record the store version. Idempotent; refuses a store written
-        by another store version."""
+        """Create the tables and record the store version. Idempotent; upgrades a store of an
+        older version this code can upgrade (`migrations`), refuses any other version."""
         if self.path is not None:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with self.write() as tx:
+            if migrations.can_upgrade(tx.meta_get("store_version") if _has_meta(tx) else None):
+                migrations.upgrade(tx)
             metadata.create_all(tx.conn)
             found = tx.meta_get("store_version")
             if found is not None and found != STORE_VERSION:
@@ -143,18 +146,23 @@ class Store:
         if self.path is not None and not Path(self.path).exists():
             return None
         with self.read() as tx:
-            if tx._one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") is None:
-                return None
-            return tx.meta_get("store_version")
+            return tx.meta_get("store_version") if _has_meta(tx) else None
 
     def is_initialised(self) -> bool:
         return self.stored_version() is not None
 
     def check_ready(self) -> None:
-        """Raise `StoreNotInitialised` or `StoreVersionMismatch` unless the store can be used."""
+        """Raise `StoreNotInitialised` or `StoreVersionMismatch` unless the store can be used.
+        A store of an older version that `migrations` can upgrade is upgraded here, in one
+        write transaction, so existing stores keep opening."""
         found = self.stored_version()
         if found is None:
             raise StoreNotInitialised(self.display_path)
+        if found != STORE_VERSION and migrations.can_upgrade(found):
+            with self.write() as tx:
+                if migrations.upgrade(tx):
+                    return
+            found = self.stored_version()
         if found != STORE_VERSION:
             raise StoreVersionMismatch(self.display_path, found, STORE_VERSION)
 
@@ -188,6 +196,10 @@ class Store:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _has_meta(tx: Tx) -> bool:
+    return tx._one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") is not None
 
 
 def _end(raw: Any, statement: str) -> None:

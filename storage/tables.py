@@ -20,18 +20,40 @@ Tables
     * ``ix_vertices_label (label_id, key)``: ``hasLabel`` scans in key order and
       ``COUNT(*)`` per label answered from the index alone (covering).
 
-``edges(key INTEGER PK AUTOINCREMENT, id BLOB UNIQUE, label_id, out_key, in_key,
-sort_values TEXT, props BLOB)``
-    ``out_key``/``in_key`` reference ``vertices.key`` with ON DELETE CASCADE, so deleting a
-    vertex deletes its incident edges in the same statement. ``sort_values`` holds HugeGraph's
-    sort-key values already encoded by the engine (empty string when the label has none).
-    * ``ix_edges_out (out_key, label_id, sort_values, in_key)`` and
-      ``ix_edges_in (in_key, label_id, sort_values, out_key)``: the adjacency index. One
-      B-tree range per (vertex, label) yields the edges already in the order the engine
-      wants, and ``adjacent_keys`` is answered from the index alone (no table lookup). They
-      also serve the foreign-key cascade on vertex delete.
+``edges(key INTEGER PK AUTOINCREMENT, id BLOB, label_id, out_key, in_key, sort_values TEXT,
+dup INTEGER, props BLOB)`` (layout v2)
+    ``key`` is the engine's handle of an edge (lazy elements, ``index_entries.elem_key``),
+    never reused, like a vertex key. ``sort_values`` holds HugeGraph's sort-key values already
+    encoded by the engine (empty string when the label has none). No foreign keys: the
+    checks they made cost a B-tree probe per edge and row, and are done otherwise (below).
+    ``dup`` says how an edge is identified:
+
+    * ``dup = 0``: by its *parts* (out vertex, label, sort values, in vertex), the HugeGraph
+      (strict schema) rule: the edge id is derived from them, so at most one such edge
+      exists. Inserted with ``unique_parts=True``; found with ``edges_by_parts``. Their
+      ``id`` is stored (materialisation reads it) but **not indexed**: a text id index cost
+      a random B-tree insert per edge and a third of the file.
+    * ``dup = key``: by its ``id``, the TinkerPop (``schema.mode=auto``) rule: user ids,
+      parallel edges allowed. ``dup = key`` keeps such rows distinct in the unique index
+      below, and keeps parallel edges in insertion order there. Found with ``edges_by_ids``.
+
+    * ``ix_edges_out UNIQUE (out_key, label_id, sort_values, in_key, dup)``: the out-adjacency
+      index, and the identity of ``dup = 0`` edges (a second one is a ``StoreConflict``).
+      One B-tree range per (vertex, label) yields the edges in the order the engine wants
+      (ties broken by ``dup``, i.e. insertion order); ``adjacent_keys`` reads it alone.
+    * ``ix_edges_in (in_key, label_id, sort_values, out_key)``: the in-adjacency index
+      (ties broken by rowid, the key).
     * ``ix_edges_label (label_id, key)``: label scans and counts of edges.
-    * ``sqlite_autoindex`` on ``id``: ``E(id)`` lookups.
+    * ``ix_edges_id UNIQUE (id) WHERE dup <> 0``: a *partial* index, ``E(id)`` for id-identified
+      edges only; a query must say ``AND dup <> 0`` for SQLite to use it.
+    * trigger ``tr_vertices_edge_cascade``: deleting a vertex deletes its incident edges (via
+      the two adjacency indexes), whose own cleanup trigger removes their index entries.
+    * a missing end vertex is refused by the insert methods (one keyed probe per batch,
+      `MissingEndpoint`), as the foreign keys did.
+
+    Layout v1 (``STORE_VERSION`` "1") had ``id UNIQUE``, foreign keys with ON DELETE CASCADE
+    and a non-unique ``ix_edges_out``; `migrations.py` upgrades such a store on open, giving
+    every old row ``dup = key`` (see there why).
 
 ``index_entries(index_id, value BLOB, elem_kind TEXT, elem_key) WITHOUT ROWID``
     One table for every secondary, unique, range and search index label. Primary key
@@ -67,7 +89,6 @@ from typing import Any
 from sqlalchemy import (
     DDL,
     Column,
-    ForeignKey,
     Index,
     Integer,
     MetaData,
@@ -81,7 +102,10 @@ from sqlalchemy.types import UserDefinedType
 
 #: Version of the physical layout above. Bump it whenever a table, column or index changes;
 #: a store written with another version is refused with `StoreVersionMismatch`.
-STORE_VERSION = "1"
+STORE_VERSION = "2"
+
+#: meta key set by the v1 -> v2 migration while the edge table holds rows copied from v1
+META_V1_EDGE_ROWS = "edges.v1_rows"
 
 SCHEMA_KINDS = frozenset({"propertykey", "vertexlabel", "edgelabel", "indexlabel"})
 
@@ -119,17 +143,20 @@ edges = Table(
     "edges",
     metadata,
     Column("key", Integer, primary_key=True),
-    Column("id", AnyValue, nullable=False, unique=True),
+    Column("id", AnyValue, nullable=False),
     Column("label_id", Integer, nullable=False),
-    Column("out_key", Integer, ForeignKey("vertices.key", ondelete="CASCADE"), nullable=False),
-    Column("in_key", Integer, ForeignKey("vertices.key", ondelete="CASCADE"), nullable=False),
+    Column("out_key", Integer, nullable=False),
+    Column("in_key", Integer, nullable=False),
     Column("sort_values", Text, nullable=False, server_default=""),
+    Column("dup", Integer, nullable=False, server_default="0"),
     Column("props", AnyValue),
     sqlite_autoincrement=True,
 )
-Index("ix_edges_out", edges.c.out_key, edges.c.label_id, edges.c.sort_values, edges.c.in_key)
+Index("ix_edges_out", edges.c.out_key, edges.c.label_id, edges.c.sort_values, edges.c.in_key, edges.c.dup,
+      unique=True)
 Index("ix_edges_in", edges.c.in_key, edges.c.label_id, edges.c.sort_values, edges.c.out_key)
 Index("ix_edges_label", edges.c.label_id, edges.c.key)
+Index("ix_edges_id", edges.c.id, unique=True, sqlite_where=edges.c.dup != 0)
 
 index_entries = Table(
     "index_entries",
@@ -197,18 +224,23 @@ Index("ix_tasks_status", tasks.c.status, tasks.c.id)
 TASK_FIELDS = tuple(c.name for c in tasks.columns if c.name != "id")
 
 
-def _index_cleanup_trigger(table: Table, elem_kind: str) -> None:
-    """`tr_<table>_index_cleanup`: a deleted row (also one removed by the edge cascade) takes
-    its index entries with it."""
-    event.listen(
-        table,
-        "after_create",
-        DDL(
-            f"CREATE TRIGGER IF NOT EXISTS tr_{table.name}_index_cleanup AFTER DELETE ON {table.name} "
-            f"BEGIN DELETE FROM index_entries WHERE elem_key = OLD.key AND elem_kind = '{elem_kind}'; END"
-        ),
-    )
+#: trigger name -> table it is on, and its DDL. Created with their table (`after_create`) and
+#: by the migration, which rebuilds `edges` under an existing `vertices`.
+TRIGGERS: dict[str, tuple[str, str]] = {
+    # a deleted row (also an edge removed by the cascade) takes its index entries with it
+    "tr_vertices_index_cleanup": ("vertices", "DELETE FROM index_entries WHERE elem_key = OLD.key AND elem_kind = 'v';"),
+    "tr_edges_index_cleanup": ("edges", "DELETE FROM index_entries WHERE elem_key = OLD.key AND elem_kind = 'e';"),
+    # what ON DELETE CASCADE did in layout v1: one range of each adjacency index
+    "tr_vertices_edge_cascade": (
+        "vertices", "DELETE FROM edges WHERE out_key = OLD.key; DELETE FROM edges WHERE in_key = OLD.key;"
+    ),
+}
 
 
-_index_cleanup_trigger(vertices, "v")
-_index_cleanup_trigger(edges, "e")
+def trigger_ddl(name: str) -> str:
+    table, body = TRIGGERS[name]
+    return f"CREATE TRIGGER IF NOT EXISTS {name} AFTER DELETE ON {table} BEGIN {body} END"
+
+
+for _name, (_table, _body) in TRIGGERS.items():
+    event.listen(metadata.tables[_table], "after_create", DDL(trigger_ddl(_name)))

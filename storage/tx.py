@@ -19,7 +19,8 @@ from storage.tx_records import RecordsMixin
 from storage.tx_schema import SchemaMixin
 
 # clear() drops and recreates the element tables (much faster than deleting row by row through
-# the cascade and the cleanup triggers); children first so no foreign-key work is left to do.
+# the cascade and cleanup triggers); dropping a table drops its triggers, and creating it makes
+# them again (`tables.TRIGGERS`).
 _DROPPED = ("index_entries", "edges", "vertices")
 _EMPTIED = ("schema_items", "schema_seq", "variables")
 

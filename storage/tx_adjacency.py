@@ -7,6 +7,12 @@ ordered by (position of the vertex key in the input, label_id, sort_values, othe
 key), so parallel edges keep insertion order; for 'both' the out-edges of a vertex precede
 its in-edges, so a self-loop appears twice, as in TinkerPop. Each distinct input key is answered once, at its first position.
 
+Ties (parallel edges) are broken by insertion order: on the out side by ``dup`` (the last
+column of the unique ``ix_edges_out``, equal to the edge key for id-identified edges and 0
+for HugeGraph ones, which cannot tie), on the in side by the key (the rowid ending every
+entry of ``ix_edges_in``). Naming the index's own last column keeps the ORDER BY a walk of
+the index, with no sort (`TIE`).
+
 `limit_per_vertex` is pushed into SQL as a correlated ``LIMIT`` sub-select per vertex, so a
 vertex with a million edges costs `limit` index steps, not a million.
 """
@@ -29,6 +35,10 @@ _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
           "both": (("out_key", "in_key"), ("in_key", "out_key"))}
 
 
+#: the column ending each adjacency index, which breaks ties of (label, sort values, other end)
+TIE = {"out_key": "dup", "in_key": "key"}
+
+
 def _direction(direction: Any) -> str:
     d = getattr(direction, "name", direction)
     d = str(d).lower()
@@ -45,7 +55,7 @@ def _side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limit
         return f"{head}e.{this} = k.value{label_filter('e.label_id', labels)}"
     return (
         f"{head}e.key IN (SELECT x.key FROM edges AS x WHERE x.{this} = k.value"
-        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{other}, x.key LIMIT ?)"
+        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{other}, x.{TIE[this]} LIMIT ?)"
     )
 
 
@@ -60,10 +70,10 @@ def _adjacent_sql(direction: str, labels: tuple[int, ...], limited: bool, keys_o
         select = f"k.value, e.{other}" if keys_only else ", ".join(f"e.{c}" for c in _E_COLS)
         if len(sides) == 1:
             sql = _side_sql(select, this, other, labels, limited, "")
-            return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.key"
+            return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.{TIE[this]}"
         tail = (
             f", k.key AS pos, {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, "
-            f"e.{other} AS other, e.key AS o_key"
+            f"e.{other} AS other, e.{TIE[this]} AS o_key"
         )
         parts.append(_side_sql(select, this, other, labels, limited, tail))
     return " UNION ALL ".join(parts) + " ORDER BY pos, d, o_label, o_sort, other, o_key"
@@ -90,7 +100,7 @@ def _heads_sql(direction: str, labels: tuple[int, ...]) -> str:
     return (
         f"SELECT k.value, e.{other}, v.id, v.label_id FROM json_each(?) AS k CROSS JOIN edges AS e "
         f"ON e.{this} = k.value{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other} "
-        f"ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.key"
+        f"ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.{TIE[this]}"
     )
 
 
@@ -102,7 +112,7 @@ def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
     return (
         f"SELECT p.key, {cols} FROM json_each(?) AS p CROSS JOIN edges AS e ON e.key = (SELECT x.key FROM edges AS x "
         f"WHERE x.{this} = json_extract(p.value, '$[0]') AND x.{other} = json_extract(p.value, '$[1]')"
-        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.key LIMIT 1)"
+        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{TIE[this]} LIMIT 1)"
     )
 
 

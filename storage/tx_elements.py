@@ -3,17 +3,25 @@
 Every batch method takes the whole batch in one statement (or one per 900 ids), see `_sql`.
 Lookups return rows in the order of first occurrence of each distinct id/key in the input;
 unknown ids are skipped. Scans go in key order (insertion order), paged by `after_key`.
+
+Edges are identified one of two ways (``dup`` in `tables.py`): HugeGraph-mode edges by their
+parts, inserted with ``unique_parts=True`` and found with `edges_by_parts`; id-identified
+(auto-mode) edges by their id, found with `edges_by_ids` through the partial id index. The
+edge table has no foreign keys, so the inserts check the end vertices themselves.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from storage._sql import json_keys, label_filter, label_key, padded_chunks, placeholders, unique
+from storage.errors import MissingEndpoint, StoreConflict
 from storage.rows import EdgeRow, VertexRow
+from storage.tables import META_V1_EDGE_ROWS
 from storage.tx_base import TxBase, translate
 
 _V_COLS = "key, id, label_id, props"
@@ -23,12 +31,37 @@ _ROW = {"vertices": VertexRow._make, "edges": EdgeRow._make}
 _MIN_KEY = -(2**63)
 
 
+# edges are found by id only among id-identified rows: the condition that lets SQLite use
+# the partial index ix_edges_id (HugeGraph-mode rows, dup = 0, are found by their parts)
+_ID_FILTER = {"vertices": "", "edges": " AND dup <> 0"}
+
+
 @lru_cache(maxsize=256)
 def _by_ids_sql(table: str, n: int) -> str:
-    return f"SELECT {_COLS[table]} FROM {table} WHERE id IN ({placeholders(n)})"
+    return f"SELECT {_COLS[table]} FROM {table} WHERE id IN ({placeholders(n)}){_ID_FILTER[table]}"
 
 
-_ONE_SQL = {t: f"SELECT {c} FROM {t} WHERE id = ?" for t, c in _COLS.items()}
+_ONE_SQL = {t: f"SELECT {c} FROM {t} WHERE id = ?{_ID_FILTER[t]}" for t, c in _COLS.items()}
+_E_PARTS = "out_key = ? AND label_id = ? AND sort_values = ? AND in_key = ?"
+# INDEXED BY: ix_edges_in would serve the same equalities, but only ix_edges_out ends in
+# dup, the order asked for (the planner, seeing two equal choices, took either)
+_ONE_PARTS_SQL = f"SELECT {_E_COLS} FROM edges INDEXED BY ix_edges_out WHERE {_E_PARTS} ORDER BY dup"
+# json_each drives one probe of ix_edges_out per (out_key, label_id, sort_values, in_key)
+_JSON_PARTS = (
+    "e.out_key = p.value ->> 0 AND e.label_id = p.value ->> 1 AND e.sort_values = p.value ->> 2 "
+    "AND e.in_key = p.value ->> 3"
+)
+_BY_PARTS_SQL = (
+    f"SELECT {', '.join('e.' + c.strip() for c in _E_COLS.split(','))} FROM json_each(?) AS p "
+    f"CROSS JOIN edges AS e INDEXED BY ix_edges_out ON {_JSON_PARTS} ORDER BY p.key, e.dup"
+)
+_V1_CONFLICT_SQL = (
+    f"SELECT p.key FROM json_each(?) AS p CROSS JOIN edges AS e INDEXED BY ix_edges_out ON {_JSON_PARTS} "
+    "AND e.dup <> 0 LIMIT 1"
+)
+_MISSING_SQL = (
+    "SELECT k.value FROM json_each(?) AS k WHERE NOT EXISTS (SELECT 1 FROM vertices AS v WHERE v.key = k.value) LIMIT 1"
+)
 _ONE_KEY_SQL = {t: f"SELECT {c} FROM {t} WHERE key = ?" for t, c in _COLS.items()}
 
 
@@ -71,11 +104,8 @@ _NEXT_KEY = {t: _next_key_sql(t) for t in ("vertices", "edges")}
 _V_INSERT = "INSERT INTO vertices (key, id, label_id, props) VALUES (?, ?, ?, ?)"
 _V_INSERT_AUTO = "INSERT INTO vertices (id, label_id, props) VALUES (?, ?, ?)"
 _E_INSERT = (
-    "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, props) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
-_E_INSERT_AUTO = (
-    "INSERT INTO edges (id, label_id, out_key, in_key, sort_values, props) VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, dup, props) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -209,7 +239,21 @@ class ElementsMixin(TxBase):
 
     # ---- edges ---------------------------------------------------------------------------
     def edges_by_ids(self, ids: Iterable[Any]) -> list[EdgeRow]:
+        """Id-identified edges (auto mode, v1 rows) by id; HugeGraph-mode edges (inserted
+        with ``unique_parts=True``) are not found here: see `edges_by_parts`."""
         return self._by_ids("edges", ids)
+
+    def edges_by_parts(self, parts: Iterable[tuple[int, int, str, int]]) -> list[EdgeRow]:
+        """The edges with these (out_key, label_id, sort_values, in_key), in order of first
+        occurrence of each distinct tuple; per tuple the ``dup = 0`` edge first, then any
+        id-identified ones in insertion order. One probe of ``ix_edges_out`` per tuple."""
+        wanted = unique((int(o), int(lb), s or "", int(i)) for o, lb, s, i in parts)
+        if not wanted:
+            return []
+        make = EdgeRow._make
+        if len(wanted) == 1:
+            return [make(r) for r in self.raw.execute(_ONE_PARTS_SQL, wanted[0])]
+        return [make(r) for r in self.raw.execute(_BY_PARTS_SQL, (json.dumps(wanted),))]
 
     def edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:
         return self._by_keys("edges", keys)
@@ -223,31 +267,57 @@ class ElementsMixin(TxBase):
         return self._count("edges", label_ids)
 
     def edge_insert(
-        self, id: Any, label_id: int, out_key: int, in_key: int, sort_values: str = "", props: Any = None
+        self, id: Any, label_id: int, out_key: int, in_key: int, sort_values: str = "", props: Any = None,
+        *, unique_parts: bool = False,
     ) -> int:
-        """Insert one edge and return its key. `id=None` makes the id equal to the key."""
+        """Insert one edge and return its key. `id=None` makes the id equal to the key.
+        `unique_parts`: identified by (out, label, sort values, in), at most one such edge
+        (HugeGraph mode; find it with `edges_by_parts`); else by its id (find it with
+        `edges_by_ids`), and parallel edges are allowed. A duplicate raises `StoreConflict`."""
         self._w()
+        what = f"insert edge {id!r}"
+        self._check_edges((out_key, in_key), [(out_key, label_id, sort_values or "", in_key)] if unique_parts else (),
+                          what)
+        key = self._next_key("edges")
+        row = (key, key if id is None else id, label_id, out_key, in_key, sort_values or "",
+               0 if unique_parts else key, props)
         try:
-            if id is None:
-                key = self._next_key("edges")
-                self.raw.execute(_E_INSERT, (key, key, label_id, out_key, in_key, sort_values or "", props))
-                return key
-            cur = self.raw.execute(_E_INSERT_AUTO, (id, label_id, out_key, in_key, sort_values or "", props))
+            self.raw.execute(_E_INSERT, row)
         except sqlite3.Error as exc:
-            raise translate(exc, f"insert edge {id!r}") from exc
-        return int(cur.lastrowid)  # type: ignore[arg-type]
+            raise translate(exc, what) from exc
+        return key
 
-    def edges_insert(self, rows: Iterable[tuple[Any, int, int, int, str, Any]]) -> list[int]:
-        """Insert (id, label_id, out_key, in_key, sort_values, props) rows; all or nothing."""
+    def edges_insert(
+        self, rows: Iterable[tuple[Any, int, int, int, str, Any]], *, unique_parts: bool = False
+    ) -> list[int]:
+        """Insert (id, label_id, out_key, in_key, sort_values, props) rows; all or nothing.
+        `unique_parts` as for `edge_insert`, for every row."""
         self._w()
         base = self._next_key("edges")
         params = []
         for n, (id_, label_id, out_key, in_key, sort_values, props) in enumerate(rows):
             key = base + n
-            params.append((key, key if id_ is None else id_, label_id, out_key, in_key, sort_values or "", props))
+            params.append((key, key if id_ is None else id_, label_id, out_key, in_key, sort_values or "",
+                           0 if unique_parts else key, props))
         if params:
+            self._check_edges({k for p in params for k in (p[3], p[4])},
+                              [(p[3], p[2], p[5], p[4]) for p in params] if unique_parts else (), "insert edges")
             self._savepoint_many(_E_INSERT, params, "insert edges")
         return [p[0] for p in params]
+
+    def _check_edges(self, ends: Iterable[int], parts: Sequence[tuple[int, int, str, int]], what: str) -> None:
+        """What the v1 foreign keys and id index did for an insert: every end vertex exists
+        (`MissingEndpoint`), and a ``unique_parts`` edge does not repeat a v1 row's parts
+        (`StoreConflict`; only while the store holds v1 rows, see `migrations`)."""
+        missing = self._scalar(_MISSING_SQL, (json_keys(list(ends)),))
+        if missing is not None:
+            raise MissingEndpoint(f"{what}: an end vertex does not exist (vertex key {missing})")
+        if parts and self.meta_get(META_V1_EDGE_ROWS) is not None:
+            hit = self._scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts]),))
+            if hit is not None:
+                raise StoreConflict(
+                    f"{what}: UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key"
+                )
 
     def edge_update(self, key: int, props: Any) -> bool:
         self._w()

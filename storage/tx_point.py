@@ -19,7 +19,7 @@ from typing import Any
 
 from storage._sql import label_filter, label_key, padded_chunks, placeholders, unique
 from storage.rows import VertexRow
-from storage.tx_adjacency import _direction
+from storage.tx_adjacency import TIE, _direction
 from storage.tx_base import TxBase
 
 # direction -> (column matching the start key, column holding the other end)
@@ -39,8 +39,8 @@ def _neighbour_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
             f"{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other} WHERE s.id = ?"
         )
         if len(sides) == 1:
-            return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, e.key"
-        tail = f", {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, e.{other} AS other, e.key AS o_key"
+            return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, e.{TIE[this]}"
+        tail = f", {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, e.{other} AS other, e.{TIE[this]} AS o_key"
         parts.append(head.format(tail=tail))
     return " UNION ALL ".join(parts) + " ORDER BY d, o_label, o_sort, other, o_key"
 

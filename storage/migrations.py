@@ -1,0 +1,77 @@
+"""Upgrades of a store written by an older layout, run in place when the store is opened.
+
+`Store.check_ready()` (and `initialise()`) call `upgrade(tx)` in one write transaction: a
+store either ends on `STORE_VERSION` or stays as it was. Each step takes the store one
+version up; `STEPS` maps a version to its step.
+
+v1 -> v2 (the edge layout of `tables.py`)
+    The edge table is rebuilt: no foreign keys, no index on the text id, a ``dup`` column,
+    a unique out-adjacency index and a partial id index. Storage cannot tell a HugeGraph
+    edge id (derived from the edge's parts) from a user's id (it does not know the engine's
+    id codec or the graph's schema mode), so every v1 row gets ``dup = key``: identified
+    by its id, exactly as v1 found it, ``E(id)`` through the partial index, parallel edges
+    kept, adjacency order unchanged (v1 broke ties by rowid; ``dup = key`` is that order).
+    A strict (HugeGraph-mode) graph finds such rows by their parts too (`edges_by_parts`
+    does not filter on ``dup``); what the unique index cannot do for them, refusing a
+    second edge with the same parts, the insert does by a probe while the meta key
+    `META_V1_EDGE_ROWS` says such rows exist (``edges_insert(..., unique_parts=True)``). New edges
+    of a strict graph get ``dup = 0`` and cost neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from storage import tables
+from storage.tables import META_V1_EDGE_ROWS, STORE_VERSION, trigger_ddl
+from storage.tx import Tx
+
+
+def _v1_to_v2(tx: Tx) -> None:
+    raw = tx.raw
+    seq = tx._scalar("SELECT seq FROM sqlite_sequence WHERE name = 'edges'")
+    # the old table's trigger and indexes go first: their names are reused by the new table,
+    # and dropping the old rows must not remove the edges' index entries
+    raw.execute("DROP TRIGGER IF EXISTS tr_edges_index_cleanup")
+    for name in ("ix_edges_out", "ix_edges_in", "ix_edges_label"):
+        raw.execute(f"DROP INDEX IF EXISTS {name}")
+    raw.execute("ALTER TABLE edges RENAME TO edges_v1")
+    tables.edges.create(tx.conn)  # the v2 table, its indexes and its cleanup trigger
+    raw.execute(
+        "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, dup, props) "
+        "SELECT key, id, label_id, out_key, in_key, sort_values, key, props FROM edges_v1 ORDER BY key"
+    )
+    copied = tx._scalar("SELECT count(*) FROM edges")
+    raw.execute("DROP TABLE edges_v1")
+    raw.execute(trigger_ddl("tr_vertices_edge_cascade"))
+    # keys are never reused: keep the old high-water mark (edges deleted last were above max(key))
+    if seq is not None:
+        raw.execute("DELETE FROM sqlite_sequence WHERE name = 'edges'")
+        raw.execute(
+            "INSERT INTO sqlite_sequence (name, seq) VALUES ('edges', max(?, coalesce((SELECT max(key) FROM edges), 0)))",
+            (int(seq),),
+        )
+    if copied:
+        tx.meta_set(META_V1_EDGE_ROWS, "1")
+
+
+STEPS: dict[str, tuple[str, Callable[[Tx], None]]] = {"1": ("2", _v1_to_v2)}
+
+
+def can_upgrade(version: str | None) -> bool:
+    return version in STEPS
+
+
+def upgrade(tx: Tx) -> bool:
+    """Bring the store of this write transaction to `STORE_VERSION`; False when its version
+    is neither current nor upgradable (the caller refuses it). Re-reads the version inside
+    the transaction, so two processes opening one old store upgrade it once."""
+    found = tx.meta_get("store_version")
+    while found != STORE_VERSION:
+        if found not in STEPS:
+            return False
+        target, step = STEPS[found]
+        step(tx)
+        tx.meta_set("store_version", target)
+        found = target
+    return True
