@@ -1,6 +1,10 @@
 """Traversers over REST beside raw sqlite3 and networkx, in one run.
 
-    python -m bench.traversers --size small|large [--probes N]
+    python -m bench.traversers --size small|large [--probes N] [--keep DIR]
+
+`--keep DIR` builds the stores in DIR and keeps them; a later run with the same DIR (and
+size) reuses them instead of loading again (the large load takes minutes). A store built by
+an older store layout is reused as it is (it must still open: stores migrate).
 
 1. Builds the workload's hugelite store with `bench/engine.py` (strict schema, person ids
    i + 1, `knows` edges), then serves it from a real server (`python -m rest_adapter serve`)
@@ -270,17 +274,27 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t, out
 
 
-def run(size: str, probes: int) -> None:
+def run(size: str, probes: int, keep: Path | None = None) -> None:
     w = workload(size)
     pv = [p + 1 for p in w.probe_vertices(probes)]
     pairs = list(zip(pv, pv[1:] + pv[:1], strict=True))
-    base = Path(tempfile.mkdtemp(prefix="hl-trav-"))
+    base = keep if keep is not None else Path(tempfile.mkdtemp(prefix="hl-trav-"))
+    marker = base / f"built-{size}"
     t0 = time.perf_counter()
-    engine = HugeliteEngine(base / "bench.db")
-    engine.load(w)
-    engine.close()
-    raw_db = RawSqlite(base / "raw.db")
-    raw_db.load(w)
+    if keep is not None and marker.exists():
+        raw_db = RawSqlite(base / "raw.db")
+        print(f"# reusing the stores in {base}")
+    else:
+        if keep is not None:
+            shutil.rmtree(base, ignore_errors=True)
+            base.mkdir(parents=True)
+        engine = HugeliteEngine(base / "bench.db")
+        engine.load(w)
+        engine.close()
+        raw_db = RawSqlite(base / "raw.db")
+        raw_db.load(w)
+        if keep is not None:
+            marker.write_text(size)
     nxg = NetworkX(w)
     print(f"# traversers, {size}: {w.n_vertices} vertices / {w.n_edges} edges, {len(pv)} probes "
           f"(setup {time.perf_counter() - t0:.0f} s)\n")
@@ -319,7 +333,8 @@ def run(size: str, probes: int) -> None:
         server.stop()
         engine_ip.close()
         raw_db.close()
-        shutil.rmtree(base, ignore_errors=True)
+        if keep is None:
+            shutil.rmtree(base, ignore_errors=True)
     print("CPU seconds (wall clock in brackets; the machine may be shared, CPU time is what compares):\n")
     print("| operation | REST: server CPU | REST: client CPU | engine in-process | raw sqlite3 | networkx "
           "| server / raw | engine / raw | REST wall / raw wall | answers agree |")
@@ -343,8 +358,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", choices=("small", "large"), default="small")
     ap.add_argument("--probes", type=int, default=100)
+    ap.add_argument("--keep", type=Path, default=None, help="build the stores here and reuse them on later runs")
     args = ap.parse_args()
-    run(args.size, args.probes)
+    run(args.size, args.probes, args.keep)
 
 
 if __name__ == "__main__":
