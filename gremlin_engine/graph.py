@@ -254,6 +254,7 @@ class Graph:
 
         solo = GraphRegistry()
         solo._graphs[self.name] = self
+        solo.direct_scripts = None  # a registry for one call: nothing to remember
         return api.execute_script(
             solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel, as_value=as_value
         )
@@ -309,6 +310,9 @@ class GraphRegistry:
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
         self._graphs: dict[str, Graph] = {}
         self._lock = threading.RLock()
+        #: scripts known to run as one direct read (`runtime/direct_scripts.py`); emptied
+        #: whenever the set of graphs changes, since names in scripts resolve against it
+        self.direct_scripts: dict[Any, Any] | None = {}
 
     # ---- stores -----------------------------------------------------------------------
     @staticmethod
@@ -379,6 +383,7 @@ class GraphRegistry:
                     raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
+            self._names_changed()
             return graph
 
     def create(self, cfg: GraphConfig) -> Graph:
@@ -400,6 +405,7 @@ class GraphRegistry:
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]
+            self._names_changed()
         graph.close()
         path = graph.config.store_path
         if delete_store and path is not None:
@@ -410,6 +416,10 @@ class GraphRegistry:
                 elif p.exists():
                     os.remove(p)
         return graph.config
+
+    def _names_changed(self) -> None:
+        if self.direct_scripts is not None:
+            self.direct_scripts.clear()
 
     def get(self, name: str) -> Graph:
         graph = self._graphs.get(name)
@@ -429,6 +439,7 @@ class GraphRegistry:
     def close_all(self) -> None:
         with self._lock:
             graphs, self._graphs = list(self._graphs.values()), {}
+            self._names_changed()
         for graph in graphs:
             graph.close()
 

@@ -152,6 +152,21 @@ def lookup(text: str, tree: ast.Script, host: Any, interpreter: Any) -> Template
     return None if found is _NO else found  # type: ignore[no-any-return]
 
 
+def script_names(text: str) -> tuple[str, ...] | None:
+    """Every name `text` mentions, its root first, once `lookup` has seen the text; None
+    when it has not or when the text can never be a template."""
+    shape = _shapes.get(text)
+    return shape.names if type(shape) is _Shape else None
+
+
+def template_for(text: str, host: Any) -> Template | None:
+    """`lookup` for a script the interpreter has run (so its sandbox-checked tree is cached):
+    the template it would use under `host`'s names, or None."""
+    from gremlin_engine.syntax.interpreter import Interpreter, _checked
+
+    return lookup(text, _checked(text), host, Interpreter(host))
+
+
 def _classify(shape: _Shape, bindings: dict[str, Any], host: Any) -> tuple[Any, ...] | None:
     """How each name resolves now: a binding, the source the root names, or unbound."""
     out: list[Any] = []

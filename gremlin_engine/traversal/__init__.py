@@ -45,7 +45,7 @@ from gremlin_engine.traversal.slots import (
 from gremlin_engine.traversal.tokens import Operator
 from gremlin_engine.traversal.traverser import Context
 
-__all__ = ["CompiledTraversal", "compile_traversal", "explain", "run"]
+__all__ = ["CompiledTraversal", "compile_traversal", "direct_plan", "explain", "has_atom", "run", "shape_of"]
 
 
 def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTraversal:
@@ -142,14 +142,16 @@ def _has_atom(key: Any, atoms: set[Any]) -> bool:
 
 
 class _Template:
-    """A compiled traversal with markers in its slots, and the plan to rebind them."""
+    """A compiled traversal with markers in its slots, the plan to rebind them, and its
+    `Direct` when the shape is one fused read (`direct.py`; None otherwise)."""
 
-    __slots__ = ("traversal", "plan", "bind")
+    __slots__ = ("traversal", "plan", "bind", "direct")
 
-    def __init__(self, traversal: CompiledTraversal, plan: Any) -> None:
+    def __init__(self, traversal: CompiledTraversal, plan: Any, direct: Any = None) -> None:
         self.traversal = traversal
         self.plan = plan
         self.bind = binder(plan)
+        self.direct = direct
 
 
 #: cache entry of a slotted shape whose steps cannot be rebound: cached per literal instead
@@ -207,9 +209,12 @@ def _template(ir: TraversalIR, values: list[Any], strategies: bool, key: Any) ->
     if not _shareable(traversal):
         return None
     try:
-        return _Template(traversal, make_plan(traversal, markers))
+        plan = make_plan(traversal, markers)
     except Unslottable:
         return None
+    from gremlin_engine.traversal.direct import describe
+
+    return _Template(traversal, plan, describe(traversal, plan, markers))
 
 
 def _by_literal(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
@@ -239,6 +244,44 @@ def _compile_remembered(key: Any, ir: TraversalIR, strategies: bool) -> Compiled
     if _shareable(traversal):
         _remember(key, traversal)
     return traversal
+
+
+def shape_of(ir: TraversalIR) -> tuple[Any, list[Any]] | None:
+    """(the compiled-cache key of `ir`'s shape, its slot values in slot order), or None
+    when the IR has no cacheable shape. For callers that map their own inputs onto slots
+    (`runtime/direct_scripts.py`)."""
+    values: list[Any] = []
+    try:
+        return _shape_ir(ir, values), values
+    except _NoKey:
+        return None
+
+
+def has_atom(key: Any, atoms: set[Any]) -> bool:
+    """Whether one of the (type, value) pairs `atoms` occurs in a shape key."""
+    return _has_atom(key, atoms)
+
+
+def direct_plan(ir: TraversalIR, strategies: bool = True) -> tuple[Any, list[Any]] | None:
+    """(`Direct`, the run's slot values) when `ir`'s compiled shape is one fused read
+    (`direct.py`), else None: the caller then runs the traversal as usual. Compiles and
+    caches the shape on first sight, exactly as `run()` would."""
+    values: list[Any] = []
+    try:
+        key: Any = (strategies, _shape_ir(ir, values))
+    except _NoKey:
+        return None
+    if not values:
+        return None
+    found = _cached(key)
+    if found is None:
+        try:
+            _compiled(ir, strategies)
+        except Exception:  # the caller's ordinary run raises it where errors belong
+            return None
+        found = _cached(key)
+    direct = getattr(found, "direct", None)
+    return None if direct is None else (direct, values)
 
 
 def _sack_merge(sack: tuple[Any, ...] | None) -> Any:

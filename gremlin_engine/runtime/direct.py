@@ -1,0 +1,118 @@
+"""Running a `Direct` (`traversal/direct.py`): a one-statement read as one call.
+
+The ordinary run of `g.V(id).values('name')` opens a `Session` (a read transaction: pool
+checkout, ``BEGIN``, ``ROLLBACK``, checkin), builds a `Context`, binds a copy of the cached
+template, pulls traversers through the fused step's generator and walks the results for
+elements to load: together several times the ~10 us of the SELECT. Here the same answer
+comes from the same `StoreAccess` method the fused step calls (`point_vertex`,
+`point_neighbour_ids`, `point_index_ids`, `walk_count`, `vertices`/`edges`), on a
+`StoreAccess` made for this one call over `storage.read_once`: a pooled connection with
+no explicit transaction, because one SELECT in WAL mode reads one consistent snapshot
+(reads of several statements pass `snapshot=True` and get ``BEGIN``/``ROLLBACK``).
+
+Sameness with the pipeline, case by case:
+
+* results: the fused steps yield exactly what these methods return (ids, values, a
+  `Long` count, elements loaded with `load_results`); bulk is 1 throughout;
+* an access method that declines (None: auto mode, an element already held) makes the
+  whole call take the ordinary path (`FALLBACK`), as the fused step would run its steps;
+* errors: raised by the same methods; the caller translates storage errors as a session
+  would (`api._reraise`); a read has nothing to roll back;
+* cancel / timeout: the caller's token is checked before the read starts; a walk count
+  polls it during its statement (SQLite progress handler), as `WalkCountStep` does;
+* a thread that already has a transaction of this store open reads through a view of it
+  (`read_once`), i.e. sees its own pending writes, like a nested `store.read()`;
+* schema: read per call from the graph's schema service (`graph.schema`), the snapshot the
+  pipeline would use; nothing of it is cached here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gremlin_engine.limits import CancelToken
+from gremlin_engine.runtime.access import StoreAccess
+from gremlin_engine.runtime.materialize import load_results
+from gremlin_engine.runtime.session import make_token
+from gremlin_engine.structure.numbers import Long
+from gremlin_engine.traversal.steps.point import _values
+from storage.read_once import read_once
+
+#: returned when the ordinary path must answer (the caller then runs the traversal)
+FALLBACK: Any = object()
+
+
+def usable(graph: Any) -> bool:
+    """Whether `graph`'s traversals may take direct plans: strategies on (a graph with
+    `gremlin.strategies=none` runs everything unoptimised) and strict schema (auto mode's
+    lookups also try alternate ids: the access methods decline there anyway)."""
+    config = graph.config
+    return config.schema_mode != "auto" and str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
+
+
+def run(graph: Any, direct: Any, values: list[Any], timeout_ms: float | None = None, cancel: CancelToken | None = None) -> Any:
+    """The result list of `direct` with the run's slot `values`, or `FALLBACK`."""
+    if cancel is not None:
+        cancel.check()
+    kind = direct.kind
+    if kind == "walk":
+        token = make_token(timeout_ms, cancel)
+        token.check()
+        return read_once(graph.store, _walk, graph, direct, values[0], token, snapshot=True)
+    return read_once(graph.store, _RUNNERS[kind], graph, direct, values, snapshot=direct.snapshot)
+
+
+def _access(tx: Any, graph: Any) -> StoreAccess:
+    access = StoreAccess(tx, graph.schema, graph.config.schema_mode, None)
+    access.graph_name = graph.name
+    return access
+
+
+def _point(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
+    found = _access(tx, graph).point_vertex(values[0])
+    if found is None:
+        return FALLBACK
+    if not found:
+        return []
+    mode = direct.mode
+    if mode == "id":
+        return [found[0]]
+    if mode == "label":
+        return [found[1]]
+    return _values(found[2], direct.keys)
+
+
+def _hop(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
+    found = _access(tx, graph).point_neighbour_ids(values[0], direct.direction, direct.labels)
+    return FALLBACK if found is None else found
+
+
+def _index(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
+    conditions = direct.bind_conditions(values)
+    labels = list(direct.label_filter) if direct.label_filter is not None else None
+    found = _access(tx, graph).point_index_ids(labels, tuple(conditions))
+    return FALLBACK if found is None else found
+
+
+def _element(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
+    access = _access(tx, graph)
+    fetch = access.vertices if direct.element_kind == "vertex" else access.edges
+    found = list(fetch(values, None, (), None))
+    load_results(access, found)
+    return found
+
+
+def _walk(tx: Any, graph: Any, direct: Any, ident: Any, token: CancelToken) -> Any:
+    access = _access(tx, graph)
+    starts = [(v, 1) for v in access.vertices([ident], None, (), None)]
+    if not starts:
+        return [Long(0)]
+    n = access.walk_count(starts, direct.hops, lambda: token.cancelled or token.expired())
+    if n is None:  # interrupted or unanswerable: a pending timeout is raised, else the pipeline counts
+        token.check()
+        return FALLBACK
+    return [Long(n)]
+
+
+_RUNNERS: dict[str, Callable[..., Any]] = {"point": _point, "hop": _hop, "index": _index, "element": _element}

@@ -1,0 +1,151 @@
+"""Script text straight to a direct plan: `g.V(vid).values('name')` with `vid` bound, in one
+dict lookup, a type check of the bindings and one read.
+
+Between a script and its fused read stand the parse cache, the template cache
+(`syntax/templates.py`), the compiled-traversal cache and a `Session`: each cheap, together
+several times the read. A script whose template compiles to a `Direct`
+(`traversal/direct.py`) is remembered here as a `ScriptPlan`: which binding (or script
+constant) fills each slot of the plan. The next call with bindings of the same kinds
+builds the slot values from its bindings and runs the plan (`runtime/direct.py`).
+
+Exactness. A plan is found under the script text, the default graph and the aliases
+(`_key`), then under the *signature* of the bindings: for each name the script mentions,
+the slot class of its binding (`slots.slot_class`: the Java type family, and for integers
+whether they fit 32 bits) or that it is not bound. That is everything the template's
+classification of names and the compiled shape depend on, except the set of graph names,
+and the registry drops all plans whenever a graph is opened, created or dropped
+(`GraphRegistry.direct_scripts`). A plan is learnt only after the ordinary path has run the
+script successfully, and only when every binding the script uses lands in a slot
+(checked by compiling with marker values: a marker anywhere else in the shape, say in
+`values(key)` or `limit(n)`, refuses), so a binding can never change anything but a slot
+value. Anything else (other terminals than `toList()`, several statements, a graph with
+strategies off or auto schema, `templates.ENABLED` off) keeps running the ordinary way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gremlin_engine import traversal as engine
+from gremlin_engine.runtime import direct
+from gremlin_engine.syntax import templates
+from gremlin_engine.traversal.slots import marker, slot_class
+
+#: "this binding name is not bound" in a signature
+_UNBOUND = "unbound"
+#: `find()`: no plan known for these bindings yet; the ordinary run should `learn()` after
+LEARN: Any = object()
+#: entries kept per registry before the table is emptied (scripts are few in practice)
+MAX_ENTRIES = 2048
+
+
+class ScriptPlan:
+    """A script's direct plan: the graph it reads and, per slot, a binding name (or None
+    and the script's constant)."""
+
+    __slots__ = ("graph", "direct", "recipe")
+
+    def __init__(self, graph: str, plan: Any, recipe: tuple[tuple[str | None, Any], ...]) -> None:
+        self.graph = graph
+        self.direct = plan
+        self.recipe = recipe
+
+    def run(self, registry: Any, bindings: dict[str, Any], timeout_ms: float | None, cancel: Any) -> Any:
+        graph = registry._graphs.get(self.graph)
+        if graph is None or not direct.usable(graph):
+            return direct.FALLBACK
+        values = [c if n is None else bindings[n] for n, c in self.recipe]
+        return direct.run(graph, self.direct, values, timeout_ms, cancel)
+
+
+class _Entry:
+    """Everything known about one (script, default graph, aliases): the names the script
+    mentions and a plan (or None: does not qualify) per binding signature."""
+
+    __slots__ = ("names", "plans")
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.plans: dict[tuple[Any, ...], ScriptPlan | None] = {}
+
+
+def _key(script: str, graph_name: str | None, aliases: Any) -> tuple[Any, ...]:
+    return (script, graph_name, tuple(aliases.items()) if aliases else ())
+
+
+def _signature(names: tuple[str, ...], bindings: Any) -> tuple[Any, ...]:
+    return tuple([slot_class(bindings[n]) if n in bindings else _UNBOUND for n in names])
+
+
+def find(registry: Any, graph_name: str | None, script: str, bindings: Any, aliases: Any) -> Any:
+    """The `ScriptPlan` for this call, None when it must run the ordinary way, or `LEARN`
+    when nothing is known yet (run it the ordinary way, then `learn`)."""
+    table = getattr(registry, "direct_scripts", None)
+    if table is None or not templates.ENABLED:
+        return None
+    entry = table.get(_key(script, graph_name, aliases))
+    if entry is None:
+        return LEARN
+    if not entry.names:
+        return None
+    return entry.plans.get(_signature(entry.names, bindings or {}), LEARN)
+
+
+def learn(registry: Any, graph_name: str | None, script: str, bindings: Any, aliases: Any) -> None:
+    """Records whether the script, with bindings of these kinds, has a direct plan. Called
+    after the ordinary run of it succeeded; never raises."""
+    table = getattr(registry, "direct_scripts", None)
+    if table is None:
+        return
+    bindings = bindings or {}
+    key = _key(script, graph_name, aliases)
+    names = templates.script_names(script)
+    if len(table) >= MAX_ENTRIES:
+        table.clear()
+    entry = table.get(key)
+    if entry is None:
+        entry = table[key] = _Entry(names or ())
+    if not entry.names:
+        return
+    sig = _signature(entry.names, bindings)
+    try:
+        plan = None if None in sig else _plan(registry, graph_name, script, bindings, aliases, entry.names)
+    except Exception:
+        plan = None
+    entry.plans[sig] = plan
+
+
+def _plan(registry: Any, graph_name: str | None, script: str, bindings: dict[str, Any], aliases: Any,
+          names: tuple[str, ...]) -> ScriptPlan | None:
+    from gremlin_engine.runtime.host import RuntimeHost
+
+    host = RuntimeHost(None, graph_name, registry.names(), bindings, aliases)  # type: ignore[arg-type]
+    template = templates.template_for(script, host)
+    if template is None:
+        return None
+    if template.terminal is not None and (template.terminal[0] != "toList" or template.terminal[1]):
+        return None
+    graph = registry._graphs.get(template.graph)
+    if graph is None or not direct.usable(graph):
+        return None
+    bound = [n for n in names if n in bindings]
+    markers = {n: marker(bindings[n], 1_000 + i) for i, n in enumerate(bound)}
+    marked = template.traversal({**bindings, **markers}).ir
+    found = engine.shape_of(marked)
+    if found is None:
+        return None
+    shape, slot_values = found
+    by_atom = {(type(m), m): n for n, m in markers.items()}
+    if engine.has_atom(shape, set(by_atom)):
+        return None  # a binding outside a slot: its value is part of the shape
+    recipe = tuple((by_atom.get((type(v), v)), v) for v in slot_values)
+    if {n for n, _c in recipe if n is not None} != set(bound):
+        return None
+    real = template.traversal(bindings).ir
+    again = engine.shape_of(real)
+    if again is None or again[0] != shape:
+        return None
+    plan = engine.direct_plan(real)
+    if plan is None:
+        return None
+    return ScriptPlan(template.graph, plan[0], tuple((n, None if n is not None else c) for n, c in recipe))

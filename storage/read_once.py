@@ -1,0 +1,61 @@
+"""One read outside an explicit transaction: the store's cheapest way to answer a point read.
+
+`Store.read()` costs a connection checkout, ``BEGIN``, ``ROLLBACK`` and a checkin around
+the statement: about as much CPU as the indexed SELECT of a point lookup itself. A read
+that is ONE statement needs none of the transaction: in WAL mode (and on a memory store,
+whose connection is serialised by the store lock) a statement run in autocommit mode
+reads one consistent snapshot of its own. `read_once(store, fn, *args)` runs
+`fn(tx, *args)` that way, on an idle pooled connection, and returns what it returns.
+
+* `fn` must issue one statement, or pass `snapshot=True`: its statements then run inside
+  ``BEGIN`` ... ``ROLLBACK`` (one snapshot for all of them, still cheaper than `read()`).
+* When this thread already has a transaction open, `fn` runs in a read-only view of it
+  (what `store.read()` gives there), so it sees that transaction's own writes.
+* The `Tx` handed to `fn` is read-only; driver errors come out as `StoreError`, as from a
+  `with store.read()` block.
+
+Kept in its own module (not in `store.py`) so that it touches no transaction machinery: it
+borrows the store's idle list and checkout/checkin, which honour checkout listeners
+(statement tracing in tests) and a closed store exactly as `read()` does.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from storage.errors import StoreError
+from storage.tx import Tx
+
+T = TypeVar("T")
+
+
+def read_once(store: Any, fn: Callable[..., T], *args: Any, snapshot: bool = False) -> T:
+    """`fn(tx, *args)` on a read-only tx outside an explicit transaction (see module)."""
+    outer = getattr(store._local, "tx", None)
+    if outer is not None:  # a read view of this thread's open transaction
+        return fn(Tx(outer.conn, outer.raw, True), *args)
+    if store._closed:
+        store._ensure_open()
+    locked = store.memory  # a memory store's one connection is shared: hold its lock
+    if locked:
+        store._lock.acquire()
+    try:
+        conn, raw = store._checkout()
+        try:
+            if snapshot:
+                raw.execute("BEGIN")
+            return fn(Tx(conn, raw, True), *args)
+        except sqlite3.Error as exc:
+            raise StoreError(f"store at {store.display_path}: {exc}") from exc
+        finally:
+            if raw.in_transaction:
+                try:
+                    raw.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            store._checkin(conn, raw)
+    finally:
+        if locked:
+            store._lock.release()
