@@ -262,7 +262,7 @@ class BatchWritesMixin(MutationsMixin):
         glist = list(groups.values())
         rows = [(eid, el.id, o.key, i.key, sv, encode_edge_props(props)) for el, eid, sv, props, o, i in glist]
         try:
-            keys = self.tx.edges_insert(rows)
+            keys = self.tx.edges_insert(rows, unique_parts=True)
         except StoreConflict:
             made = self._upsert_edge_groups(glist, rows)
         else:
@@ -270,9 +270,13 @@ class BatchWritesMixin(MutationsMixin):
         return [made[eid] for eid in order]
 
     def _upsert_edge_groups(self, glist: list[list[Any]], rows: list[Any]) -> dict[str, Edge]:
-        existing = {r.id for r in self.tx.edges_by_ids([g[1] for g in glist])}
+        # an edge's id is derived from its parts: look the batch up by them (layout v2 keeps
+        # no index on HugeGraph edge ids)
+        existing = {r.id for r in self.tx.edges_by_parts([(o.key, el.id, sv, i.key) for el, _e, sv, _p, o, i in glist])}
         fresh = [n for n, g in enumerate(glist) if g[1] not in existing]
-        made = self._finish_new_edges([glist[n] for n in fresh], self.tx.edges_insert([rows[n] for n in fresh]))
+        made = self._finish_new_edges(
+            [glist[n] for n in fresh], self.tx.edges_insert([rows[n] for n in fresh], unique_parts=True)
+        )
         for _el, eid, _sv, props, _o, _i in glist:
             if eid in existing:
                 e = self._overwrite_edge(eid, props)

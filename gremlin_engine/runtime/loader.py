@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from gremlin_engine.runtime.edge_lookup import edge_rows
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Element, Vertex, VertexProperty
@@ -130,7 +131,8 @@ class ElementLoader:
         todo = [e for e in edges if e.key is None]
         if not todo:
             return
-        rows = {r.id: r for r in self.tx.edges_by_ids([idc.to_storage(self._edge_lookup_id(e.id)) for e in todo])}
+        wanted = [idc.to_storage(self._edge_lookup_id(e.id)) for e in todo]
+        rows = {r.id: r for r in edge_rows(self.tx, wanted, self.schema.auto)}
         for e in todo:
             row = rows.get(idc.to_storage(self._edge_lookup_id(e.id)))
             if row is not None:

@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from gremlin_engine.runtime import query as qp
+from gremlin_engine.runtime.edge_lookup import edge_rows
 from gremlin_engine.runtime.loader import ElementLoader
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Element, Vertex
@@ -170,7 +171,7 @@ class ReadsMixin(ElementLoader):
         wanted = self._edge_lookup_id(ident)
         if wanted is None:
             return
-        rows = self.tx.edges_by_ids([idc.to_storage(wanted)])
+        rows = edge_rows(self.tx, [idc.to_storage(wanted)], False)
         if rows:
             yield self._edges_from_rows(rows)[0]
 
@@ -245,7 +246,10 @@ class ReadsMixin(ElementLoader):
         keys = [idc.to_storage(w) for w in wanted if w is not None]
         alternates = self._numeric_alternates(wanted) if self.schema.auto else {}
         keys.extend(idc.to_storage(a) for a in alternates.values())
-        rows = (self.tx.vertices_by_ids if q.kind == "vertex" else self.tx.edges_by_ids)(keys)
+        if q.kind == "vertex":
+            rows = self.tx.vertices_by_ids(keys)
+        else:
+            rows = edge_rows(self.tx, keys, self.schema.auto)
         make = self._vertex if q.kind == "vertex" else None
         by_id = {r.id: r for r in rows if allowed is None or r.label_id in allowed}
         for text, number in alternates.items():

@@ -19,6 +19,7 @@ from typing import Any
 from gremlin_engine.bytecode import CardinalityValue
 from gremlin_engine.errors import IllegalArgument, NotFound
 from gremlin_engine.runtime import validate as chk
+from gremlin_engine.runtime.edge_lookup import edge_rows
 from gremlin_engine.runtime.reads import ReadsMixin
 from gremlin_engine.schema.model import Cardinality as KeyCardinality
 from gremlin_engine.schema.model import EdgeLabelType, IdStrategy
@@ -288,7 +289,9 @@ class WritesMixin(ReadsMixin):
     def _add_edge_strict(self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]) -> Edge:
         el, eid, sort_values, ordered = self._prepare_edge_strict(label, out_v, in_v, id, props)
         try:
-            key = self.tx.edge_insert(eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered))
+            key = self.tx.edge_insert(
+                eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered), unique_parts=True
+            )
         except StoreConflict:
             e = self._overwrite_edge(eid, ordered)
             if e is None:
@@ -302,7 +305,7 @@ class WritesMixin(ReadsMixin):
     def _overwrite_edge(self, eid: str, ordered: dict[str, Any]) -> Edge | None:
         """HugeGraph's upsert of an existing edge: same identity, the new properties (None
         when no edge has that id)."""
-        rows = self.tx.edges_by_ids([eid])
+        rows = edge_rows(self.tx, [eid], False)
         if not rows:
             return None
         e = self._edges_from_rows(rows)[0]
