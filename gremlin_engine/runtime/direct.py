@@ -41,6 +41,8 @@ from storage.read_once import read_once
 
 #: returned when the ordinary path must answer (the caller then runs the traversal)
 FALLBACK: Any = object()
+#: False sends everything through the ordinary path (A/B measurements, tests)
+ENABLED = True
 
 
 def usable(graph: Any) -> bool:
@@ -48,7 +50,7 @@ def usable(graph: Any) -> bool:
     `gremlin.strategies=none` runs everything unoptimised) and strict schema (auto mode's
     lookups also try alternate ids: the access methods decline there anyway)."""
     config = graph.config
-    return config.schema_mode != "auto" and str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
+    return ENABLED and config.schema_mode != "auto" and str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
 
 
 def run(graph: Any, direct: Any, values: list[Any], timeout_ms: float | None = None, cancel: CancelToken | None = None) -> Any:
