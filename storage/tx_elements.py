@@ -59,6 +59,9 @@ _V1_CONFLICT_SQL = (
     f"SELECT p.key FROM json_each(?) AS p CROSS JOIN edges AS e INDEXED BY ix_edges_out ON {_JSON_PARTS} "
     "AND e.dup <> 0 LIMIT 1"
 )
+# end vertices found, of a sorted key list (probes in key order: ~0.7 us a key, against
+# ~1.2 us for a correlated NOT EXISTS per key); only on a shortfall is the missing key sought
+_FOUND_SQL = "SELECT count(*) FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 _MISSING_SQL = (
     "SELECT k.value FROM json_each(?) AS k WHERE NOT EXISTS (SELECT 1 FROM vertices AS v WHERE v.key = k.value) LIMIT 1"
 )
@@ -103,10 +106,13 @@ def _next_key_sql(table: str) -> str:
 _NEXT_KEY = {t: _next_key_sql(t) for t in ("vertices", "edges")}
 _V_INSERT = "INSERT INTO vertices (key, id, label_id, props) VALUES (?, ?, ?, ?)"
 _V_INSERT_AUTO = "INSERT INTO vertices (id, label_id, props) VALUES (?, ?, ?)"
-_E_INSERT = (
-    "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, dup, props) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
+# rows (key, id, label_id, out_key, in_key, sort_values, props); dup is 0 (parts-identified)
+# or the key again (?1), so it is not bound a second time
+_E_INSERT = {
+    unique: "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, props, dup) "
+    f"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {'0' if unique else '?1'})"
+    for unique in (True, False)
+}
 
 
 class ElementsMixin(TxBase):
@@ -276,13 +282,12 @@ class ElementsMixin(TxBase):
         `edges_by_ids`), and parallel edges are allowed. A duplicate raises `StoreConflict`."""
         self._w()
         what = f"insert edge {id!r}"
-        self._check_edges((out_key, in_key), [(out_key, label_id, sort_values or "", in_key)] if unique_parts else (),
-                          what)
+        parts = [(out_key, label_id, sort_values or "", in_key)] if unique_parts else ()
+        self._check_edges((out_key, in_key), parts, what)
         key = self._next_key("edges")
-        row = (key, key if id is None else id, label_id, out_key, in_key, sort_values or "",
-               0 if unique_parts else key, props)
+        row = (key, key if id is None else id, label_id, out_key, in_key, sort_values or "", props)
         try:
-            self.raw.execute(_E_INSERT, row)
+            self.raw.execute(_E_INSERT[bool(unique_parts)], row)
         except sqlite3.Error as exc:
             raise translate(exc, what) from exc
         return key
@@ -297,20 +302,21 @@ class ElementsMixin(TxBase):
         params = []
         for n, (id_, label_id, out_key, in_key, sort_values, props) in enumerate(rows):
             key = base + n
-            params.append((key, key if id_ is None else id_, label_id, out_key, in_key, sort_values or "",
-                           0 if unique_parts else key, props))
+            params.append((key, key if id_ is None else id_, label_id, out_key, in_key, sort_values or "", props))
         if params:
             self._check_edges({k for p in params for k in (p[3], p[4])},
                               [(p[3], p[2], p[5], p[4]) for p in params] if unique_parts else (), "insert edges")
-            self._savepoint_many(_E_INSERT, params, "insert edges")
+            self._savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
         return [p[0] for p in params]
 
     def _check_edges(self, ends: Iterable[int], parts: Sequence[tuple[int, int, str, int]], what: str) -> None:
         """What the v1 foreign keys and id index did for an insert: every end vertex exists
         (`MissingEndpoint`), and a ``unique_parts`` edge does not repeat a v1 row's parts
         (`StoreConflict`; only while the store holds v1 rows, see `migrations`)."""
-        missing = self._scalar(_MISSING_SQL, (json_keys(list(ends)),))
-        if missing is not None:
+        wanted = sorted({int(k) for k in ends})
+        arg = json.dumps(wanted)
+        if self._scalar(_FOUND_SQL, (arg,)) != len(wanted):
+            missing = self._scalar(_MISSING_SQL, (arg,))
             raise MissingEndpoint(f"{what}: an end vertex does not exist (vertex key {missing})")
         if parts and self.meta_get(META_V1_EDGE_ROWS) is not None:
             hit = self._scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts]),))
