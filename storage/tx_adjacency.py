@@ -117,11 +117,11 @@ def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
 
 
 @lru_cache(maxsize=128)
-def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool) -> str:
+def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool, capped: bool = False) -> str:
     """`_adjacent_sql` without its ORDER BY (the sort is most of its cost on a big frontier)
-    and with the other end only."""
+    and with the other end only; `capped`: a trailing ``LIMIT ?`` on the whole answer."""
     parts = [_side_sql(f"e.{other}", this, other, labels, limited, "") for this, other in _SIDES[direction]]
-    return " UNION ALL ".join(parts)
+    return " UNION ALL ".join(parts) + (" LIMIT ?" if capped else "")
 
 
 class AdjacencyMixin(TxBase):
@@ -205,13 +205,18 @@ class AdjacencyMixin(TxBase):
 
     def adjacent_targets(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None,
+        limit_per_vertex: int | None = None, max_rows: int | None = None,
     ) -> list[int]:
         """The `to_key` column of `adjacent_keys` (same multiset: one entry per edge, a
         vertex's first `limit_per_vertex` edges in adjacency order), in no particular order.
-        For callers that only need the set of neighbours (counting k-hop reaches, H5)."""
+        For callers that only need the set of neighbours (counting k-hop reaches, H5).
+        `max_rows`: stop after that many rows (an arbitrary part of the answer): a bounded
+        read that tells "at most n" from "more" by asking n + 1 (H4's bounded traverser
+        runs); refused with 'both' and a per-vertex limit, which are trimmed in Python."""
         d = _direction(direction)
         if d == "both" and limit_per_vertex is not None:  # the limit spans both sides: trimmed in order
+            if max_rows is not None:
+                raise StoreError("adjacent_targets: max_rows needs a single direction or no per-vertex limit")
             return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
         wanted = unique(keys)
         if not wanted or (label_ids is not None and len(label_ids) == 0):
@@ -220,7 +225,9 @@ class AdjacencyMixin(TxBase):
             return []
         limited = limit_per_vertex is not None
         params = _side_params(d, wanted, limit_per_vertex)
-        rows = self.raw.execute(_targets_sql(d, label_key(label_ids), limited), params).fetchall()
+        if max_rows is not None:
+            params.append(int(max_rows))
+        rows = self.raw.execute(_targets_sql(d, label_key(label_ids), limited, max_rows is not None), params).fetchall()
         return [r[0] for r in rows]
 
     def edges_joining(

@@ -1,0 +1,111 @@
+"""Bounded runs: a traverser request tried with a cap on the adjacency rows it may read.
+
+Why: a light request (k-out depth 1, k-neighbor depth 2 over ordinary degrees) costs less
+than handing it to a worker thread and back, so a server wants to run it inline on its
+event loop. But whether a request is light is a property of the data (a source's degree),
+not of its parameters: `max_degree=-1` at depth 1 may read ten rows or a million. So the
+server runs it inside `bounded(rows)`, and every adjacency read of the walker
+(`base.Walker`, `base.KeyNodes`) first makes sure it cannot go past the cap:
+
+* a read whose size is known in advance (a per-vertex limit, `max_degree` or `skip_degree`,
+  times the vertices asked about) runs when it fits in what is left, else `OverBudget`;
+* an open-ended read is first counted by storage up to one row past what is left
+  (`tx.adjacent_targets(..., max_rows=left + 1)`: an unsorted index-only read that stops
+  there), so a hub costs at most that many index steps; more than is left is
+  `OverBudget`, else the read runs as it would unbounded (for a caller that only wants the
+  unsorted targets, the counting read is the read). 'both' with a per-vertex limit is
+  counted without the limit (storage cannot cap that form; the count is an upper bound).
+  Either way a bounded run that finishes
+  read exactly the rows an unbounded run reads, and answers alike;
+* `Vertex`-level reads (`Walker.adjacency`: edge property rules, paths with edges) are
+  counted the same way on the vertices' storage keys; an access without a storage
+  transaction (a filtering view) cannot be counted and stops the run.
+
+`OverBudget` is not an engine error: it never reaches a client. The caller has only read
+(the algorithm steps never write), so it drops the attempt (the read transaction rolls
+back) and runs the request again without a bound, where it belongs (a worker thread). The
+rows read before stopping are bounded by the cap, so the wasted work is too.
+
+Outside `bounded()` nothing changes: `current()` is None and the walker reads as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+_CURRENT: ContextVar[RowBudget | None] = ContextVar("hugelite_algorithm_row_budget", default=None)
+
+
+class OverBudget(Exception):
+    """A bounded run would read more adjacency rows than its budget: run it unbounded."""
+
+
+class RowBudget:
+    """The adjacency rows a bounded run may still read."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, rows: int) -> None:
+        self.left = rows
+
+    def fit(self, tx: Any, keys: Sequence[int], direction: Any, label_ids: Sequence[int] | None,
+            limit: int | None) -> list[int] | None:
+        """Makes sure reading the adjacency of `keys` (at most `limit` edges each; None:
+        all) fits what is left, else OverBudget. Returns the to-keys counted on the way when
+        they are that very read (unsorted, as `tx.adjacent_targets` gives them), else None.
+        The caller `spend`s what it then reads."""
+        if limit is not None and len(keys) * limit <= self.left:
+            return None  # the caller's own limit bounds it
+        if not hasattr(tx, "adjacent_targets"):
+            raise OverBudget  # no cheap way to count it first
+        # 'both' cannot cap a per-vertex limit spanning its two sides: count every edge
+        # instead (at least as many, so fitting still proves the read fits)
+        per_vertex = None if limit is not None and _both(direction) else limit
+        counted = tx.adjacent_targets(keys, direction, label_ids, per_vertex, max_rows=self.left + 1)
+        if len(counted) > self.left:
+            raise OverBudget
+        return counted if per_vertex == limit else None
+
+    def spend(self, rows: int) -> None:
+        self.left -= rows
+
+    def adjacency(self, tx: Any, keys: Sequence[int], direction: Any, label_ids: list[int] | None,
+                  limit: int | None, shape: str) -> list[Any]:
+        """What an unbounded run reads for `keys` (limit None: every edge): `shape` "pairs"
+        is `tx.adjacent_keys`' (from, to) rows, "keys" their to-keys in that order,
+        "targets" `tx.adjacent_targets`' unsorted to-keys; OverBudget when that may be more
+        rows than are left (nothing big is read to find out)."""
+        if not keys:
+            return []
+        counted = self.fit(tx, keys, direction, label_ids, limit)
+        rows: list[Any]
+        if shape == "targets":
+            rows = counted if counted is not None else tx.adjacent_targets(keys, direction, label_ids, limit)
+        else:
+            rows = tx.adjacent_keys(keys, direction, label_ids, limit)
+            if shape == "keys":
+                rows = [to for _, to in rows]
+        self.left -= len(rows)
+        return rows
+
+
+def _both(direction: Any) -> bool:
+    return str(getattr(direction, "name", direction)).lower() == "both"
+
+
+def current() -> RowBudget | None:
+    """The budget of the bounded run in progress on this thread's context, if any."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def bounded(rows: int) -> Iterator[RowBudget]:
+    """Runs the block as a bounded run reading at most `rows` adjacency rows."""
+    token = _CURRENT.set(RowBudget(rows))
+    try:
+        yield _CURRENT.get()  # type: ignore[misc]
+    finally:
+        _CURRENT.reset(token)
