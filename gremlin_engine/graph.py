@@ -120,6 +120,20 @@ def _open_raw_store(cfg: GraphConfig) -> Any:
     return _store_api().open_store(str(path) if path is not None else None)
 
 
+_API: Any = None
+
+
+def _runtime_api() -> Any:
+    """`gremlin_engine.runtime.api`, imported on first use (it imports this module) and
+    then kept: an import statement per call costs as much as a dict lookup ten times over."""
+    global _API
+    if _API is None:
+        from gremlin_engine.runtime import api
+
+        _API = api
+    return _API
+
+
 def _not_ready(cfg: GraphConfig, why: str) -> StoreNotReady:
     return StoreNotReady(f"Graph '{cfg.name}': {why}; run `{INIT_HINT}` before starting the server")
 
@@ -469,12 +483,14 @@ class GraphRegistry:
         """Runs a script in which every graph is bound by name and its traversal source as
         `__g_<name>`; `aliases` adds names (`g`, `graph`) for those. `graph` names the
         default graph (the one `g`/`graph` mean when no alias says otherwise)."""
-        from gremlin_engine.runtime import api
-
-        if graph is not None:
-            self.get(graph)
-        resolved = {k: self.resolve_alias_target(str(v)) for k, v in (aliases or {}).items()}
+        api = _runtime_api()
+        if graph is not None and graph not in self._graphs:
+            self.get(graph)  # raises NotFound
+        resolved = {k: self.resolve_alias_target(str(v)) for k, v in aliases.items()} if aliases else {}
         limit = self.evaluation_timeout_ms if timeout_ms is None else timeout_ms
         if limit is not None and limit <= 0:
             limit = None
-        return api.execute_script(self, graph, script, dict(bindings or {}), resolved, limit, cancel, as_value=as_value)
+        # a plain dict is passed as it is: nothing downstream changes it (the script host
+        # copies what it keeps), and a point read should not pay for a copy
+        args = bindings if type(bindings) is dict else dict(bindings or {})
+        return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value)

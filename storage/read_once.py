@@ -38,24 +38,39 @@ def read_once(store: Any, fn: Callable[..., T], *args: Any, snapshot: bool = Fal
         return fn(Tx(outer.conn, outer.raw, True), *args)
     if store._closed:
         store._ensure_open()
-    locked = store.memory  # a memory store's one connection is shared: hold its lock
-    if locked:
-        store._lock.acquire()
-    try:
-        conn, raw = store._checkout()
+    if store.memory:  # a memory store's one connection is shared: hold its lock
+        with store._lock:
+            return _run(store, store._checkout(), fn, args, snapshot)
+    idle = store._idle
+    pair = None
+    if idle and not store.engine.pool.dispatch.checkout:  # what `_checkout` would do, inline
         try:
-            if snapshot:
-                raw.execute("BEGIN")
-            return fn(Tx(conn, raw, True), *args)
-        except sqlite3.Error as exc:
-            raise StoreError(f"store at {store.display_path}: {exc}") from exc
-        finally:
-            if raw.in_transaction:
-                try:
-                    raw.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-            store._checkin(conn, raw)
+            pair = idle.pop()
+        except IndexError:
+            pass
+    return _run(store, pair or store._checkout(), fn, args, snapshot)
+
+
+def _run(store: Any, pair: tuple[Any, Any], fn: Callable[..., T], args: tuple[Any, ...], snapshot: bool) -> T:
+    conn, raw = pair
+    try:
+        if snapshot:
+            raw.execute("BEGIN")
+        return fn(Tx(conn, raw, True), *args)
+    except sqlite3.Error as exc:
+        raise StoreError(f"store at {store.display_path}: {exc}") from exc
     finally:
-        if locked:
-            store._lock.release()
+        if raw.in_transaction:
+            try:
+                raw.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        idle = store._idle
+        if raw.in_transaction or store._closed or len(idle) >= store._idle_max or store.engine.pool.dispatch.checkout:
+            store._checkin(conn, raw)  # the general rules (invalidate, close)
+        else:
+            # only `raw` was used, so SQLAlchemy's side of `conn` is as clean as it was
+            idle.append(pair)
+            if store._closed and pair in idle:  # closed meanwhile: do not strand it
+                idle.remove(pair)
+                conn.close()

@@ -28,13 +28,19 @@ Sameness with the pipeline, case by case:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.limits import CancelToken
+from gremlin_engine.runtime import query as qp
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.runtime.materialize import load_results
+from gremlin_engine.runtime.reads import _props_match_raw
 from gremlin_engine.runtime.session import make_token
+from gremlin_engine.schema.model import Cardinality, IdStrategy
+from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.steps.point import _values
 from storage.read_once import read_once
@@ -49,8 +55,14 @@ def usable(graph: Any) -> bool:
     """Whether `graph`'s traversals may take direct plans: strategies on (a graph with
     `gremlin.strategies=none` runs everything unoptimised) and strict schema (auto mode's
     lookups also try alternate ids: the access methods decline there anyway)."""
-    config = graph.config
-    return ENABLED and config.schema_mode != "auto" and str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
+    if not ENABLED:
+        return False
+    ok = graph.__dict__.get("_direct_ok")
+    if ok is None:  # a graph's config does not change while it is open
+        config = graph.config
+        ok = config.schema_mode != "auto" and str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
+        graph._direct_ok = ok
+    return ok  # type: ignore[no-any-return]
 
 
 def run(graph: Any, direct: Any, values: list[Any], timeout_ms: float | None = None, cancel: CancelToken | None = None) -> Any:
@@ -92,9 +104,74 @@ def _hop(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
 
 def _index(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
     conditions = direct.bind_conditions(values)
+    access = _access(tx, graph)
+    if not direct.snapshot:  # one label, one equality: the plan is prepared per schema
+        return _one_index_lookup(access, graph.schema, direct, conditions[0])
     labels = list(direct.label_filter) if direct.label_filter is not None else None
-    found = _access(tx, graph).point_index_ids(labels, tuple(conditions))
+    found = access.point_index_ids(labels, tuple(conditions))
     return FALLBACK if found is None else found
+
+
+class _IndexPrep:
+    """What `point_index_ids` decides for `V().hasLabel(l).has(k, P.eq(x)).id()` without
+    looking at `x`: nothing can match (`outcome` "empty"), the general path must answer
+    ("fallback"), or one equality lookup in index `index` ("lookup"). Depends on schema
+    only, so it is kept per schema snapshot (`Direct.memo`)."""
+
+    __slots__ = ("outcome", "label_id", "index", "pk")
+
+    def __init__(self, outcome: str, label_id: int = 0, index: Any = None, pk: Any = None) -> None:
+        self.outcome = outcome
+        self.label_id = label_id
+        self.index = index
+        self.pk = pk
+
+
+def _prepare_index(schema: Any, label: str, key: str) -> _IndexPrep:
+    """`point_index_ids`' decisions in its order (`query.label_ids`, `primary_key_ids`,
+    `index_plan`) for one label and one equality condition on `key`."""
+    vl = schema.vertex_label(label)
+    if vl is None:
+        return _IndexPrep("empty")  # an unknown label matches nothing
+    if (vl.id_strategy == IdStrategy.PRIMARY_KEY and vl.primary_keys and all(k == key for k in vl.primary_keys)
+            and all(schema.property_key(k) is not None for k in vl.primary_keys)):
+        return _IndexPrep("fallback")  # the primary-key shortcut answers instead
+    if key not in vl.properties:
+        return _IndexPrep("empty")
+    pk = schema.property_key(key)
+    if pk is None:
+        return _IndexPrep("empty")
+    il = qp._find_index(schema.index_labels_for("vertex", vl.name), key, False)
+    if il is None:
+        return _IndexPrep("fallback")
+    if pk.cardinality != Cardinality.SINGLE:  # as `query._coerce_single` looks values up
+        pk = dataclasses.replace(pk, cardinality=Cardinality.SINGLE)
+    return _IndexPrep("lookup", vl.id, il, pk)
+
+
+def _one_index_lookup(access: Any, service: Any, direct: Any, condition: tuple[str, Any]) -> Any:
+    snap = getattr(service, "_snap", None)
+    memo = direct.memo
+    if memo is not None and snap is not None and memo[0] is snap:
+        prep = memo[1]
+    else:
+        prep = _prepare_index(access.schema, direct.label_filter[0], condition[0])
+        if snap is not None:
+            direct.memo = (snap, prep)
+    if prep.outcome != "lookup":
+        return [] if prep.outcome == "empty" else FALLBACK
+    value = condition[1].value
+    if isinstance(value, list | tuple | set | frozenset):
+        return []  # `_coerce_single` refuses collections: the value matches nothing
+    try:
+        wanted = service.index_lookup_value(prep.index, [service.coerce(prep.pk, value)])
+    except IllegalArgument:
+        return []  # a value of another type matches nothing
+    props = [condition]
+    label_id = prep.label_id
+    from_storage = idc.from_storage
+    return [from_storage(r.id) for r in access.tx.index_rows(prep.index.id, [wanted])
+            if r.label_id == label_id and _props_match_raw(props, r.props)]
 
 
 def _element(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:

@@ -28,6 +28,7 @@ from typing import Any
 
 from gremlin_engine import traversal as engine
 from gremlin_engine.runtime import direct
+from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.syntax import templates
 from gremlin_engine.traversal.slots import marker, slot_class
 
@@ -74,7 +75,22 @@ def _key(script: str, graph_name: str | None, aliases: Any) -> tuple[Any, ...]:
 
 
 def _signature(names: tuple[str, ...], bindings: Any) -> tuple[Any, ...]:
-    return tuple([slot_class(bindings[n]) if n in bindings else _UNBOUND for n in names])
+    return tuple([_class_of(bindings[n]) if n in bindings else _UNBOUND for n in names])
+
+
+_INTS = (int, Int, Long)
+
+
+def _class_of(value: Any) -> Any:
+    """`slot_class`, with the common cases (an int or a string id) answered inline."""
+    t = type(value)
+    if t in _INTS:
+        if -9_223_372_036_854_775_808 <= value < 9_223_372_036_854_775_808:
+            return (t, -2_147_483_648 <= value < 2_147_483_648)
+        return None
+    if t is str:
+        return str
+    return slot_class(value)
 
 
 def find(registry: Any, graph_name: str | None, script: str, bindings: Any, aliases: Any) -> Any:

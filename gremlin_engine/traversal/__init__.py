@@ -266,13 +266,17 @@ def direct_plan(ir: TraversalIR, strategies: bool = True) -> tuple[Any, list[Any
     """(`Direct`, the run's slot values) when `ir`'s compiled shape is one fused read
     (`direct.py`), else None: the caller then runs the traversal as usual. Compiles and
     caches the shape on first sight, exactly as `run()` would."""
-    values: list[Any] = []
-    try:
-        key: Any = (strategies, _shape_ir(ir, values))
-    except _NoKey:
-        return None
-    if not values:
-        return None
+    key = _element_key(ir, strategies)
+    if key is not None:  # a bare V(id) / E(id): REST GET by id
+        values: list[Any] = [ir.steps[0].args[0]]
+    else:
+        values = []
+        try:
+            key = (strategies, _shape_ir(ir, values))
+        except _NoKey:
+            return None
+        if not values:
+            return None
     found = _cached(key)
     if found is None:
         try:
@@ -282,6 +286,20 @@ def direct_plan(ir: TraversalIR, strategies: bool = True) -> tuple[Any, list[Any
         found = _cached(key)
     direct = getattr(found, "direct", None)
     return None if direct is None else (direct, values)
+
+
+def _element_key(ir: TraversalIR, strategies: bool) -> Any:
+    """`(strategies, _shape_ir(ir))` for a root `V(id)` / `E(id)` of one slottable id, built
+    directly (the general walk costs more than the read it keys); None for anything else."""
+    if ir.source or ir.anonymous or len(ir.steps) != 1:
+        return None
+    ins = ir.steps[0]
+    if ins.name not in ("V", "E") or len(ins.args) != 1:
+        return None
+    cls = slot_class(ins.args[0])
+    if cls is None or cls is dict:
+        return None
+    return (strategies, (False, (), ((ins.name, _SLOT, (cls,)),)))
 
 
 def _sack_merge(sack: tuple[Any, ...] | None) -> Any:

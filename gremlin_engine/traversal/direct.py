@@ -18,7 +18,8 @@ Only exact shapes qualify; the rest of the engine is untouched:
 * the fused step is the whole traversal (a walk count may follow its `V(id)` start), with
   no step labels, so no path, select or side effect could see a difference.
 
-A `Direct` holds no values of a run and never changes: one serves every thread.
+A `Direct` holds no values of a run and, apart from the runtime's schema memo, never
+changes: one serves every thread.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class Direct:
     """
 
     __slots__ = ("kind", "mode", "keys", "direction", "labels", "label_filter", "bind_conditions",
-                 "hops", "element_kind", "snapshot")
+                 "hops", "element_kind", "snapshot", "memo")
 
     def __init__(self, kind: str, **fields: Any) -> None:
         self.kind = kind
@@ -57,6 +58,9 @@ class Direct:
         self.hops: tuple[Any, ...] = fields.get("hops", ())
         self.element_kind = fields.get("element_kind", "vertex")
         self.snapshot: bool = fields.get("snapshot", False)
+        #: the runtime's own cache of schema-derived facts, tagged with the schema snapshot
+        #: they came from (replaced whole, so threads never see half of one)
+        self.memo: Any = None
 
     def __repr__(self) -> str:
         return f"Direct({self.kind})"

@@ -372,3 +372,24 @@ def test_storage_errors_are_translated(graph: Graph, pipeline: Any) -> None:
     with pytest.raises(Exception) as plain:
         pipeline(graph.execute, script, bindings={"vid": 2})
     assert (type(fast.value), str(fast.value)) == (type(plain.value), str(plain.value))
+
+
+def test_the_inline_signature_class_is_slot_class() -> None:
+    from gremlin_engine.traversal.slots import slot_class
+
+    for v in (0, 1, -1, 2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**63 - 1, 2**63, -(2**63), -(2**63) - 1,
+              Int(5), Long(5), Long(2**40), True, False, 1.0, "x", "", BLOB, None, [1], (1,), {"a": 1}):
+        assert direct_scripts._class_of(v) == slot_class(v), v
+
+
+def test_the_element_key_is_the_shape_key() -> None:
+    for ident in (Long(1), 1, 2**40, "1:marko", "S1:a>2>>S1:b", BLOB, Int(3)):
+        for name in ("V", "E"):
+            ir = TraversalIR().then(name, ident)
+            values: list[Any] = []
+            assert engine._element_key(ir, True) == (True, engine._shape_ir(ir, values)), ir
+            assert values == [ident]
+    for ir in (TraversalIR().then("V"), TraversalIR().then("V", 1, 2), TraversalIR().then("V", 1.5),
+               TraversalIR().then("V", 1).then("id"), TraversalIR().then("V", {"a": 1}),
+               TraversalIR(anonymous=True).then("V", 1)):
+        assert engine._element_key(ir, True) is None, ir
