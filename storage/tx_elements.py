@@ -46,6 +46,12 @@ _E_PARTS = "out_key = ? AND label_id = ? AND sort_values = ? AND in_key = ?"
 # INDEXED BY: ix_edges_in would serve the same equalities, but only ix_edges_out ends in
 # dup, the order asked for (the planner, seeing two equal choices, took either)
 _ONE_PARTS_SQL = f"SELECT {_E_COLS} FROM edges INDEXED BY ix_edges_out WHERE {_E_PARTS} ORDER BY dup"
+# one edge by its end vertices' public ids: two id-index probes, then one of ix_edges_out
+_BY_END_IDS_SQL = (
+    f"SELECT {', '.join('e.' + c.strip() for c in _E_COLS.split(','))} FROM vertices AS o CROSS JOIN vertices AS i "
+    "CROSS JOIN edges AS e INDEXED BY ix_edges_out ON e.out_key = o.key AND e.label_id = ? AND e.sort_values = ? "
+    "AND e.in_key = i.key WHERE o.id = ? AND i.id = ? ORDER BY e.dup"
+)
 # json_each drives one probe of ix_edges_out per (out_key, label_id, sort_values, in_key)
 _JSON_PARTS = (
     "e.out_key = p.value ->> 0 AND e.label_id = p.value ->> 1 AND e.sort_values = p.value ->> 2 "
@@ -260,6 +266,12 @@ class ElementsMixin(TxBase):
         if len(wanted) == 1:
             return [make(r) for r in self.raw.execute(_ONE_PARTS_SQL, wanted[0])]
         return [make(r) for r in self.raw.execute(_BY_PARTS_SQL, (json.dumps(wanted),))]
+
+    def edges_by_end_ids(self, out_id: Any, label_id: int, sort_values: str, in_id: Any) -> list[EdgeRow]:
+        """`edges_by_parts` for one edge whose end vertices are given by public id: one
+        statement (the form for one HugeGraph edge id, `E(id)`)."""
+        rows = self.raw.execute(_BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
+        return [EdgeRow._make(r) for r in rows]
 
     def edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:
         return self._by_keys("edges", keys)

@@ -43,6 +43,10 @@ def edge_rows(tx: Any, ids: Sequence[Any], auto: bool) -> list[Any]:
                 pass
         by_id.append(ident)
     found: dict[Any, Any] = {}
+    if len(parsed) == 1 and not by_id and hasattr(tx, "edges_by_end_ids"):  # one id: one statement
+        (ident, e), = parsed.items()
+        rows = tx.edges_by_end_ids(idc.to_storage(e.source), e.sub_label_id, e.sort_values, idc.to_storage(e.target))
+        return [r for r in rows if r.id == ident][:1]
     if parsed:
         for row in tx.edges_by_parts(_parts(tx, parsed.values())):
             if row.id in parsed:

@@ -28,6 +28,8 @@ def test_parts_identified_edges(store) -> None:
             EdgeRow(e2, "Sa>1>1>x>Sc", 1, a, c, "x", None),
         ]
         assert [r.key for r in tx.edges_by_parts([(a, 1, "x", c)])] == [e2]
+        assert tx.edges_by_end_ids("a", 1, "x", "c") == [EdgeRow(e2, "Sa>1>1>x>Sc", 1, a, c, "x", None)]
+        assert tx.edges_by_end_ids("a", 1, "", "c") == [] and tx.edges_by_end_ids("zz", 1, "x", "c") == []
         assert tx.edges_by_parts([(a, 2, "", b)]) == [] and tx.edges_by_parts([]) == []
         # not id-identified: the partial id index does not hold them
         assert tx.edges_by_ids(["Sa>1>1>>Sb", "Sb>2>2>>Sa"]) == []

@@ -93,6 +93,9 @@ def test_id_and_key_lookups(big_store) -> None:
     parts = "SEARCH e USING INDEX ix_edges_out (out_key=? AND label_id=? AND sort_values=? AND in_key=?)"
     assert_indexed(plans_of(big_store, lambda tx: tx.edges_by_parts([(1, 9, "", 2), (3, 1, "1", 22)])), parts)
     assert_indexed(plans_of(big_store, lambda tx: tx.edges_by_parts([(1, 9, "", 2)])), parts.replace(" e ", " edges "))
+    assert_indexed(plans_of(big_store, lambda tx: tx.edges_by_end_ids("v1", 9, "", "v2")),
+                   "SEARCH o USING COVERING INDEX sqlite_autoindex_vertices_1 (id=?)",
+                   "SEARCH i USING COVERING INDEX sqlite_autoindex_vertices_1 (id=?)", parts)
     assert_indexed(plans_of(big_store, lambda tx: tx.vertices_by_keys([5, 1])), "USING INTEGER PRIMARY KEY")
     assert_indexed(plans_of(big_store, lambda tx: tx.edges_by_keys([5, 1])), "USING INTEGER PRIMARY KEY")
 
