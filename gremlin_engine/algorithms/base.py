@@ -63,7 +63,9 @@ class Walker:
 
     _limit_support: ClassVar[dict[type, bool]] = {}
 
-    def __init__(self, ctx: Context, seed: int = 0) -> None:
+    def __init__(self, ctx: Context, seed: int = 0, request: Mapping[str, Any] | None = None) -> None:
+        """`request`: the request map whose content seeds sampling (`request_seed`, worked
+        out on the first sample only: most requests never sample); else `seed`."""
         self.ctx = ctx
         self.access = ctx.access
         self.schema = getattr(ctx.access, "schema", None)
@@ -71,14 +73,21 @@ class Walker:
         self.vertex_iterations = 0
         self.started = time.perf_counter_ns()
         self.seed = seed
+        self._request = request
         self._rng: random.Random | None = None
         self.budget = budgets.current()  # a bounded run's row budget (`budget.py`), else None
+        # the runtime's own store access, whose storage reaches below are safe; a filtering
+        # view (SubgraphStrategy...) forwards unknown names to the access it wraps, so its
+        # *class* is what tells (reaching through it would read what it filters out)
+        self.store = ctx.access if hasattr(type(ctx.access), "_vertices_by_keys") else None
 
     def sample(self, items: list[Any], n: int) -> list[Any]:
         """`n` of `items` picked uniformly at random (HugeGraph's `sample`), kept in adjacency
         order. The generator is seeded from the request (`request_seed`), so one request
         always samples alike (tests, retries) while different requests differ."""
         if self._rng is None:
+            if self._request is not None:
+                self.seed = request_seed(self._request)
             self._rng = random.Random(self.seed)
         return [items[i] for i in sorted(self._rng.sample(range(len(items)), n))]
 
@@ -96,7 +105,14 @@ class Walker:
             raise IllegalArgument(f"The '{what} id' can't be null")
         if isinstance(vid, Vertex):
             vid = vid.id
-        found = next(iter(self.access.vertices(ids=[vid])), None)
+        store = self.store
+        if store is not None and not (isinstance(vid, str) and self.schema.auto):
+            # `V(id)` alone, without planning a query (auto mode's "1" -> 1 alternates
+            # concern string ids only)
+            store._trim()
+            found = next(store._one_vertex(vid, None), None)
+        else:
+            found = next(iter(self.access.vertices(ids=[vid])), None)
         if found is None:
             raise IllegalArgument(f"The {what} with id '{_show(vid)}' does not exist")
         return found
@@ -179,7 +195,7 @@ class Walker:
         return got
 
     def _fit(self, budget: budgets.RowBudget, chunk: Sequence[Vertex], step: EdgeStep, limit: int | None) -> None:
-        tx = getattr(self.access, "tx", None)
+        tx = getattr(self.store, "tx", None)
         keys = [v.key for v in chunk]
         if tx is None or None in keys or not hasattr(self.schema, "edge_label_ids"):
             raise budgets.OverBudget
@@ -232,9 +248,9 @@ class Walker:
     def nodes(self, step: EdgeStep) -> Nodes:
         """How a BFS over `step` should hold its vertices: as storage keys when the runtime's
         index-only adjacency can answer the step (no property rules), else as `Vertex`es."""
-        tx = getattr(self.access, "tx", None)
+        tx = getattr(self.store, "tx", None)
         if (not step.edge_rules and not step.vertex_rules and tx is not None and hasattr(tx, "adjacent_keys")
-                and hasattr(self.access, "_vertices_by_keys") and hasattr(self.schema, "edge_label_ids")):
+                and hasattr(self.schema, "edge_label_ids")):
             return KeyNodes(self, tx)
         return VertexNodes(self)
 
@@ -483,7 +499,7 @@ class AlgorithmStep(Step):
             req = t.obj
             if not isinstance(req, Mapping):
                 raise IllegalArgument(f"{self.name}() expects a request map, but got {req!r}")
-            yield t.split(self.run(req, Walker(ctx, request_seed(req))))
+            yield t.split(self.run(req, Walker(ctx, request=req)))
 
     def run(self, req: Mapping[str, Any], walker: Walker) -> Any:
         raise NotImplementedError

@@ -34,11 +34,12 @@ SCAN_PAGE = 5_000
 def _range(walker: Walker, kind: str, after: int | None, count: int | None) -> list[Element]:
     """Up to `count` elements with storage key > `after`, in key order."""
     access = walker.access
-    tx = getattr(access, "tx", None)
-    if tx is not None and hasattr(access, "_vertex"):
+    store = walker.store  # not through a filtering view (see `Walker.store`)
+    tx = getattr(store, "tx", None)
+    if store is not None and tx is not None and hasattr(store, "_vertex"):
         if kind == "vertex":
-            return [access._vertex(r) for r in tx.vertices_scan(None, after, count)]
-        return access._edges_from_rows(tx.edges_scan(None, after, count))
+            return [store._vertex(r) for r in tx.vertices_scan(None, after, count)]
+        return store._edges_from_rows(tx.edges_scan(None, after, count))
     items = access.vertices() if kind == "vertex" else access.edges()
     out = []
     for pos, el in enumerate(items):
