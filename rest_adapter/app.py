@@ -52,6 +52,8 @@ class HugeliteApp(Starlette):
     """Starlette, with `FrontDoor` in front of its middleware stack for HTTP requests."""
 
     telemetry: Telemetry
+    #: the served registry, also `app.state.registry` (read per request: see `context.registry_of`)
+    registry: GraphRegistry | None = None
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
@@ -119,6 +121,8 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         reg = registry if registry is not None else open_registry(settings)
         app.state.registry = reg
+        if isinstance(app, HugeliteApp):
+            app.registry = reg
         try:
             yield
         finally:
@@ -138,4 +142,5 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
     app.state.telemetry = telemetry
     if registry is not None:
         app.state.registry = registry
+        app.registry = registry
     return app

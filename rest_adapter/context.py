@@ -25,7 +25,10 @@ _TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "number", floa
 
 
 def registry_of(request: Request) -> GraphRegistry:
-    return request.app.state.registry
+    # `HugeliteApp.registry` mirrors `app.state.registry`: a plain attribute, where `state`
+    # answers through `State.__getattr__` (a failed lookup first, ~5 µs per request)
+    registry = getattr(request.scope["app"], "registry", None)
+    return registry if registry is not None else request.app.state.registry
 
 
 def settings_of(request: Request) -> Any:
@@ -34,7 +37,7 @@ def settings_of(request: Request) -> Any:
 
 def graph_of(request: Request) -> Graph:
     """The graph named by the `{graph}` path parameter (404 `Graph 'x' does not exist`)."""
-    return registry_of(request).get(request.path_params["graph"])
+    return registry_of(request).get(request.scope["path_params"]["graph"])
 
 
 async def run(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

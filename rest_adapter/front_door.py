@@ -102,6 +102,8 @@ class FrontDoor:
     def __init__(self, router: ASGIApp, fallback: ASGIApp, telemetry: Telemetry,
                  exception_handlers: dict[Any, Any], minimum_size: int, level: int = 6) -> None:
         self.router = router
+        # a Router's own dispatch (its `app`) when no router middleware sits in between
+        self.route: ASGIApp = getattr(router, "middleware_stack", None) or router
         self.fallback = fallback
         self.telemetry = telemetry
         self.minimum_size = minimum_size
@@ -130,7 +132,7 @@ class FrontDoor:
         exchange = _Exchange(send, client_accepts_gzip(scope["headers"]), self.minimum_size, self.level)
         start = time.perf_counter()
         try:
-            await self.router(scope, receive, exchange.send)
+            await self.route(scope, receive, exchange.send)
         except Exception as exc:
             await self._answer_error(scope, receive, send, exchange, exc)
         finally:

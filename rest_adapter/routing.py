@@ -43,11 +43,13 @@ Hit = tuple[int, BaseRoute, dict[str, str]]
 class _Shape:
     """Templates with the same segment count and `{name}` positions (and the same tail)."""
 
-    __slots__ = ("size", "key_of", "param_at", "tail", "table")
+    __slots__ = ("size", "key_of", "param_at", "tail", "table", "last_literal")
 
     def __init__(self, size: int, literal_at: tuple[int, ...], param_at: tuple[tuple[int, str], ...],
                  tail: str | None) -> None:
         self.size = size  # segments before the tail, or all of them
+        # the last segment is a literal: the table key depends on it (never for a tail)
+        self.last_literal = tail is None and bool(literal_at) and literal_at[-1] == size - 1
         # the request's literal segments as the table key, read in C (a str for one literal)
         self.key_of: Callable[[list[str]], Any] = itemgetter(*literal_at) if literal_at else _no_literals
         self.param_at = param_at
@@ -71,6 +73,47 @@ class _Shape:
 
 def _no_literals(_segments: list[str]) -> tuple[()]:
     return ()
+
+
+class _HeadPlan:
+    """The routes matching every path `<head>/<last>` whose `last` is not empty and not one
+    of `volatile` (the literals some template has in that position), for one scope type.
+
+    Such paths differ only in `last`, which lands in one parameter per matching shape
+    (`{id}`, or the end of a `{id:path}` tail): the hits are fixed, the parameters are the
+    fixed ones plus that one. Found once per head, a GET by id is then routed with one
+    dictionary lookup and one small dict per request."""
+
+    __slots__ = ("volatile", "templates", "order")
+
+    def __init__(self, volatile: frozenset[str],
+                 templates: list[tuple[dict[str, str], str, str, list[tuple[int, BaseRoute]]]]) -> None:
+        self.volatile = volatile
+        # per matching shape: (fixed params, name taking `last`, its prefix, table entries)
+        self.templates = templates
+        # the hits in route order: (index, route, template number)
+        order = [(n, route, k) for k, t in enumerate(templates) for n, route in t[3]]
+        order.sort(key=_index)
+        self.order = order
+
+    def hits(self, last: str) -> list[Hit]:
+        templates = self.templates
+        if len(templates) == 1:
+            fixed, name, prefix, entries = templates[0]
+            params = dict(fixed)
+            params[name] = prefix + last if prefix else last
+            return [(n, route, params) for n, route in entries]
+        made = []
+        for fixed, name, prefix, _entries in templates:
+            params = dict(fixed)
+            params[name] = prefix + last
+            made.append(params)
+        return [(n, route, made[k]) for n, route, k in self.order]
+
+
+#: head plans kept per router (heads are graph-scoped collection paths: few; ids holding
+#: a `/` make more, so the table stops growing here and such paths are matched uncached)
+MAX_HEAD_PLANS = 4096
 
 
 def _parse(path: str) -> tuple[int, tuple[int, ...], tuple[tuple[int, str], ...], str | None, tuple[str, ...]] | None:
@@ -139,6 +182,13 @@ class IndexedRouter(Router):
             if isinstance(route, Route) and inspect.iscoroutinefunction(endpoint) and _plain(route):
                 self._direct[n] = endpoint
         self._by_size: dict[tuple[str, int], list[_Shape]] = {}
+        # (scope type, segments) -> the literals some template has as its last segment
+        self._volatile: dict[tuple[str, int], frozenset[str]] = {}
+        for (kind, size), exact in self._exact.items():
+            last = {key if isinstance(key, str) else key[-1]
+                    for shape in exact if shape.last_literal for key in shape.table}
+            self._volatile[(kind, size)] = frozenset(last)
+        self._heads: dict[tuple[str, str], _HeadPlan] = {}  # (scope type, head) -> plan
 
     def _shapes(self, kind: str, size: int) -> list[_Shape]:
         shapes = self._by_size.get((kind, size))
@@ -153,7 +203,49 @@ class IndexedRouter(Router):
         'websocket') scope, in route order; None when the path must be scanned instead."""
         if not path.startswith("/") or "\n" in path:
             return None
-        segments = path[1:].split("/")
+        cut = path.rfind("/")
+        last = path[cut + 1:]
+        if last:
+            plan = self._heads.get((kind, path[:cut]))
+            if plan is None:
+                plan = self._head_plan(kind, path, cut)
+            if last not in plan.volatile:
+                return plan.hits(last)
+        return self._match(path[1:].split("/"), kind)
+
+    def _head_plan(self, kind: str, path: str, cut: int) -> _HeadPlan:
+        """The plan of the paths `path[:cut]/<last>` (see `_HeadPlan`), kept when there is room."""
+        segments: list[str] = path[1:cut].split("/") if cut > 0 else []
+        last_at = len(segments)
+        segments.append("")  # stands for `last`: read by no table key the plan uses
+        templates = []
+        for shape in self._shapes(kind, last_at + 1):
+            if shape.last_literal:
+                continue  # matches only when `last` is one of the volatile literals
+            entries = shape.table.get(shape.key_of(segments))
+            if entries is None:
+                continue
+            fixed: dict[str, str] = {}
+            name, prefix = "", ""
+            for i, param in shape.param_at:
+                if i == last_at:
+                    name = param
+                elif not segments[i]:
+                    break  # `{name}` never matches an empty segment
+                else:
+                    fixed[param] = segments[i]
+            else:
+                if shape.tail is not None:
+                    name = shape.tail
+                    prefix = "".join(s + "/" for s in segments[shape.size:last_at])
+                templates.append((fixed, name, prefix, entries))
+        plan = _HeadPlan(self._volatile.get((kind, last_at + 1), frozenset()), templates)
+        if len(self._heads) < MAX_HEAD_PLANS:
+            self._heads[(kind, path[:cut])] = plan
+        return plan
+
+    def _match(self, segments: list[str], kind: str) -> list[Hit]:
+        """`lookup` for a split path, shape by shape."""
         found: list[Hit] = []
         several = False
         for shape in self._shapes(kind, len(segments)):
@@ -185,7 +277,7 @@ class IndexedRouter(Router):
             return
         if "router" not in scope:
             scope["router"] = self
-        hits = self.lookup(get_route_path(scope), kind)
+        hits = self.lookup(get_route_path(scope) if scope.get("root_path") else scope["path"], kind)
         if hits is None:
             await super().app(scope, receive, send)  # Starlette's own scan
             return
@@ -210,7 +302,17 @@ class IndexedRouter(Router):
                 if partial is None:
                     partial = hit
                 continue
-            await self._handle(hit, scope, receive, send, direct=True)
+            endpoint = self._direct.get(hit[0])
+            if endpoint is None:
+                await self._handle(hit, scope, receive, send, direct=False)
+                return
+            # the everyday case, `_handle` inlined: a plain endpoint called with a Request
+            given = scope.get("path_params")
+            scope["route"] = route
+            scope["endpoint"] = endpoint
+            scope["path_params"] = {**given, **hit[2]} if given else hit[2]  # lookup's own dict
+            response = await endpoint(Request(scope, receive, send))
+            await response(scope, receive, send)
             return
         if partial is not None:
             await self._handle(partial, scope, receive, send, direct=False)  # 405

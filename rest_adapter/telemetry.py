@@ -148,13 +148,25 @@ class Telemetry:
         self.errors = 0
 
     def record(self, method: str, template: str, status: int, elapsed_ms: float) -> None:
+        """One request. `Meter.mark` and `Histogram.update` are inlined (once per request)."""
         now = time.monotonic()
         with self._lock:
             stats = self.routes.get((method, template))
             if stats is None:
                 stats = self.routes[(method, template)] = RouteStats(now)
-            stats.meter.mark(now)
-            stats.latency.update(elapsed_ms)
+            meter = stats.meter
+            if now >= meter.next_tick:
+                meter._catch_up(now)
+            meter.count += 1
+            meter.uncounted += 1
+            latency = stats.latency
+            latency.count += 1
+            latency.total += elapsed_ms
+            if elapsed_ms < latency.min:
+                latency.min = elapsed_ms
+            if elapsed_ms > latency.max:
+                latency.max = elapsed_ms
+            latency.window.append(elapsed_ms)
             statuses = stats.statuses
             statuses[status] = statuses.get(status, 0) + 1
             if status >= 400:
@@ -162,7 +174,11 @@ class Telemetry:
                 self.errors += 1
             else:
                 stats.success += 1
-            self.total.mark(now)
+            total = self.total
+            if now >= total.next_tick:
+                total._catch_up(now)
+            total.count += 1
+            total.uncounted += 1
 
     def _items(self) -> list[tuple[str, str, RouteStats]]:
         return sorted(((m, t, s) for (m, t), s in self.routes.items()), key=lambda x: (x[1], x[0]))

@@ -33,6 +33,11 @@ def ir(*steps: tuple[Any, ...]) -> TraversalIR:
     return TraversalIR((), tuple([Instruction(s[0], tuple(s[1:])) for s in steps]))
 
 
+def point_ir(source: str, element_id: Any) -> TraversalIR:
+    """`g.V(id)` / `g.E(id)`: `ir((source, id))` without the generic step loop (per GET)."""
+    return TraversalIR((), (Instruction(source, (element_id,)),))
+
+
 def anon(*steps: tuple[Any, ...]) -> TraversalIR:
     return TraversalIR((), tuple(Instruction(s[0], tuple(s[1:])) for s in steps), True)
 
@@ -74,7 +79,7 @@ def edges_json(edges: list[Any]) -> list[dict[str, Any]]:
 
 
 def ids_json(ids: list[Any]) -> list[Any]:
-    return [id_json(i) for i in ids]
+    return [i if type(i) is str else id_json(i) for i in ids]
 
 
 # ---- request bodies -------------------------------------------------------------------------
@@ -140,6 +145,46 @@ def edge_item(body: Any, labels_required: bool) -> dict[str, Any]:
     }
 
 
+def vertex_items(bodies: list[Any]) -> list[dict[str, Any]]:
+    """`[vertex_item(b) for b in bodies]` for a batch (500 a request). A body that passes
+    every check is converted right here; any other goes through `vertex_item`, which
+    raises its error (the same first error: the bodies before it passed)."""
+    out = []
+    append = out.append
+    for body in bodies:
+        if type(body) is dict and VERTEX_FIELDS.issuperset(body):
+            label = body.get("label")
+            props = body.get("properties")
+            if type(props) is dict and (label is None or type(label) is str):
+                append({"label": label, "id": body.get("id"), "properties": props})
+                continue
+        append(vertex_item(body))
+    return out
+
+
+def edge_items(bodies: list[Any], labels_required: bool) -> list[dict[str, Any]]:
+    """`[edge_item(b, labels_required) for b in bodies]`, as `vertex_items` does it."""
+    out = []
+    append = out.append
+    for body in bodies:
+        if type(body) is dict and EDGE_FIELDS.issuperset(body):
+            get = body.get
+            label, out_v, in_v = get("label"), get("outV"), get("inV")
+            out_label, in_label = get("outVLabel"), get("inVLabel")
+            props = get("properties")
+            if (
+                type(label) is str and label and out_v is not None and in_v is not None
+                and (type(props) is dict or props is None)
+                and ((out_label is not None and in_label is not None) if labels_required
+                     else (out_label is None) == (in_label is None))
+            ):
+                append({"label": label, "id": get("id"), "outV": out_v, "inV": in_v, "outVLabel": out_label,
+                        "inVLabel": in_label, "properties": {} if props is None else props})
+                continue
+        append(edge_item(body, labels_required))
+    return out
+
+
 def batch_items(body: Any, kind: str, maximum: int) -> list[Any]:
     plural = "vertices" if kind == "vertex" else "edges"
     if not isinstance(body, list):
@@ -184,7 +229,19 @@ def action_of(request: Request) -> str:
 
 
 def vertex_id_param(text: str) -> Any:
-    """A vertex id from a path or query parameter (a JSON literal: `"1:marko"`, `123`)."""
+    """A vertex id from a path or query parameter (a JSON literal: `"1:marko"`, `123`).
+
+    The two everyday forms are read here: a quoted string with nothing to unescape, and a
+    short plain number. They give exactly what `parse_id_literal` gives, which reads
+    everything else (and words every error)."""
+    if text is None:
+        return idc.parse_id_literal(text)
+    if text[-1:] == '"':
+        inner = text[1:-1]
+        if text[0] == '"' and inner and '"' not in inner and "\\" not in inner and inner.isprintable():
+            return inner
+    elif text.isdigit() and text.isascii() and len(text) < 19 and (text[0] != "0" or len(text) == 1):
+        return Long(int(text))
     return idc.parse_id_literal(text)
 
 

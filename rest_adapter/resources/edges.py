@@ -58,10 +58,7 @@ async def create_batch(request: Request) -> Response:
     graph = graph_of(request)
     check_vertex = query_bool(request, "check_vertex", True)
     body = await read_json(request, list)
-    items = [
-        c.edge_item(x, labels_required=True)
-        for x in c.batch_items(body, "edge", settings_of(request).max_edges_per_batch)
-    ]
+    items = c.edge_items(c.batch_items(body, "edge", settings_of(request).max_edges_per_batch), labels_required=True)
     ids = await c.traverse(graph, c.ir(("inject", *items), ("hgAddEdges", check_vertex), ("id",)))
     return json_response(c.ids_json(ids), status=201)
 
@@ -70,7 +67,7 @@ async def update_batch(request: Request) -> Response:
     graph = graph_of(request)
     body = await read_json(request, dict)
     raw, strategies = c.update_batch_body(body, "edge", settings_of(request).max_edges_per_batch)
-    items = [c.edge_item(x, labels_required=False) for x in raw]
+    items = c.edge_items(raw, labels_required=False)
     result = await c.traverse(graph, c.ir(("inject", *items), ("hgUpsert", "edge", strategies)))
     return json_response({"edges": c.edges_json(result)})
 
@@ -152,8 +149,8 @@ async def list_edges(request: Request) -> Response:
 
 async def get_one(request: Request) -> Response:
     graph = graph_of(request)
-    eid = c.edge_id_param(graph, request.path_params["id"])
-    result = await c.traverse(graph, c.ir(("E", eid)), point=True)
+    eid = c.edge_id_param(graph, request.scope["path_params"]["id"])
+    result = await c.traverse(graph, c.point_ir("E", eid), point=True)
     if not result:
         raise _missing(eid)
     return json_response(c.edges_json(result)[0])

@@ -50,7 +50,7 @@ async def create(request: Request) -> Response:
 async def create_batch(request: Request) -> Response:
     graph = graph_of(request)
     body = await read_json(request, list)
-    items = [c.vertex_item(x) for x in c.batch_items(body, "vertex", settings_of(request).max_vertices_per_batch)]
+    items = c.vertex_items(c.batch_items(body, "vertex", settings_of(request).max_vertices_per_batch))
     ids = await c.traverse(graph, c.ir(("inject", *items), ("hgAddVertices",), ("id",)))
     return json_response(c.ids_json(ids), status=201)
 
@@ -59,7 +59,7 @@ async def update_batch(request: Request) -> Response:
     graph = graph_of(request)
     body = await read_json(request, dict)
     raw, strategies = c.update_batch_body(body, "vertex", settings_of(request).max_vertices_per_batch)
-    items = [c.vertex_item(x) for x in raw]
+    items = c.vertex_items(raw)
     result = await c.traverse(graph, c.ir(("inject", *items), ("hgUpsert", "vertex", strategies)))
     return json_response({"vertices": c.vertices_json(graph, result)})
 
@@ -109,8 +109,8 @@ async def list_vertices(request: Request) -> Response:
 
 async def get_one(request: Request) -> Response:
     graph = graph_of(request)
-    vid = c.vertex_id_param(request.path_params["id"])
-    result = await c.traverse(graph, c.ir(("V", vid)), point=True)
+    vid = c.vertex_id_param(request.scope["path_params"]["id"])
+    result = await c.traverse(graph, c.point_ir("V", vid), point=True)
     if not result:
         raise _missing(vid)
     return json_response(c.one_vertex_json(graph, result[0]))
