@@ -1,6 +1,7 @@
 """REST bulk load and GET-by-id throughput, beside raw sqlite3, in one run.
 
     python -m bench.rest_load --size small|large [--get-requests N] [--concurrency C]
+                              [--only load|get] [--rounds R] [--get-clients httpx raw]
 
 1. Starts a real server (`python -m rest_adapter serve`, uvicorn) on a temp-file sqlite
    graph with the workload's schema (person PRIMARY_KEY name; knows person->person).
@@ -189,23 +190,36 @@ async def _raw_get_run(port: int, paths: list[str], concurrency: int) -> tuple[f
     return time.perf_counter() - t0, latencies
 
 
-def get_by_id(server: Server, w: Workload, requests: int, concurrency: int, raw: bool = False) -> dict[str, float]:
+def get_by_id(server: Server, w: Workload, requests: int, concurrency: int, raw: bool = False,
+              rounds: int = 1) -> dict[str, float]:
+    """GET-by-id figures: the median over `rounds` runs of `requests` each (a shared machine
+    makes single runs noisy). Server and client CPU are the two processes' own CPU time, so
+    they show what one request costs each side whatever else the machine runs."""
     import random
 
     rnd = random.Random(7)
     paths = [f'{P}/graph/vertices/"{vid(rnd.randrange(w.n_vertices))}"' for _ in range(requests)]
-    if raw:
-        asyncio.run(_raw_get_run(server.port, paths[: min(200, requests)], concurrency))  # warm-up
-        cpu0 = server.cpu_s()
-        wall, lat = asyncio.run(_raw_get_run(server.port, paths, concurrency))
-    else:
-        asyncio.run(_get_run(server.url, paths[: min(200, requests)], concurrency))  # warm-up
-        cpu0 = server.cpu_s()
-        wall, lat = asyncio.run(_get_run(server.url, paths, concurrency))
-    cpu = server.cpu_s() - cpu0
-    lat.sort()
-    return {"req_per_s": requests / wall, "p50_ms": statistics.median(lat) * 1000,
-            "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, "per_server_cpu_s": requests / cpu}
+    run = (lambda ps: _raw_get_run(server.port, ps, concurrency)) if raw else \
+        (lambda ps: _get_run(server.url, ps, concurrency))
+    asyncio.run(run(paths[: min(200, requests)]))  # warm-up
+    results = []
+    for _ in range(rounds):
+        cpu0, client0 = server.cpu_s(), time.process_time()
+        wall, lat = asyncio.run(run(paths))
+        cpu, client = server.cpu_s() - cpu0, time.process_time() - client0
+        lat.sort()
+        results.append({"req_per_s": requests / wall, "p50_ms": statistics.median(lat) * 1000,
+                        "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
+                        "per_server_cpu_s": requests / max(cpu, 1e-9),
+                        "server_us": cpu / requests * 1e6, "client_us": client / requests * 1e6})
+    return {key: statistics.median(r[key] for r in results) for key in results[0]}
+
+
+def load_vertices_only(server: Server, w: Workload) -> None:
+    """The vertices (for `--only get`): what GET by id reads, without the edge load."""
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        make_schema(c)
+    _post_all(server.url, f"{P}/graph/vertices/batch", list(vertex_batches(w)), 1)
 
 
 # ---- raw sqlite3 -------------------------------------------------------------------------------
@@ -241,22 +255,28 @@ def report(size: str, w: Workload, loads: dict[int, dict[str, float]], gets: dic
         "| target ≥ 50k/s |",
         "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
+    if not loads:
+        lines = lines[:1]
     for clients, r in loads.items():
-        ratio = raw["elements_per_s"] / r["elements_per_s"]
+        ratio = raw["elements_per_s"] / r["elements_per_s"] if raw else float("nan")
         ok = "met" if r["elements_per_s"] >= TARGET_LOAD else "not met"
         lines.append(f"| REST, {clients} client{'s' if clients > 1 else ''} | {_fmt(r['vertices_per_s'])} | "
                      f"{_fmt(r['edges_per_s'])} | {_fmt(r['elements_per_s'])} | {_fmt(r['per_server_cpu_s'])} | "
                      f"{r['total_s']:.1f} s | "
                      f"{ratio:.1f}× slower | {ok} |")
-    lines.append(f"| raw sqlite3 in-process (`executemany`) | | | {_fmt(raw['elements_per_s'])} | | "
-                 f"{raw['total_s']:.2f} s | 1× | |")
-    lines += ["", "| GET vertex by id | req/s | requests per server CPU-second | p50 | p99 | target ≥ 3,000 req/s |",
-              "|---|---:|---:|---:|---:|---|"]
+    if loads:
+        lines.append(f"| raw sqlite3 in-process (`executemany`) | | | {_fmt(raw['elements_per_s'])} | | "
+                     f"{raw['total_s']:.2f} s | 1× | |")
+    lines += ["", "| GET vertex by id | req/s | requests per server CPU-second | server CPU per request "
+              "| client CPU per request | p50 | p99 | target ≥ 3,000 req/s |",
+              "|---|---:|---:|---:|---:|---:|---:|---|"]
     for (client, conc), r in gets.items():
         ok = "met" if r["req_per_s"] >= TARGET_GET else "not met"
         lines.append(f"| {client}, {conc} concurrent client{'s' if conc > 1 else ''} | {_fmt(r['req_per_s'])} | "
-                     f"{_fmt(r['per_server_cpu_s'])} | {r['p50_ms']:.2f} ms | {r['p99_ms']:.2f} ms | {ok} |")
-    lines.append(f"| raw sqlite3 point lookup, in-process | {_fmt(raw['lookups_per_s'])} | | | | |")
+                     f"{_fmt(r['per_server_cpu_s'])} | {r['server_us']:.0f} µs | {r['client_us']:.0f} µs | "
+                     f"{r['p50_ms']:.2f} ms | {r['p99_ms']:.2f} ms | {ok} |")
+    if raw:
+        lines.append(f"| raw sqlite3 point lookup, in-process | {_fmt(raw['lookups_per_s'])} | | | | | | |")
     lines += ["", f"Peak RSS: server {server_kib / 1024:.0f} MiB (VmHWM), bench process {self_kib / 1024:.0f} MiB.",
               f"Machine: {os.cpu_count()} CPUs shared by server and clients; load average before the run "
               f"{load_before:.1f}; Python {sys.version.split()[0]}."]
@@ -269,6 +289,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--get-requests", type=int, default=5000)
     ap.add_argument("--concurrency", type=int, default=8)
     ap.add_argument("--clients", type=int, nargs="*", default=[1, 4])
+    ap.add_argument("--only", choices=["load", "get"], default=None,
+                    help="only the batch loads, or only GET by id (after loading the vertices)")
+    ap.add_argument("--rounds", type=int, default=1, help="GET runs per configuration (the median is shown)")
+    ap.add_argument("--get-clients", nargs="*", choices=["httpx", "raw"], default=["httpx", "raw"])
     args = ap.parse_args(argv)
     w = workload(args.size)
     load_before = os.getloadavg()[0]
@@ -277,15 +301,21 @@ def main(argv: list[str] | None = None) -> None:
         server = Server(base)
         try:
             loads = {}
-            for clients in args.clients:
+            for clients in args.clients if args.only != "get" else ():
                 loads[clients] = rest_load(server, w, clients)
                 print(f"loaded with {clients} client(s): {loads[clients]['elements_per_s']:,.0f} elements/s", flush=True)
-            gets = {(client, c): get_by_id(server, w, args.get_requests, c, raw=client != "httpx")
-                    for client in ("httpx", "raw socket") for c in (1, args.concurrency)}
+            gets = {}
+            if args.only != "load":
+                if not loads:
+                    load_vertices_only(server, w)
+                names = {"httpx": "httpx", "raw": "raw socket"}
+                gets = {(names[client], c): get_by_id(server, w, args.get_requests, c, raw=client == "raw",
+                                                      rounds=args.rounds)
+                        for client in args.get_clients for c in (1, args.concurrency)}
             server_kib = server.peak_rss_kib()
         finally:
             server.stop()
-        raw = raw_load(w, base)
+        raw = raw_load(w, base) if args.only is None else {}
     self_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(report(args.size, w, loads, gets, raw, server_kib, self_kib, load_before))
 
