@@ -187,14 +187,12 @@ class KoutStep(AlgorithmStep):
 def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound: int) -> list[Any]:
     """The next BFS layer: neighbours of `front` not in `seen`, each once, at most `bound`."""
     flat = nodes.flat(front, opts.step, ordered=not opts.count_only)
-    if flat is not None:  # keys, one flat list per adjacency call: set and dict work in C
+    if flat is not None:  # keys, one flat list per adjacency call: dedup in C, one test a key
         fresh: dict[Any, None] = {}
         for tos in flat:
-            for k in dict.fromkeys(tos):
-                if k not in seen and k not in fresh:
-                    fresh[k] = None
-                    if bound != NO_LIMIT and len(fresh) >= bound:
-                        return list(fresh)
+            fresh.update(dict.fromkeys([k for k in dict.fromkeys(tos) if k not in seen and k not in fresh]))
+            if bound != NO_LIMIT and len(fresh) >= bound:  # the first `bound`, in order
+                return list(fresh)[:bound]
         return list(fresh)
     found: set[Any] = set()
     new: list[Any] = []
@@ -232,13 +230,14 @@ class KneighborStep(AlgorithmStep):
         key = nodes.key
         start = nodes.start(source)
         include_source = not opts.post
-        found: list[tuple[int, Any]] = [(0, start)] if include_source else []
+        layers: list[tuple[int, list[Any]]] = [(0, [start])] if include_source else []  # (depth, vertices)
+        count = len(layers)
         seen = {key(start)}
         latest = [start]
         parents: Parents = []
         budget = opts.limit
         for depth in range(1, opts.max_depth + 1):
-            remaining = NO_LIMIT if budget == NO_LIMIT else budget - len(found)
+            remaining = NO_LIMIT if budget == NO_LIMIT else budget - count
             if remaining == 0:
                 break
             level: dict[Any, tuple[Any, Any]] = {}
@@ -246,7 +245,8 @@ class KneighborStep(AlgorithmStep):
             if not opts.track:
                 new = _layer(nodes, latest, opts, seen, remaining)
                 seen.update(new if isinstance(nodes, KeyNodes) else map(key, new))
-                found.extend((depth, n) for n in new)
+                layers.append((depth, new))
+                count += len(new)
                 latest = new
                 if not latest:
                     break
@@ -266,12 +266,14 @@ class KneighborStep(AlgorithmStep):
                 if remaining != NO_LIMIT and len(new) >= remaining:
                     break
             parents.append(level)
-            found.extend((depth, n) for n in new)
+            layers.append((depth, new))
+            count += len(new)
             latest = new
             if not latest:
                 break
         if opts.count_only and not opts.post:
-            return {"vertices_size": len(found), "measure": walker.measure()}
+            return {"vertices_size": count, "measure": walker.measure()}
+        found = [(lv, n) for lv, ns in layers for n in ns]
         ids = nodes.ids([n for _, n in found]) if not opts.count_only else [None] * len(found)
         if opts.post:
             return _post_result("kneighbor", [(lv, vid) for (lv, _), vid in zip(found, ids, strict=True)],
