@@ -4,7 +4,9 @@ Every handler is the same three lines: build the request map (query parameters o
 body), run ONE traversal `inject(request).hg_<algorithm>()` (the engine steps of
 `gremlin_engine/algorithms/`), and serialise the one result map with HugeGraph's JSON shapes.
 No handler walks the graph. Value checks (depth, degree, capacity, alpha, labels, missing
-vertices) happen in the engine step and come back as 400s worded as HugeGraph's.
+vertices) happen in the engine step and come back as 400s worded as HugeGraph's. Traversals
+run in the thread pool, except light k-out / k-neighbor requests, tried on the event loop
+first as bounded runs (see `_answer`).
 
 =============================  ======  ==========================================  ======
 path                           method  step                                        status
@@ -52,7 +54,7 @@ from rest_adapter.serializers.hugegraph_json import to_json
 BASE = "/traversers"
 Handler = Callable[[Request], Awaitable[Response]]
 
-#: adjacency rows a request run on the event loop may read (~1 ms of loop time at most)
+#: adjacency rows a request run on the event loop may read (~1 ms of loop time)
 INLINE_ROWS = 2_000
 #: the deepest k-out / k-neighbor request tried on the event loop
 INLINE_DEPTH = 2
@@ -90,8 +92,9 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
     walker may read at most `INLINE_ROWS` adjacency rows, and a read that could go past
     that (a hub, a deep frontier, edge property rules) stops the run with `OverBudget`
     before it happens. The request then runs again, unbounded, in the thread pool. So the
-    loop is never held longer than reading and walking `INLINE_ROWS` rows (~1 ms) plus the
-    request's fixed cost; unbounded work always leaves the loop; and the answer, error or
+    loop is never held longer than counting, reading and walking `INLINE_ROWS` rows plus
+    the request's fixed cost (~1 ms; a few when each vertex reached is returned with its
+    properties); unbounded work always leaves the loop; and the answer, error or
     not, is the one the pool run gives (a bounded run that finishes read exactly the rows an
     unbounded one reads; traverser steps only read, so a dropped attempt changes nothing)."""
     ir = traversal(step, req)
