@@ -150,6 +150,10 @@ class Graph:
         self._tasks: Any = None
         self.variables = VariableService(self)
         self.closed = False
+        # the direct-plan runtime's per-graph facts (`runtime/direct.py`): whether direct
+        # plans apply, and a read-only schema bridge tagged with its schema snapshot
+        self._direct_ok: bool | None = None
+        self._direct_bridge: Any = None
 
     # ---- identity -------------------------------------------------------------------
     @property

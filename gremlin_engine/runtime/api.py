@@ -99,7 +99,7 @@ def execute_script(
     plan = direct_scripts.find(registry, graph_name, script, bindings, aliases)
     if plan is not None and plan is not direct_scripts.LEARN:
         try:
-            results = plan.run(registry, bindings, timeout_ms, cancel)
+            results = plan.run(bindings, timeout_ms, cancel)
         except BaseException as exc:
             _reraise(exc)
         if results is not direct.FALLBACK:

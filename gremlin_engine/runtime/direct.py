@@ -29,26 +29,31 @@ Sameness with the pipeline, case by case:
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable
 from typing import Any
+
+import orjson
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import query as qp
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.runtime.materialize import load_results
-from gremlin_engine.runtime.reads import _props_match_raw
+from gremlin_engine.runtime.schema_bridge import SchemaBridge
 from gremlin_engine.runtime.session import make_token
 from gremlin_engine.schema.model import Cardinality, IdStrategy
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Long
+from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.steps.point import _values
 from storage.read_once import read_once
 
 #: returned when the ordinary path must answer (the caller then runs the traversal)
 FALLBACK: Any = object()
-#: False sends everything through the ordinary path (A/B measurements, tests)
-ENABLED = True
+#: False sends everything through the ordinary path (tests; `HUGELITE_DIRECT_PLANS=off` in
+#: the environment for A/B measurements such as `bench.run`)
+ENABLED = os.environ.get("HUGELITE_DIRECT_PLANS", "on").lower() not in ("off", "0", "false", "no")
 
 
 def usable(graph: Any) -> bool:
@@ -57,7 +62,7 @@ def usable(graph: Any) -> bool:
     lookups also try alternate ids: the access methods decline there anyway)."""
     if not ENABLED:
         return False
-    ok = graph.__dict__.get("_direct_ok")
+    ok = getattr(graph, "_direct_ok", None)
     if ok is None:  # a graph's config does not change while it is open
         config = graph.config
         ok = config.schema_mode != "auto" and str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
@@ -78,7 +83,20 @@ def run(graph: Any, direct: Any, values: list[Any], timeout_ms: float | None = N
 
 
 def _access(tx: Any, graph: Any) -> StoreAccess:
-    access = StoreAccess(tx, graph.schema, graph.config.schema_mode, None)
+    """A `StoreAccess` over `tx` for one direct read. Its schema bridge is shared by every
+    direct read of the graph while the schema snapshot stays the same object (the service
+    replaces it on any change): a bridge only caches what the snapshot says, and is bound
+    to a transaction only for auto mode's schema creation, which strict reads never do."""
+    service = graph.schema
+    snap = getattr(service, "_snap", None)
+    held = getattr(graph, "_direct_bridge", None)
+    if held is not None and snap is not None and held[0] is snap:
+        bridge = held[1]
+    else:
+        bridge = SchemaBridge(service, None, "strict")
+        if snap is not None:
+            graph._direct_bridge = (snap, bridge)
+    access = StoreAccess(tx, service, "strict", None, bridge)
     access.graph_name = graph.name
     return access
 
@@ -167,11 +185,30 @@ def _one_index_lookup(access: Any, service: Any, direct: Any, condition: tuple[s
         wanted = service.index_lookup_value(prep.index, [service.coerce(prep.pk, value)])
     except IllegalArgument:
         return []  # a value of another type matches nothing
-    props = [condition]
     label_id = prep.label_id
     from_storage = idc.from_storage
+    key, p = condition
     return [from_storage(r.id) for r in access.tx.index_rows(prep.index.id, [wanted])
-            if r.label_id == label_id and _props_match_raw(props, r.props)]
+            if r.label_id == label_id and _holds(r.props, key, p, value)]
+
+
+def _holds(raw: Any, key: str, p: Any, value: Any) -> bool:
+    """`reads._props_match_raw([(key, p)], raw)` for the one equality of an indexed lookup:
+    some value of `key` in the row's JSON passes `p`. Two strings are Gremlin-equal exactly
+    when they are equal (`compare.equals`: same kind, then ==), so that test is made
+    directly; any other pair goes through `p.test`."""
+    entry = orjson.loads(raw).get(key, _ABSENT) if raw else _ABSENT
+    if entry is _ABSENT:
+        return False
+    text = type(value) is str
+    for e in entry if type(entry) is list else (entry,):
+        v = entry_value(e)
+        if (v == value) if (text and type(v) is str) else p.test(v):
+            return True
+    return False
+
+
+_ABSENT: Any = object()
 
 
 def _element(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:

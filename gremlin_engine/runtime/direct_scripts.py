@@ -46,14 +46,14 @@ class ScriptPlan:
 
     __slots__ = ("graph", "direct", "recipe")
 
-    def __init__(self, graph: str, plan: Any, recipe: tuple[tuple[str | None, Any], ...]) -> None:
-        self.graph = graph
+    def __init__(self, graph: Any, plan: Any, recipe: tuple[tuple[str | None, Any], ...]) -> None:
+        self.graph = graph  # the Graph itself: the registry drops every plan when its graphs change
         self.direct = plan
         self.recipe = recipe
 
-    def run(self, registry: Any, bindings: dict[str, Any], timeout_ms: float | None, cancel: Any) -> Any:
-        graph = registry._graphs.get(self.graph)
-        if graph is None or not direct.usable(graph):
+    def run(self, bindings: dict[str, Any], timeout_ms: float | None, cancel: Any) -> Any:
+        graph = self.graph
+        if not direct.usable(graph):
             return direct.FALLBACK
         values = [c if n is None else bindings[n] for n, c in self.recipe]
         return direct.run(graph, self.direct, values, timeout_ms, cancel)
@@ -164,4 +164,4 @@ def _plan(registry: Any, graph_name: str | None, script: str, bindings: dict[str
     plan = engine.direct_plan(real)
     if plan is None:
         return None
-    return ScriptPlan(template.graph, plan[0], tuple((n, None if n is not None else c) for n, c in recipe))
+    return ScriptPlan(graph, plan[0], tuple((n, None if n is not None else c) for n, c in recipe))

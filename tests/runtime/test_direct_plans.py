@@ -393,3 +393,18 @@ def test_the_element_key_is_the_shape_key() -> None:
                TraversalIR().then("V", 1).then("id"), TraversalIR().then("V", {"a": 1}),
                TraversalIR(anonymous=True).then("V", 1)):
         assert engine._element_key(ir, True) is None, ir
+
+
+def test_the_equality_retest_is_props_match_raw() -> None:
+    import orjson
+
+    from gremlin_engine.runtime.reads import _props_match_raw
+    from gremlin_engine.traversal.predicates import P
+
+    docs = [None, b"", b"{}", orjson.dumps({"name": "a"}), orjson.dumps({"name": ["a", "b"]}),
+            orjson.dumps({"name": "b"}), orjson.dumps({"name": 1}), orjson.dumps({"name": {"@v": "a"}}),
+            orjson.dumps({"other": "a"}), orjson.dumps({"name": []}), orjson.dumps({"name": 2.5})]
+    for raw in docs:
+        for value in ("a", "b", 1, Long(1), 2.5, "", None):
+            p = P("eq", value)
+            assert direct._holds(raw, "name", p, value) == _props_match_raw([("name", p)], raw), (raw, value)
