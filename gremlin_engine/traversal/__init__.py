@@ -266,6 +266,9 @@ def direct_plan(ir: TraversalIR, strategies: bool = True) -> tuple[Any, list[Any
     """(`Direct`, the run's slot values) when `ir`'s compiled shape is one fused read
     (`direct.py`), else None: the caller then runs the traversal as usual. Compiles and
     caches the shape on first sight, exactly as `run()` would."""
+    steps = ir.steps
+    if ir.source or ir.anonymous or not steps or len(steps) > _DIRECT_MAX_STEPS or steps[0].name not in ("V", "E"):
+        return None  # cannot be a direct shape: not worth walking (a REST batch injects 500 maps)
     key = _element_key(ir, strategies)
     if key is not None:  # a bare V(id) / E(id): REST GET by id
         values: list[Any] = [ir.steps[0].args[0]]
@@ -286,6 +289,11 @@ def direct_plan(ir: TraversalIR, strategies: bool = True) -> tuple[Any, list[Any
         found = _cached(key)
     direct = getattr(found, "direct", None)
     return None if direct is None else (direct, values)
+
+
+#: instructions of the longest IR a direct shape comes from (`V(id).repeat(..).times(k).count()`
+#: is four; a little slack for shapes the strategies fold, e.g. a `barrier()` between hops)
+_DIRECT_MAX_STEPS = 8
 
 
 def _element_key(ir: TraversalIR, strategies: bool) -> Any:
