@@ -38,8 +38,9 @@ from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import encode_edge_props, encode_vertex_values
 from storage import StoreConflict
 
-VertexSpec = tuple[Any, Any, Sequence[tuple[Any, ...]]]  # (label, id, properties)
-EdgeSpec = tuple[Any, Vertex, Vertex, Sequence[tuple[Any, ...]]]  # (label, out_v, in_v, properties)
+# properties: (key, value[, cardinality, meta]) tuples, or a dict key -> value (a REST item)
+VertexSpec = tuple[Any, Any, Any]  # (label, id, properties)
+EdgeSpec = tuple[Any, Vertex, Vertex, Any]  # (label, out_v, in_v, properties)
 
 
 class BatchWritesMixin(MutationsMixin):
@@ -47,8 +48,8 @@ class BatchWritesMixin(MutationsMixin):
     def add_vertices(self, specs: Sequence[VertexSpec]) -> list[Vertex]:
         """`[add_vertex(label, id, props) for ...]` in one storage round (see module doc)."""
         if self.schema.auto:
-            return [self.add_vertex(label, id, props) for label, id, props in specs]
-        prepared: list[tuple[Any, Any, dict[str, list[Any]]]] = []
+            return [self.add_vertex(label, id, _pair_list(props)) for label, id, props in specs]
+        prepared: list[tuple[Any, Any, dict[str, list[Any]], str | None]] = []
         failure: BaseException | None = None
         plans: dict[Any, VertexPlan | None] = {}
         loading, mode = self._loading, self.graph_mode
@@ -57,13 +58,12 @@ class BatchWritesMixin(MutationsMixin):
                 plan = plans[label] if label in plans else plans.setdefault(label, VertexPlan.build(self.schema, label))
                 if plan is None:
                     raise Fallback
-                vid, values = plan.prepare(id, properties, loading, mode)
-                prepared.append((plan.label, vid, values))
+                prepared.append((plan.label, *plan.prepare_row(id, properties, loading, mode)))
                 continue
             except Exception:  # the reference rules below decide (and word the error)
                 pass
             try:
-                prepared.append(self._prepare_vertex_reference(label, id, properties))
+                prepared.append(self._prepare_vertex_reference(label, id, _pair_list(properties)))
             except Exception as exc:  # raised after the specs before it are written
                 failure = exc
                 break
@@ -74,34 +74,40 @@ class BatchWritesMixin(MutationsMixin):
 
     def _prepare_vertex_reference(
         self, label: Any, id: Any, properties: Sequence[tuple[Any, ...]]
-    ) -> tuple[Any, Any, dict[str, list[Any]]]:
-        """One vertex by `_prepare_vertex_strict`, the rules a plan only shortcuts."""
+    ) -> tuple[Any, Any, dict[str, list[Any]], None]:
+        """One vertex by `_prepare_vertex_strict`, the rules a plan only shortcuts (its
+        stored text is made when it is written)."""
         props, tid, tlabel = _norm_props(properties)
         vl, vid, values = self._prepare_vertex_strict(
             label if label is not None else (tlabel or DEFAULT_VERTEX_LABEL),
             id if id is not None else tid,
             props,
         )
-        return vl, vid, {k: [x for _i, x, _m in vals] for k, vals in values.items()}
+        return vl, vid, {k: [x for _i, x, _m in vals] for k, vals in values.items()}, None
 
-    def _store_vertices(self, prepared: list[tuple[Any, Any, dict[str, Any]]]) -> list[Vertex]:
+    def _store_vertices(self, prepared: list[tuple[Any, Any, dict[str, Any], str | None]]) -> list[Vertex]:
+        # `prepared`: (label, id, values, stored text); values are flat (key -> value) when
+        # the text is given, lists per key when it is None (see `VertexPlan.prepare_row`).
+        # str ids (PRIMARY_KEY, CUSTOMIZE_STRING) are their own storage form
+        sids = [vid if type(vid) is str else (None if vid is None else idc.to_storage(vid)) for _l, vid, _v, _t in prepared]
+        if None not in sids and len(set(sids)) == len(sids):  # the usual batch: one group per element
+            return self._insert_vertex_groups([[*p, sid] for p, sid in zip(prepared, sids, strict=True)])
         # one group per distinct id (AUTOMATIC vertices, id None, are each their own)
-        groups: list[list[Any]] = []  # [vl, vid, values, storage id]
+        groups: list[list[Any]] = []  # [vl, vid, values, stored text or None, storage id]
         slot_of: dict[Any, int] = {}
         position: list[int] = []
-        for vl, vid, values in prepared:
-            sid = None if vid is None else idc.to_storage(vid)
+        for (vl, vid, values, text), sid in zip(prepared, sids, strict=True):
             slot = slot_of.get(sid) if sid is not None else None
             if slot is None:
                 slot = len(groups)
-                groups.append([vl, vid, values, sid])
+                groups.append([vl, vid, values, text, sid])
                 if sid is not None:
                     slot_of[sid] = slot
             else:
-                first = groups[slot][0]
-                if first.id != vl.id:
-                    raise _label_change(vid, first.name, vl.name)
-                groups[slot][2] = values  # the later spec upserts the earlier one
+                group = groups[slot]
+                if group[0].id != vl.id:
+                    raise _label_change(vid, group[0].name, vl.name)
+                group[2], group[3] = values, text  # the later spec upserts the earlier one
             position.append(slot)
         made = self._insert_vertex_groups(groups)
         return [made[slot] for slot in position]
@@ -111,9 +117,9 @@ class BatchWritesMixin(MutationsMixin):
         # and is decoded only if someone reads their properties (REST batches return ids)
         vertices = []
         rows = []
-        for vl, vid, values, sid in groups:
+        for vl, vid, values, text, sid in groups:
             vertices.append(Vertex(vid, vl.name, None))
-            rows.append((sid, vl.id, encode_vertex_values(values)))
+            rows.append((sid, vl.id, text if text is not None else encode_vertex_values(values)))
         try:
             keys: list[int | None] = list(self.tx.vertices_insert(rows))
         except StoreConflict:
@@ -124,12 +130,12 @@ class BatchWritesMixin(MutationsMixin):
         return vertices
 
     def _upsert_vertex_groups(self, groups: list[list[Any]], vertices: list[Vertex], rows: list[Any]) -> list[Vertex]:
-        existing = {r.id: r for r in self.tx.vertices_by_ids([g[3] for g in groups if g[3] is not None])}
-        for vl, vid, _values, sid in groups:  # label checks first, in spec order
+        existing = {r.id: r for r in self.tx.vertices_by_ids([g[4] for g in groups if g[4] is not None])}
+        for vl, vid, _values, _text, sid in groups:  # label checks first, in spec order
             row = existing.get(sid) if sid is not None else None
             if row is not None and row.label_id != vl.id:
                 raise _label_change(vid, self.schema.vertex_label_by_id(row.label_id).name, vl.name)
-        fresh = [n for n, g in enumerate(groups) if g[3] is None or g[3] not in existing]
+        fresh = [n for n, g in enumerate(groups) if g[4] is None or g[4] not in existing]
         try:
             keys = self.tx.vertices_insert([rows[n] for n in fresh])
         except StoreConflict:
@@ -139,34 +145,35 @@ class BatchWritesMixin(MutationsMixin):
             self._finish_new_vertices([vertices[n] for n in fresh], keys, [groups[n] for n in fresh], [rows[n] for n in fresh])
         else:  # an AUTOMATIC key collides with a user id: the one-at-a-time path copes
             for n in fresh:
-                vl, vid, values, _sid = groups[n]
-                out[n] = self._store_vertex(vl.id, vl.name, vid, _entries(values), upsert=True)
-        for n, (vl, _vid, values, sid) in enumerate(groups):
+                vl, vid, values, text, _sid = groups[n]
+                out[n] = self._store_vertex(vl.id, vl.name, vid, _entries(values, text), upsert=True)
+        for n, (vl, _vid, values, text, sid) in enumerate(groups):
             row = existing.get(sid) if sid is not None else None
             if row is not None:
-                out[n] = self._overwrite_vertex(row, vl.id, vl.name, _entries(values))
+                out[n] = self._overwrite_vertex(row, vl.id, vl.name, _entries(values, text))
         return out
 
     def _finish_new_vertices(
         self, vertices: list[Vertex], keys: Sequence[int], groups: list[list[Any]], rows: list[Any]
     ) -> None:
-        index_rows: list[tuple[int, Any, int, str]] = []
-        indexed: dict[str, bool] = {}
         cache, raw = self._vertices, self._raw
-        for v, key, (_vl, _vid, values, _sid), row in zip(vertices, keys, groups, rows, strict=True):
+        for v, key, row in zip(vertices, keys, rows, strict=True):
             v.key = key
             if v.id is None:
                 v.id = Long(key)
             cache[key] = v
             raw[key] = row[2]
+        index_rows: list[tuple[int, Any, int, str]] = []
+        indexed: dict[str, bool] = {}
+        for v, (_vl, _vid, values, text, _sid) in zip(vertices, groups, strict=True):
             label = v.label
             has = indexed.get(label)
             if has is None:
                 has = indexed[label] = self.schema.has_indexes("vertex", label)
             if has:
                 # the values as `_index_view` gives them for a loaded vertex
-                view = {k: (xs[0] if len(xs) == 1 else xs) for k, xs in values.items()}
-                index_rows += [(i, value, key, "v") for i, value in self.schema.index_entries("vertex", label, view)]
+                view = values if text is not None else {k: (xs[0] if len(xs) == 1 else xs) for k, xs in values.items()}
+                index_rows += [(i, value, v.key, "v") for i, value in self.schema.index_entries("vertex", label, view)]
         if index_rows:
             self.tx.index_add_many(index_rows)
 
@@ -177,40 +184,50 @@ class BatchWritesMixin(MutationsMixin):
         strict-mode ids; auto mode, with its numeric-string lookups, goes through it)."""
         if self.schema.auto:
             return {v.id: v for v in self.vertices(ids=list(ids))}
-        keys: dict[Any, Any] = {}
-        for i in ids:
-            if type(i) is str:  # PRIMARY_KEY / CUSTOMIZE_STRING ids are their own storage form
-                keys[i] = i
-            else:
-                lid = idc.lookup_id(i)
-                if lid is not None:
-                    keys[idc.to_storage(lid)] = lid
-        if not keys:
+        # PRIMARY_KEY / CUSTOMIZE_STRING ids (the usual batch) are their own storage form
+        wanted: list[Any] = [i for i in ids if type(i) is str]
+        keys: dict[Any, Any] | None = None  # storage form -> id, when some differ
+        if len(wanted) != len(ids):
+            keys = {}
+            for i in ids:
+                if type(i) is str:
+                    keys[i] = i
+                else:
+                    lid = idc.lookup_id(i)
+                    if lid is not None:
+                        keys[idc.to_storage(lid)] = lid
+            wanted = list(keys)
+        if not wanted:
             return {}
         heads = getattr(self.tx, "vertex_heads_by_ids", None)
         if heads is None:
             make = self._vertex
-            return {keys[row.id]: make(row) for row in self.tx.vertices_by_ids(list(keys))}
+            return {(row.id if keys is None else keys[row.id]): make(row) for row in self.tx.vertices_by_ids(wanted)}
         # ids, labels and keys only: the cached element if there is one, else a new
         # unloaded vertex (its properties are read only if someone asks, as for any other)
+        rows = heads(wanted)
+        if keys is not None:
+            rows = [(key, keys[sid], label_id) for key, sid, label_id in rows]
         out: dict[Any, Vertex] = {}
         cache = self._vertices
         names: dict[int, str] = {}
-        for key, sid, label_id in heads(list(keys)):
+        for key, vid, label_id in rows:
             v = cache.get(key)
             if v is None:
                 name = names.get(label_id)
                 if name is None:
                     name = names[label_id] = self.schema.vertex_label_by_id(label_id).name
-                v = cache[key] = Vertex(keys[sid], name, key)
-            out[keys[sid]] = v
+                v = cache[key] = Vertex(vid, name, key)
+            out[vid] = v
         return out
 
     def add_edges(self, specs: Sequence[EdgeSpec]) -> list[Edge]:
         """`[add_edge(label, out_v, in_v, None, props) for ...]` in one storage round."""
         if self.schema.auto:
-            return [self.add_edge(label, o, i, None, props) for label, o, i, props in specs]
-        self._resolve_vertices([v for _l, o, i, _p in specs for v in (o, i)])
+            return [self.add_edge(label, o, i, None, _pair_list(props)) for label, o, i, props in specs]
+        unresolved = [v for _l, o, i, _p in specs for v in (o, i) if v.key is None]
+        if unresolved:  # vertices from outside (bytecode): found by id (the steps resolve theirs)
+            self._resolve_vertices(unresolved)
         prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex]] = []
         failure: BaseException | None = None
         plans: dict[Any, EdgePlan | None] = {}
@@ -228,7 +245,7 @@ class BatchWritesMixin(MutationsMixin):
                 continue
             except Exception:  # the reference rules below decide (and word the error)
                 pass
-            props, tid, tlabel = _norm_props(properties)
+            props, tid, tlabel = _norm_props(_pair_list(properties))
             try:
                 for end in (out_v, in_v):
                     if end.key is None:
@@ -303,9 +320,20 @@ class BatchWritesMixin(MutationsMixin):
         return made
 
 
-def _entries(values: dict[str, list[Any]]) -> dict[str, list[tuple[Any, Any, dict[str, Any]]]]:
-    """Plain values per key as the (vertex-property id, value, meta) entries that
-    `_store_vertex` / `_overwrite_vertex` take."""
+def _pair_list(properties: Any) -> Any:
+    """A spec's properties as the (key, value) tuples the one-at-a-time rules take: a dict
+    (a REST item's JSON object) becomes its items, keys as strings (as
+    `elements.item_properties` gives them); a sequence is already that."""
+    if type(properties) is not dict:
+        return properties
+    return list({str(k): v for k, v in properties.items()}.items())
+
+
+def _entries(values: dict[str, Any], text: str | None) -> dict[str, list[tuple[Any, Any, dict[str, Any]]]]:
+    """Plain values (flat when `text` is given, else lists per key) as the (vertex-property
+    id, value, meta) entries that `_store_vertex` / `_overwrite_vertex` take."""
+    if text is not None:
+        return {k: [(None, x, {})] for k, x in values.items()}
     return {k: [(None, x, {}) for x in xs] for k, xs in values.items()}
 
 

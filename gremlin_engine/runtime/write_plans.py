@@ -19,11 +19,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from gremlin_engine.runtime.schema_bridge import edge_label_links
 from gremlin_engine.schema.coercion import coercer
-from gremlin_engine.schema.model import Cardinality, EdgeLabel, EdgeLabelType, IdStrategy, VertexLabel
+from gremlin_engine.schema.model import (
+    Cardinality,
+    DataType,
+    EdgeLabel,
+    EdgeLabelType,
+    IdStrategy,
+    VertexLabel,
+)
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Vertex
+from gremlin_engine.structure.values import encode_value
 from gremlin_engine.traversal.compare import equals
 
 
@@ -34,10 +44,19 @@ class Fallback(Exception):
 _AUTOMATIC = (IdStrategy.AUTOMATIC, IdStrategy.DEFAULT)
 
 
-class KeyPlan:
-    """One property key of a label: its coercer, cardinality and output position."""
+#: single-valued key types whose plan values are stored as they are: `encode_value` of the
+#: value is the value itself (exact str, Int, bool, finite float), so a row of such keys is
+#: one `orjson.dumps` of the values
+_RAW_TYPES = (DataType.TEXT, DataType.INT, DataType.BOOLEAN, DataType.DOUBLE)
 
-    __slots__ = ("name", "order", "single", "is_list", "coerce", "data_type")
+
+class KeyPlan:
+    """One property key of a label: its coercer, cardinality and output position.
+
+    `raw` keys coerce only to values that are their own stored form; any other input (a str
+    subclass for TEXT, NaN for DOUBLE...) is `Fallback`, which the reference path answers."""
+
+    __slots__ = ("name", "order", "single", "is_list", "coerce", "data_type", "raw")
 
     def __init__(self, pk: Any) -> None:
         self.name = pk.name
@@ -46,6 +65,39 @@ class KeyPlan:
         self.is_list = pk.cardinality is Cardinality.LIST
         self.coerce = coercer(pk)
         self.data_type = pk.data_type.value
+        self.raw = self.single and pk.data_type in _RAW_TYPES
+        if self.raw and pk.data_type is DataType.TEXT:
+            self.coerce = _exact_text
+        elif self.raw and pk.data_type is DataType.DOUBLE:
+            self.coerce = _finite_double
+
+
+def _exact_text(value: Any) -> str:
+    if type(value) is str:
+        return value
+    raise Fallback
+
+
+def _finite_double(value: Any) -> float:
+    tv = type(value)
+    if tv is float:
+        if value - value == 0.0:  # NaN and the infinities are stored tagged
+            return value  # type: ignore[no-any-return]
+        raise Fallback
+    if tv is int:
+        return float(value)
+    raise Fallback
+
+
+def _pairs(properties: Any) -> Any:
+    """The (key, value) pairs of a spec's properties: a dict's items (a REST item's JSON
+    object), or the given sequence when every entry is a plain pair."""
+    if type(properties) is dict:
+        return properties.items()
+    for p in properties:
+        if len(p) != 2:
+            raise Fallback
+    return properties
 
 
 def _key_plans(schema: Any, label: VertexLabel | EdgeLabel) -> dict[str, KeyPlan]:
@@ -110,18 +162,27 @@ class _LabelPlan:
 class VertexPlan(_LabelPlan):
     """The strict-mode vertex rules of one label (see `WritesMixin._prepare_vertex_strict`)."""
 
-    __slots__ = ("label", "keys", "strategy", "pk_parts", "id_prefix", "needed", "needed_loading", "orders")
+    __slots__ = (
+        "label", "keys", "strategy", "pk_parts", "pk_text", "id_prefix", "needed", "needed_loading", "orders", "raw_names",
+        "shapes",
+    )
 
     def __init__(self, schema: Any, vl: VertexLabel) -> None:
         self.label = vl
         self.keys = _key_plans(schema, vl)
         self.orders: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+        self.raw_names = frozenset(k for k, kp in self.keys.items() if kp.raw)
+        # given key order -> (key-id order or None when it is that already, all keys raw)
+        self.shapes: dict[tuple[str, ...], tuple[tuple[str, ...] | None, bool]] = {}
         self.strategy = vl.id_strategy
         self.pk_parts: tuple[tuple[str, str], ...] = ()
+        self.pk_text: str | None = None  # the one primary key, when it is a TEXT key
         if self.strategy == IdStrategy.PRIMARY_KEY:
             if any(k not in self.keys for k in vl.primary_keys):
                 raise Fallback
             self.pk_parts = tuple((k, self.keys[k].data_type) for k in vl.primary_keys)
+            if len(self.pk_parts) == 1 and self.pk_parts[0][1] == "TEXT" and self.keys[self.pk_parts[0][0]].raw:
+                self.pk_text = self.pk_parts[0][0]
         self.id_prefix = f"{int(vl.id)}:"
         self.needed_loading, self.needed = self.needed_keys(vl, vl.primary_keys)
 
@@ -134,16 +195,62 @@ class VertexPlan(_LabelPlan):
     ) -> tuple[Any, dict[str, list[Any]]]:
         """(vertex id or None for AUTOMATIC, values per key in key-id order); `Fallback`
         for anything but a plain valid element."""
+        vid, values, text = self.prepare_row(vid, properties, loading, graph_mode)
+        return vid, ({k: [x] for k, x in values.items()} if text is not None else values)
+
+    def prepare_row(
+        self, vid: Any, properties: Sequence[tuple[Any, ...]] | dict[str, Any], loading: bool, graph_mode: str
+    ) -> tuple[Any, dict[str, Any], str | None]:
+        """`prepare` for a batch insert; the properties may be a dict (a REST item's JSON
+        object). The common element, single-valued keys only, comes back as (id, flat
+        values key -> value, its row's stored text), the text one `orjson.dumps` when every
+        key is `raw`; an element with a LIST/SET key as (id, values per key as lists, None),
+        its text made when it is written (`encode_vertex_values`)."""
+        keys = self.keys
+        flat: dict[str, Any] = {}
+        for key, value in properties.items() if type(properties) is dict else _pairs(properties):
+            kp = keys.get(key)
+            if kp is None or value is None or type(key) is not str:
+                raise Fallback
+            if not kp.single:
+                return self._prepare_multi(vid, properties, loading, graph_mode)
+            flat[key] = kp.coerce(value)  # may raise: the reference path raises it again, in order
+        for k in self.needed_loading if loading else self.needed:
+            if k not in flat:
+                raise Fallback
+        if self.pk_text is not None:  # one TEXT primary key: `_key_name` inline
+            if vid is not None:
+                raise Fallback
+            name = flat[self.pk_text]
+            if not name or name[0] <= "\u0003":
+                raise Fallback
+            if "!" in name:
+                name = name.replace("!", "`!")
+            vid = self.id_prefix + (name.replace(":", "`:") if ":" in name else name)
+        else:
+            vid = self._vertex_id(vid, flat, True, graph_mode)
+        given = tuple(flat)
+        shape = self.shapes.get(given)
+        if shape is None:
+            wanted = _key_order(given, keys, self.orders)
+            shape = self.shapes[given] = (wanted, self.raw_names.issuperset(given))
+        if shape[0] is not None:
+            flat = {k: flat[k] for k in shape[0]}
+        if shape[1]:
+            return vid, flat, orjson.dumps(flat).decode()
+        return vid, flat, orjson.dumps({k: encode_value(x) for k, x in flat.items()}).decode()
+
+    def _prepare_multi(
+        self, vid: Any, properties: Sequence[tuple[Any, ...]] | dict[str, Any], loading: bool, graph_mode: str
+    ) -> tuple[Any, dict[str, list[Any]], None]:
+        """`prepare_row` for an element with a LIST/SET key (values kept as lists)."""
         keys = self.keys
         values: dict[str, list[Any]] = {}
-        for p in properties:
-            if len(p) != 2:
-                raise Fallback
-            key, value = p
+        for key, value in _pairs(properties):
             kp = keys.get(key)
-            if kp is None or value is None:
+            if kp is None or value is None or type(key) is not str:
                 raise Fallback
-            x = kp.coerce(value)  # may raise: the reference path raises it again, in order
+            x = kp.coerce(value)
             if kp.single:
                 values[key] = [x]
             else:
@@ -154,11 +261,16 @@ class VertexPlan(_LabelPlan):
         for k in self.needed_loading if loading else self.needed:
             if k not in values:
                 raise Fallback
+        vid = self._vertex_id(vid, values, False, graph_mode)
+        return vid, _in_key_order(values, keys, self.orders), None
+
+    def _vertex_id(self, vid: Any, values: dict[str, Any], flat: bool, graph_mode: str) -> Any:
+        """The element's id by the label's strategy (`values` flat or lists per key)."""
         strategy = self.strategy
         if strategy == IdStrategy.PRIMARY_KEY:
             if vid is not None:
                 raise Fallback
-            name = _key_name(self.pk_parts, values, False)
+            name = _key_name(self.pk_parts, values, flat)
             vid = self.id_prefix + (name.replace(":", "`:") if ":" in name else name)
         elif strategy in _AUTOMATIC:
             if vid is not None:
@@ -167,7 +279,7 @@ class VertexPlan(_LabelPlan):
                 vid = idc.customized_vertex_id(vid, "CUSTOMIZE_NUMBER", self.label.name)
         else:
             vid = idc.customized_vertex_id(vid, strategy.value, self.label.name)
-        return vid, _in_key_order(values, keys, self.orders)
+        return vid
 
 
 class EdgePlan(_LabelPlan):
@@ -205,22 +317,25 @@ class EdgePlan(_LabelPlan):
             raise Fallback
         keys = self.keys
         values: dict[str, Any] = {}
-        for p in properties:
-            if len(p) != 2:
-                raise Fallback
-            key, value = p
+        for key, value in properties.items() if type(properties) is dict else _pairs(properties):
             kp = keys.get(key)
-            if kp is None or value is None:
+            if kp is None or value is None or type(key) is not str:
                 raise Fallback
             x = kp.coerce(value)
             values[key] = x if kp.single else list(x)
         for k in self.needed_loading if loading else self.needed:
             if k not in values:
                 raise Fallback
-        sort_values = _key_name(self.sort_parts, values, True) if self.sort_parts else ""
-        middle = self.id_middle + (sort_values.replace(">", "`>") if ">" in sort_values else sort_values)
-        eid = _end_part(out_v, ends) + middle + ">" + _end_part(in_v, ends)
-        return eid, sort_values, _in_key_order(values, keys, self.orders)
+        if self.sort_parts:
+            sort_values = _key_name(self.sort_parts, values, True)
+            middle = self.id_middle + (sort_values.replace(">", "`>") if ">" in sort_values else sort_values)
+        else:
+            sort_values, middle = "", self.id_middle
+        out_part = ends.get(out_v.key) or _end_part(out_v, ends)  # type: ignore[arg-type]
+        in_part = ends.get(in_v.key) or _end_part(in_v, ends)  # type: ignore[arg-type]
+        if len(values) > 1:
+            values = _in_key_order(values, keys, self.orders)
+        return out_part + middle + ">" + in_part, sort_values, values
 
 
 def _in_key_order(
@@ -231,13 +346,20 @@ def _in_key_order(
     already: the items of a batch nearly always list their keys alike."""
     if len(values) < 2:
         return values
-    given = tuple(values)
+    wanted = _key_order(tuple(values), keys, orders)
+    return values if wanted is None else {k: values[k] for k in wanted}
+
+
+def _key_order(
+    given: tuple[str, ...], keys: dict[str, KeyPlan], orders: dict[tuple[str, ...], tuple[str, ...] | None]
+) -> tuple[str, ...] | None:
+    """The key-id order of the `given` keys, None when it is that already (`orders` caches)."""
     try:
-        wanted = orders[given]
+        return orders[given]
     except KeyError:
         ordered = tuple(sorted(given, key=lambda k: keys[k].order))
         wanted = orders[given] = None if ordered == given else ordered
-    return values if wanted is None else {k: values[k] for k in wanted}
+        return wanted
 
 
 def _end_part(v: Vertex, cache: dict[int, str]) -> str:

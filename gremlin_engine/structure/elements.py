@@ -71,7 +71,10 @@ class Edge(Element):
     def __init__(
         self, id: Any, label: str, out_v: Vertex, in_v: Vertex, key: int | None = None, props: Any = None
     ) -> None:
-        super().__init__(id, label, key, props)
+        self.id = id  # Element's fields set here: edges are made by the thousand (batch loads)
+        self.label = label
+        self.key = key
+        self._props = props
         self.out_v = out_v
         self.in_v = in_v
 

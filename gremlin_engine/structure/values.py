@@ -272,7 +272,13 @@ _ABSENT = object()
 
 
 def encode_edge_props(props: dict[str, Any]) -> str:
-    return orjson.dumps({k: encode_value(v) for k, v in props.items()}).decode()
+    """An edge's properties as the text of its `props` column. The usual values (str, Int,
+    bool, finite float) are their own encoding, and a dict of only those is dumped as it is."""
+    for v in props.values():
+        t = type(v)
+        if not (t is str or t is Int or t is bool or (t is float and v - v == 0.0)):
+            return orjson.dumps({k: encode_value(v) for k, v in props.items()}).decode()
+    return orjson.dumps(props).decode()
 
 
 def decode_edge_props(raw: str | bytes | None) -> dict[str, Any]:

@@ -96,6 +96,11 @@ class InjectStep(Step):
         return list(self._children)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.is_start and not self.child_start and not ctx.track_paths and ctx.sack_initial is None:
+            return InjectedStream(self.args)
+        return self._injected(it, ctx)
+
+    def _injected(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.child_start:  # TinkerPop queues the parent's traverser ahead of injected ones
             yield from checked(it, ctx)
         if not ctx.track_paths and ctx.sack_initial is None:
@@ -106,6 +111,26 @@ class InjectStep(Step):
                 yield ctx.new_traverser(v)
         if not self.is_start and not self.child_start:
             yield from checked(it, ctx)
+
+
+class InjectedStream:
+    """`g.inject(a, b, ...)` at the start, with no path or sack to track: the objects as
+    fresh traversers, and as `injected` the objects themselves, so a step that takes a whole
+    batch (the HugeGraph batch writes, 500 REST items) reads them without a traverser each."""
+
+    __slots__ = ("injected", "_traversers")
+
+    def __init__(self, objects: tuple[Any, ...]) -> None:
+        self.injected = objects
+        self._traversers: Iterator[Traverser] | None = None
+
+    def __iter__(self) -> Iterator[Traverser]:
+        if self._traversers is None:
+            self._traversers = (Traverser(v, 1, None, (), None) for v in self.injected)
+        return self._traversers
+
+    def __next__(self) -> Traverser:
+        return next(iter(self))
 
 
 def eval_arg(value: Any, t: Traverser, ctx: Context, step: str) -> Any:

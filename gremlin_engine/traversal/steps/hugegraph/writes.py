@@ -17,7 +17,7 @@ caller's one transaction: a bad item fails the whole request and nothing is kept
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
@@ -44,68 +44,98 @@ def _objects(batch: list[Traverser]) -> list[tuple[Traverser, Any]]:
     return out
 
 
-class AddVerticesStep(Step):
+class _BatchWriteStep(Step):
+    """What `hgAddVertices` and `hgAddEdges` share: items in, one write per batch.
+
+    `g.inject(items...)` with nothing to track hands its objects over as a tuple
+    (`InjectedStream.injected`): the items are written straight from it, and the written
+    elements come out as fresh traversers, without an input traverser per item. Any other
+    input (a mid-traversal stream, paths, sacks, bulks) takes the general path, whose output
+    traversers are `t.split(element)` of the input ones."""
+
+    mutating = True
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        injected = getattr(it, "injected", None)
+        if injected is not None:
+            return WrittenStream(None, self._plain(injected, ctx))
+        return WrittenStream(self._written(it, ctx))
+
+    def _plain(self, objs: tuple[Any, ...], ctx: Context) -> Iterator[list[Any]]:
+        size = max(ctx.batch_size, WRITE_BATCH)
+        for start in range(0, len(objs), size):
+            ctx.check()
+            yield self._write(objs if len(objs) <= size else objs[start:start + size], ctx)
+
+    def _written(self, it: Iterator[Traverser], ctx: Context) -> Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]:
+        for batch in batches(it, max(ctx.batch_size, WRITE_BATCH), ctx):
+            pairs = _objects(batch)
+            yield pairs, self._write([obj for _t, obj in pairs], ctx)
+
+    def _write(self, objs: Sequence[Any], ctx: Context) -> list[Any]:
+        raise NotImplementedError
+
+
+class AddVerticesStep(_BatchWriteStep):
     """`hgAddVertices()`: each incoming `{"label", "id"?, "properties"}` becomes a vertex.
 
     One `GraphAccess` call per batch when the access offers the batched form
     `add_vertices([(label, id, props)]) -> [Vertex]` (likewise `add_edges([(label, out_v,
-    in_v, props)]) -> [Edge]` for `hgAddEdges`); otherwise one `add_vertex` per item."""
+    in_v, props)]) -> [Edge]` for `hgAddEdges`); otherwise one `add_vertex` per item. The
+    batched forms take an item's properties as its dict when it is one (a JSON object)."""
 
     name = "hgAddVertices"
-    mutating = True
 
-    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        return WrittenStream(self._written(it, ctx))
-
-    def _written(self, it: Iterator[Traverser], ctx: Context) -> Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]:
+    def _write(self, objs: Sequence[Any], ctx: Context) -> list[Any]:
         access = ctx.access
         bulk_add = getattr(access, "add_vertices", None)
-        for batch in batches(it, max(ctx.batch_size, WRITE_BATCH), ctx):
-            pairs = _objects(batch)
-            specs = []
-            for _t, obj in pairs:
-                item = el_.item_map(obj, self.name)
-                specs.append((item.get("label"), item.get("id"), el_.item_property_list(item, "vertex")))
-            if bulk_add is not None:
-                made = bulk_add(specs)
-            else:
-                made = [access.add_vertex(label, vid, props) for label, vid, props in specs]
-            yield pairs, made
+        name = self.name
+        specs = []
+        for obj in objs:
+            item = obj if type(obj) is dict else el_.item_map(obj, name)
+            props = item.get("properties")
+            if type(props) is not dict or bulk_add is None:
+                props = el_.item_property_list(item, "vertex")
+            specs.append((item.get("label"), item.get("id"), props))
+        if bulk_add is not None:
+            return bulk_add(specs)  # type: ignore[no-any-return]
+        return [access.add_vertex(label, vid, props) for label, vid, props in specs]
 
 
-class AddEdgesStep(Step):
+class AddEdgesStep(_BatchWriteStep):
     """`hgAddEdges(check_vertex)`: each incoming edge item map becomes an edge."""
 
     name = "hgAddEdges"
-    mutating = True
 
     def __init__(self, check_vertex: bool = True) -> None:
         super().__init__(check_vertex)
         self.check_vertex = bool(check_vertex)
 
-    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        return WrittenStream(self._written(it, ctx))
-
-    def _written(self, it: Iterator[Traverser], ctx: Context) -> Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]:
+    def _write(self, objs: Sequence[Any], ctx: Context) -> list[Any]:
         access = ctx.access
         schema = access.schema  # type: ignore[attr-defined]
-        for batch in batches(it, max(ctx.batch_size, WRITE_BATCH), ctx):
-            pairs = _objects(batch)
-            items = [el_.item_map(obj, self.name) for _t, obj in pairs]
-            end_id = _EndIds(schema)
-            ends = [(end_id(i.get("outV"), i.get("outVLabel")), end_id(i.get("inV"), i.get("inVLabel"))) for i in items]
-            found = _vertices_by_id(access, [x for pair in ends for x in pair])
-            specs = []
-            for item, (out_id, in_id) in zip(items, ends, strict=True):
-                out_v = _end(found, out_id, item.get("outVLabel"))
-                in_v = _end(found, in_id, item.get("inVLabel"))
-                specs.append((item.get("label"), out_v, in_v, el_.item_property_list(item, "edge")))
-            bulk_add = getattr(access, "add_edges", None)
-            if bulk_add is not None:
-                made = bulk_add(specs)
-            else:
-                made = [access.add_edge(label, o, i, None, props) for label, o, i, props in specs]
-            yield pairs, made
+        name = self.name
+        items = [obj if type(obj) is dict else el_.item_map(obj, name) for obj in objs]
+        ends = _EndIds(schema).pairs(items)
+        found = _vertices_by_id(access, [x for pair in ends for x in pair])
+        bulk_add = getattr(access, "add_edges", None)
+        specs = []
+        for item, (out_id, in_id) in zip(items, ends, strict=True):
+            out_label = item.get("outVLabel")
+            out_v = found.get(out_id)
+            if out_v is None or (out_label is not None and out_v.label != out_label):
+                out_v = _end(found, out_id, out_label)  # raises
+            in_label = item.get("inVLabel")
+            in_v = found.get(in_id)
+            if in_v is None or (in_label is not None and in_v.label != in_label):
+                in_v = _end(found, in_id, in_label)  # raises
+            props = item.get("properties")
+            if type(props) is not dict or bulk_add is None:
+                props = el_.item_property_list(item, "edge")
+            specs.append((item.get("label"), out_v, in_v, props))
+        if bulk_add is not None:
+            return bulk_add(specs)  # type: ignore[no-any-return]
+        return [access.add_edge(label, o, i, None, props) for label, o, i, props in specs]
 
 
 class WrittenStream:
@@ -115,17 +145,28 @@ class WrittenStream:
     `id_stream()` instead of iterating it, and gets `t.split(element).split(element.id)`
     made in one go, so a REST element costs one traverser and one generator hop less. Only
     a direct `id()` reader does that (an `as()` label on the write step wraps the stream in
-    another generator), so the element stays observable everywhere else."""
+    another generator), so the element stays observable everywhere else. A write fed by
+    `InjectedStream` (`plain`: lists of written elements) has no input traversers: its
+    elements and ids come out as fresh traversers."""
 
-    __slots__ = ("_written", "_elements")
+    __slots__ = ("_written", "_plain", "_elements")
 
-    def __init__(self, written: Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]) -> None:
+    def __init__(
+        self,
+        written: Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]] | None,
+        plain: Iterator[list[Any]] | None = None,
+    ) -> None:
         self._written = written
+        self._plain = plain
         self._elements: Iterator[Traverser] | None = None
 
     def __iter__(self) -> Iterator[Traverser]:
         if self._elements is None:
-            self._elements = _follow(self._written)
+            if self._plain is not None:
+                self._elements = _fresh(self._plain, False)
+            else:
+                assert self._written is not None
+                self._elements = _follow(self._written)
         return self._elements
 
     def __next__(self) -> Traverser:
@@ -133,7 +174,20 @@ class WrittenStream:
 
     def id_stream(self) -> Iterator[Traverser]:
         """The ids of the written elements, as `id()` would make them (call before iterating)."""
+        if self._plain is not None:
+            return _fresh(self._plain, True)
+        assert self._written is not None
         return _follow_ids(self._written)
+
+
+def _fresh(plain: Iterator[list[Any]], ids: bool) -> Iterator[Traverser]:
+    """Fresh traversers (bulk 1, no path, loops or sack: what the injected ones were) for
+    the written elements, or for their ids."""
+    for made in plain:
+        if ids:
+            yield from [Traverser(e.id, 1, None, (), None) for e in made]
+        else:
+            yield from [Traverser(e, 1, None, (), None) for e in made]
 
 
 def _follow(written: Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]) -> Iterator[Traverser]:
@@ -162,11 +216,12 @@ class _EndIds:
     """`elements.end_id` for one batch, remembering which end labels take UUID ids (the
     only case where a string id needs the schema)."""
 
-    __slots__ = ("schema", "uuid_labels")
+    __slots__ = ("schema", "uuid_labels", "plain")
 
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self.uuid_labels: dict[Any, bool] = {}
+        self.plain: dict[str, bool] = {}  # labels whose (non-empty) string ids are used as given
 
     def __call__(self, value: Any, label: Any) -> Any:
         if type(value) is str and value:
@@ -176,9 +231,26 @@ class _EndIds:
             if is_uuid is None:
                 vl = self.schema.vertex_label(label)
                 is_uuid = self.uuid_labels[label] = vl is not None and vl.id_strategy == IdStrategy.CUSTOMIZE_UUID
+                if not is_uuid:
+                    self.plain[label] = True
             if not is_uuid:
                 return value
         return el_.end_id(self.schema, value, label)
+
+    def pairs(self, items: list[Mapping[str, Any]]) -> list[tuple[Any, Any]]:
+        """(out id, in id) of each edge item, in item order (so the first bad one raises);
+        a string id under a label already known to take it as given is not looked at again."""
+        plain = self.plain
+        out = []
+        for i in items:
+            o, ol = i.get("outV"), i.get("outVLabel")
+            if not (type(o) is str and o and type(ol) is str and plain.get(ol)):
+                o = self(o, ol)
+            n, nl = i.get("inV"), i.get("inVLabel")
+            if not (type(n) is str and n and type(nl) is str and plain.get(nl)):
+                n = self(n, nl)
+            out.append((o, n))
+        return out
 
 
 def _vertices_by_id(access: Any, ids: list[Any]) -> dict[Any, Vertex]:
