@@ -263,8 +263,8 @@ def report(size: str, w: Workload, loads: dict[int, dict[str, float]], gets: dic
         lines.append(f"| REST, {clients} client{'s' if clients > 1 else ''} | {_fmt(r['vertices_per_s'])} | "
                      f"{_fmt(r['edges_per_s'])} | {_fmt(r['elements_per_s'])} | {_fmt(r['per_server_cpu_s'])} | "
                      f"{r['total_s']:.1f} s | "
-                     f"{ratio:.1f}× slower | {ok} |")
-    if loads:
+                     f"{f'{ratio:.1f}× slower' if raw else '—'} | {ok} |")
+    if loads and raw:
         lines.append(f"| raw sqlite3 in-process (`executemany`) | | | {_fmt(raw['elements_per_s'])} | | "
                      f"{raw['total_s']:.2f} s | 1× | |")
     lines += ["", "| GET vertex by id | req/s | requests per server CPU-second | server CPU per request "
