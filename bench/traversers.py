@@ -12,7 +12,8 @@ an older store layout is reused as it is (it must still open: stores migrate).
    strict mode, and the workload has one label; auto mode walks it as a bipartite view (the
    source side OUT, the other side IN), which is the recurrence the other systems run too.
 2. Runs over REST (httpx, one client): k-out depth 1-4 and k-neighbor depth 2-3 (`OUT`,
-   label `knows`, `count_only`), shortest path for 100 probe pairs (`OUT`, max_depth 6),
+   label `knows`, `count_only`; the light ones repeat their 20 probes for several rounds,
+   since the server's CPU is read in 10 ms ticks), shortest path for 100 probe pairs (`OUT`, max_depth 6),
    personal rank (max_depth 5), and k-out depth 6 once (the large graph's capacity check).
 3. Runs the same operations as hand-written frontier BFS / bidirectional BFS / the
    rank recurrence over plain `sqlite3` on `bench/raw_sqlite.py`'s tables, and over an
