@@ -53,12 +53,16 @@ class BatchWritesMixin(MutationsMixin):
         failure: BaseException | None = None
         plans: dict[Any, VertexPlan | None] = {}
         loading, mode = self._loading, self.graph_mode
+        last: Any = _NONE  # the label of the previous spec, whose plan `plan` is
+        plan: VertexPlan | None = None
         for label, id, properties in specs:
             try:
-                plan = plans[label] if label in plans else plans.setdefault(label, VertexPlan.build(self.schema, label))
+                if label != last:
+                    plan = plans[label] if label in plans else plans.setdefault(label, VertexPlan.build(self.schema, label))
+                    last = label
                 if plan is None:
                     raise Fallback
-                prepared.append((plan.label, *plan.prepare_row(id, properties, loading, mode)))
+                prepared.append(plan.prepare_row(id, properties, loading, mode))
                 continue
             except Exception:  # the reference rules below decide (and word the error)
                 pass
@@ -233,9 +237,13 @@ class BatchWritesMixin(MutationsMixin):
         plans: dict[Any, EdgePlan | None] = {}
         ends: dict[int, str] = {}
         loading, cache = self._loading, self._vertices
+        last: Any = _NONE  # the label of the previous spec, whose plan `plan` is
+        plan: EdgePlan | None = None
         for label, out_v, in_v, properties in specs:
             try:
-                plan = plans[label] if label in plans else plans.setdefault(label, EdgePlan.build(self.schema, label))
+                if label != last:
+                    plan = plans[label] if label in plans else plans.setdefault(label, EdgePlan.build(self.schema, label))
+                    last = label
                 if plan is None or out_v.key is None or in_v.key is None:
                     raise Fallback
                 out_c = cache.get(out_v.key, out_v)
@@ -318,6 +326,9 @@ class BatchWritesMixin(MutationsMixin):
         if index_rows:
             self.tx.index_add_many(index_rows)
         return made
+
+
+_NONE = object()  # no label seen yet
 
 
 def _pair_list(properties: Any) -> Any:

@@ -195,17 +195,17 @@ class VertexPlan(_LabelPlan):
     ) -> tuple[Any, dict[str, list[Any]]]:
         """(vertex id or None for AUTOMATIC, values per key in key-id order); `Fallback`
         for anything but a plain valid element."""
-        vid, values, text = self.prepare_row(vid, properties, loading, graph_mode)
+        _vl, vid, values, text = self.prepare_row(vid, properties, loading, graph_mode)
         return vid, ({k: [x] for k, x in values.items()} if text is not None else values)
 
     def prepare_row(
         self, vid: Any, properties: Sequence[tuple[Any, ...]] | dict[str, Any], loading: bool, graph_mode: str
-    ) -> tuple[Any, dict[str, Any], str | None]:
+    ) -> tuple[VertexLabel, Any, dict[str, Any], str | None]:
         """`prepare` for a batch insert; the properties may be a dict (a REST item's JSON
-        object). The common element, single-valued keys only, comes back as (id, flat
-        values key -> value, its row's stored text), the text one `orjson.dumps` when every
-        key is `raw`; an element with a LIST/SET key as (id, values per key as lists, None),
-        its text made when it is written (`encode_vertex_values`)."""
+        object). The common element, single-valued keys only, comes back as (label, id,
+        flat values key -> value, its row's stored text), the text one `orjson.dumps` when
+        every key is `raw`; an element with a LIST/SET key as (label, id, values per key as
+        lists, None), its text made when it is written (`encode_vertex_values`)."""
         keys = self.keys
         flat: dict[str, Any] = {}
         for key, value in properties.items() if type(properties) is dict else _pairs(properties):
@@ -237,12 +237,12 @@ class VertexPlan(_LabelPlan):
         if shape[0] is not None:
             flat = {k: flat[k] for k in shape[0]}
         if shape[1]:
-            return vid, flat, orjson.dumps(flat).decode()
-        return vid, flat, orjson.dumps({k: encode_value(x) for k, x in flat.items()}).decode()
+            return self.label, vid, flat, orjson.dumps(flat).decode()
+        return self.label, vid, flat, orjson.dumps({k: encode_value(x) for k, x in flat.items()}).decode()
 
     def _prepare_multi(
         self, vid: Any, properties: Sequence[tuple[Any, ...]] | dict[str, Any], loading: bool, graph_mode: str
-    ) -> tuple[Any, dict[str, list[Any]], None]:
+    ) -> tuple[VertexLabel, Any, dict[str, list[Any]], None]:
         """`prepare_row` for an element with a LIST/SET key (values kept as lists)."""
         keys = self.keys
         values: dict[str, list[Any]] = {}
@@ -262,7 +262,7 @@ class VertexPlan(_LabelPlan):
             if k not in values:
                 raise Fallback
         vid = self._vertex_id(vid, values, False, graph_mode)
-        return vid, _in_key_order(values, keys, self.orders), None
+        return self.label, vid, _in_key_order(values, keys, self.orders), None
 
     def _vertex_id(self, vid: Any, values: dict[str, Any], flat: bool, graph_mode: str) -> Any:
         """The element's id by the label's strategy (`values` flat or lists per key)."""

@@ -167,13 +167,13 @@ def test_flat_rows_equal_encoded_values(pair: tuple[Graph, Graph]) -> None:
         assert plan is not None
         for props in ({"score": 1.5, "ok": True, "name": "a:b!c"}, {"big": 5, "ratio": 2.5, "age": 3},
                       {"age": 2**31 - 1}, {"score": 7}):
-            vid, flat, text = plan.prepare_row("x", props, False, "NONE")
+            _vl, vid, flat, text = plan.prepare_row("x", props, False, "NONE")
             assert text is not None and vid == "x"
             assert text == encode_vertex_values({k: [x] for k, x in flat.items()})
             assert plan.prepare("x", list(props.items()), False, "NONE")[1] == {k: [x] for k, x in flat.items()}
         person = VertexPlan.build(a.schema, "person")
         assert person is not None
-        vid, lists, text = person.prepare_row(None, {"name": "a:b", "tags": ["t"]}, False, "NONE")
+        _vl, vid, lists, text = person.prepare_row(None, {"name": "a:b", "tags": ["t"]}, False, "NONE")
         assert (vid, lists, text) == ("1:a`:b", {"name": ["a:b"], "tags": ["t"]}, None)
 
 
