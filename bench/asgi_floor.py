@@ -1,0 +1,220 @@
+"""Server CPU per request of a trivial ASGI app: stock uvicorn against our HTTP protocol.
+
+    python -m bench.asgi_floor [--requests N] [--rounds R] [--clients 1 8]
+
+What the HTTP layer alone costs per keep-alive GET, with hugelite's own serve settings
+(uvloop, httptools, no access log, no server header, a date header), the app answering a
+~200-byte JSON body with a content-length as the REST GET by id does. Each protocol runs in
+its own server subprocess; the figure is that process's CPU time (from /proc) divided by
+the requests it answered, median over rounds, so other load on the machine does not
+inflate it. Protocols are run alternately, round by round, for the same reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+BODY = b'{"id":"1:v1","label":"person","type":"vertex","properties":{"name":"marko","age":29}}' * 2
+HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]
+PROTOCOLS = {"stock": "httptools", "lean": "rest_adapter.http_protocol:CoalescingHttpToolsProtocol"}
+
+
+async def app(scope: Any, receive: Any, send: Any) -> None:
+    """The trivial app: answers every HTTP request at once, without reading a body."""
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            else:
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+    await send({"type": "http.response.body", "body": BODY})
+
+
+def serve(port: int, protocol: str) -> None:
+    import uvicorn
+
+    from rest_adapter.cli import server_options
+
+    http: Any = protocol
+    if ":" in protocol:
+        import importlib
+
+        module, name = protocol.split(":")
+        http = getattr(importlib.import_module(module), name)
+    uvicorn.run(app, host="127.0.0.1", port=port, **{**server_options("critical"), "http": http})
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Server:
+    def __init__(self, protocol: str) -> None:
+        self.port = _free_port()
+        self.proc = subprocess.Popen([sys.executable, "-m", "bench.asgi_floor", "--serve", str(self.port), protocol],
+                                     cwd=Path(__file__).resolve().parent.parent)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError(f"server for {protocol} did not start") from None
+                time.sleep(0.05)
+
+    def cpu_s(self) -> tuple[float, float]:
+        """(user, system) CPU seconds of the server process."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+async def _worker(port: int, count: int) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    request = b"GET /vertices/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    try:
+        for _ in range(count):
+            writer.write(request)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = int(head.split(b"content-length: ", 1)[1].split(b"\r\n", 1)[0])
+            await reader.readexactly(length)
+    finally:
+        writer.close()
+
+
+async def _run(port: int, requests: int, clients: int) -> None:
+    await asyncio.gather(*(_worker(port, requests // clients) for _ in range(clients)))
+
+
+class _NullTransport:
+    """A connected transport that drops what is written: the protocol's own Python cost,
+    without the socket system calls (which the subprocess figures include)."""
+
+    def __init__(self) -> None:
+        self.written = 0
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.written += 1
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"sockname": ("127.0.0.1", 8080), "peername": ("127.0.0.1", 50000)}.get(name, default)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+    def set_protocol(self, protocol: Any) -> None:
+        pass
+
+
+def in_process(requests: int, rounds: int) -> None:
+    """CPU per request of each protocol class fed requests directly, in this process."""
+    import uvicorn
+    import uvloop
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    from uvicorn.server import ServerState
+
+    from rest_adapter.cli import server_options
+    from rest_adapter.http_protocol import CoalescingHttpToolsProtocol
+
+    request = b"GET /graphs/hugegraph/graph/vertices/%221:v1%22 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    async def run(cls: type) -> float:
+        config = uvicorn.Config(app, **{**server_options("critical"), "http": cls})
+        config.load()
+        proto = cls(config=config, server_state=ServerState(), app_state={})
+        transport = _NullTransport()
+        proto.connection_made(transport)
+        feed, sleep = proto.data_received, asyncio.sleep
+        for _ in range(200):
+            feed(request)
+            await sleep(0)
+        t0 = time.process_time()
+        for _ in range(requests):
+            feed(request)
+            await sleep(0)  # lets a request Task run (both protocols pay this the same)
+        spent = time.process_time() - t0
+        assert transport.written >= requests, transport.written
+        proto.connection_lost(None)
+        return spent / requests * 1e6
+
+    figures: dict[str, list[float]] = {"stock": [], "lean": []}
+    for _ in range(rounds):
+        for name, cls in (("stock", HttpToolsProtocol), ("lean", CoalescingHttpToolsProtocol)):
+            figures[name].append(uvloop.run(run(cls)))
+    print("| protocol (in process, no sockets) | CPU per request (median) | rounds |")
+    print("|---|---:|---|")
+    for name, values in figures.items():
+        print(f"| {name} | {statistics.median(values):.1f} µs | {' '.join(f'{v:.1f}' for v in values)} |")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--serve", nargs=2, metavar=("PORT", "PROTOCOL"), help=argparse.SUPPRESS)
+    ap.add_argument("--requests", type=int, default=20000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--clients", type=int, nargs="*", default=[1, 8])
+    ap.add_argument("--in-process", action="store_true",
+                    help="feed each protocol class requests directly (no sockets, no subprocess)")
+    args = ap.parse_args(argv)
+    if args.in_process:
+        in_process(args.requests, args.rounds)
+        return
+    if args.serve:
+        serve(int(args.serve[0]), args.serve[1])
+        return
+    servers = {name: _Server(protocol) for name, protocol in PROTOCOLS.items()}
+    try:
+        figures: dict[tuple[str, int], list[tuple[float, float]]] = {(n, c): [] for n in servers for c in args.clients}
+        for server in servers.values():
+            asyncio.run(_run(server.port, 1000, 1))  # warm-up
+        for _ in range(args.rounds):
+            for clients in args.clients:
+                for name, server in servers.items():
+                    user0, sys0 = server.cpu_s()
+                    asyncio.run(_run(server.port, args.requests, clients))
+                    user1, sys1 = server.cpu_s()
+                    figures[(name, clients)].append(((user1 - user0) / args.requests * 1e6,
+                                                     (sys1 - sys0) / args.requests * 1e6))
+    finally:
+        for server in servers.values():
+            server.stop()
+    print("| protocol | clients | server CPU per request (median) | user | system | rounds (user+system) |")
+    print("|---|---:|---:|---:|---:|---|")
+    for (name, clients), values in figures.items():
+        total = [u + s for u, s in values]
+        print(f"| {name} | {clients} | {statistics.median(total):.1f} µs | "
+              f"{statistics.median(u for u, _ in values):.1f} µs | {statistics.median(s for _, s in values):.1f} µs | "
+              f"{' '.join(f'{v:.0f}' for v in total)} |")
+
+
+if __name__ == "__main__":
+    main()
