@@ -11,6 +11,11 @@ whole walk on the adjacency index, and one scan groups the whole table.
   expanded once, with the walks' sum as its multiplicity), and the last hop is a join that
   sums multiplicities, so it needs no grouping. 'both' is the out side and the in side
   with ``UNION ALL`` (a self-loop counts twice, as `adjacent` lists it twice).
+* `walk_count_from_id` counts the walks of at most `CHAIN_MAX_HOPS` hops from ONE vertex
+  named by its public id, in one statement with no frontier: a join chain per choice of
+  side at each 'both' hop (``UNION ALL``, so a self-loop again counts twice), the start
+  found by the id index. For one start this is about half the CTE's cost, and being one
+  statement it needs no transaction around a separate start lookup.
 * `property_groups` returns, per distinct JSON text of the top-level member `key` of the
   `props` object, the number of rows: the engine decodes the text (storage still never
   interprets values; it only names the member). Rows without the member group under None.
@@ -25,6 +30,7 @@ ordinary path.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -40,6 +46,9 @@ HAS_JSON_ARROW = sqlite3.sqlite_version_info >= (3, 38, 0)
 
 #: SQLite virtual-machine steps between two polls of `stop`
 POLL_EVERY = 20_000
+#: the longest walk `walk_count_from_id` answers with one join chain ('both' hops double
+#: the branches: 2**hops at most)
+CHAIN_MAX_HOPS = 3
 
 _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
           "both": (("out_key", "in_key"), ("in_key", "out_key"))}
@@ -81,6 +90,23 @@ def _walk_sql(hops: tuple[Hop, ...], everyone: tuple[int, ...] | None = None, fr
     return f"WITH {', '.join(ctes)} SELECT sum(m) FROM ({last})"
 
 
+@lru_cache(maxsize=128)
+def _chain_sql(hops: tuple[Hop, ...]) -> str:
+    """`walk_count_from_id`'s statement: per choice of side at every 'both' hop, one join
+    chain from the start vertex (found by its public id, ``?1``) counting its rows; CROSS
+    JOINs pin the loop order (id index probe, then one adjacency-index range per row)."""
+    branches = []
+    for sides in itertools.product(*(_SIDES[d] for d, _labels in hops)):
+        joins, prev = [], "s.key"
+        for i, ((this, other), (_d, labels)) in enumerate(zip(sides, hops, strict=True)):
+            joins.append(f" CROSS JOIN edges AS e{i} ON e{i}.{this} = {prev}{label_filter(f'e{i}.label_id', labels)}")
+            prev = f"e{i}.{other}"
+        branches.append(f"SELECT count(*) AS c FROM vertices AS s{''.join(joins)} WHERE s.id = ?1")
+    if len(branches) == 1:
+        return branches[0]
+    return f"SELECT sum(c) FROM ({' UNION ALL '.join(branches)})"
+
+
 @lru_cache(maxsize=64)
 def _groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
     where = "" if labels is None else f" WHERE 1{label_filter('label_id', labels)}"
@@ -95,6 +121,19 @@ def _label_groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
 
 def _labels(label_ids: Sequence[int] | None) -> tuple[int, ...] | None:
     return None if label_ids is None else label_key(label_ids)
+
+
+def _normalise(hops: Sequence[tuple[Any, Sequence[int] | None]]) -> list[Hop] | None:
+    """(direction name, label key) per hop; None when a hop allows no label (no walk passes)."""
+    norm: list[Hop] = []
+    for direction, labels in hops:
+        d = str(getattr(direction, "name", direction)).lower()
+        if d not in _SIDES:
+            raise StoreError(f"direction must be 'out', 'in' or 'both', not {direction!r}")
+        if labels is not None and len(labels) == 0:
+            return None
+        norm.append((d, _labels(labels)))
+    return norm
 
 
 def member_path(key: str) -> str | None:
@@ -121,6 +160,24 @@ class AggregatesMixin(TxBase):
             if stop is not None:
                 raw.set_progress_handler(None, 0)
 
+    def walk_count_from_id(
+        self, vertex_id: Any, hops: Sequence[tuple[str, Sequence[int] | None]], stop: Callable[[], bool] | None = None,
+    ) -> int | None:
+        """`walk_count` from the one vertex whose stored id is `vertex_id` (0 when there is
+        none), for at most `CHAIN_MAX_HOPS` hops, as ONE statement (so no transaction is needed
+        around it): a join chain per choice of side at 'both' hops, each counting its rows.
+        A join row is one walk, so parallel edges count once each and a 'both' self-loop
+        twice (its out side and its in side), as in `walk_count`. For a point start the
+        chain beats the frontier CTE (no JSON start list, no GROUP BY temp b-tree); deeper
+        walks keep the CTE, whose grouping keeps a hub's fan-out from multiplying rows."""
+        norm = _normalise(hops)
+        if norm is None:
+            return 0
+        if len(norm) > CHAIN_MAX_HOPS:
+            raise StoreError(f"walk_count_from_id takes at most {CHAIN_MAX_HOPS} hops, not {len(norm)}")
+        rows = self._aggregate(_chain_sql(tuple(norm)), [vertex_id], stop)
+        return None if rows is None else int(rows[0][0] or 0)
+
     def walk_count(
         self, start: Sequence[tuple[int, int]] | None, hops: Sequence[tuple[str, Sequence[int] | None]],
         stop: Callable[[], bool] | None = None, start_label_ids: Sequence[int] | None = None,
@@ -129,14 +186,9 @@ class AggregatesMixin(TxBase):
         pairs), hop i going in direction hops[i][0] ('out', 'in', 'both') over edges with
         a label in hops[i][1] (None: any label; empty: none). None when `stop` interrupted it.
         `start=None`: from every vertex (with a label in `start_label_ids`, when given), once."""
-        norm: list[Hop] = []
-        for direction, labels in hops:
-            d = str(getattr(direction, "name", direction)).lower()
-            if d not in _SIDES:
-                raise StoreError(f"direction must be 'out', 'in' or 'both', not {direction!r}")
-            if labels is not None and len(labels) == 0:
-                return 0
-            norm.append((d, _labels(labels)))
+        norm = _normalise(hops)
+        if norm is None:
+            return 0
         if start is None:
             if start_label_ids is not None and len(start_label_ids) == 0:
                 return 0

@@ -48,6 +48,7 @@ from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.steps.point import _values
 from storage.read_once import read_once
+from storage.tx_aggregates import CHAIN_MAX_HOPS
 
 #: returned when the ordinary path must answer (the caller then runs the traversal)
 FALLBACK: Any = object()
@@ -78,6 +79,8 @@ def run(graph: Any, direct: Any, values: list[Any], timeout_ms: float | None = N
     if kind == "walk":
         token = make_token(timeout_ms, cancel)
         token.check()
+        if len(direct.hops) <= CHAIN_MAX_HOPS:  # one statement finds the start and counts
+            return read_once(graph.store, _walk_chain, graph, direct, values[0], token)
         return read_once(graph.store, _walk, graph, direct, values[0], token, snapshot=True)
     return read_once(graph.store, _RUNNERS[kind], graph, direct, values, snapshot=direct.snapshot)
 
@@ -217,6 +220,14 @@ def _element(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
     found = list(fetch(values, None, (), None))
     load_results(access, found)
     return found
+
+
+def _walk_chain(tx: Any, graph: Any, direct: Any, ident: Any, token: CancelToken) -> Any:
+    n = _access(tx, graph).walk_count_from_id(ident, direct.hops, lambda: token.cancelled or token.expired())
+    if n is None:  # interrupted or unanswerable: a pending timeout is raised, else the pipeline counts
+        token.check()
+        return FALLBACK
+    return [Long(n)]
 
 
 def _walk(tx: Any, graph: Any, direct: Any, ident: Any, token: CancelToken) -> Any:

@@ -1,6 +1,7 @@
 """The optional `GraphAccess` aggregates that storage answers in one statement.
 
-Steps look these up on the access's class (`walk_count`, `walk_count_all`, `group_counts`), so filtering
+Steps look these up on the access's class (`walk_count`, `walk_count_all`, `group_counts`;
+direct plans also `walk_count_from_id`), so filtering
 views (which wrap an access through `__getattr__`) and the in-memory test graph never
 offer them and take the general path. Each returns None when it cannot answer (an old
 SQLite, props that are not JSON text, an interrupted statement): the caller then checks its
@@ -16,10 +17,11 @@ import orjson
 
 from gremlin_engine.runtime import query as qp
 from gremlin_engine.runtime.reads import storage_direction
+from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.values import decode_value, decode_vertex_entry
 from gremlin_engine.traversal.tokens import Direction, T
-from storage.tx_aggregates import AggregateUnsupported
+from storage.tx_aggregates import CHAIN_MAX_HOPS, AggregateUnsupported
 
 #: start vertices per `walk_count` statement (counts add up, so chunks are independent)
 WALK_CHUNK = 5000
@@ -60,6 +62,28 @@ class PushdownsMixin:
         except AggregateUnsupported:
             return None
         return total
+
+    def walk_count_from_id(
+        self, ident: Any, hops: Sequence[tuple[Direction, Sequence[str]]], stop: Callable[[], bool] | None = None,
+    ) -> int | None:
+        """`walk_count([(V(ident), 1)], hops)` in ONE statement that finds the start vertex
+        by id as well (`Tx.walk_count_from_id`), so a direct plan needs no transaction
+        around a lookup and a walk: 0 when `V(ident)` finds nothing. None when it cannot
+        answer: auto mode (`V(id)` also tries alternate ids there), more hops than one
+        statement takes, an old SQLite, or `stop` interrupted it. The start is found in
+        storage, as `vertices([ident])` finds it (the walk reads storage only either way)."""
+        if self.schema.auto or len(hops) > CHAIN_MAX_HOPS:
+            return None
+        wanted = idc.lookup_id(ident)
+        if wanted is None:
+            return 0
+        plan = self._walk_plan(hops)
+        if plan is None:
+            return 0
+        try:
+            return self.tx.walk_count_from_id(idc.to_storage(wanted), plan, stop)  # type: ignore[no-any-return]
+        except AggregateUnsupported:
+            return None
 
     def walk_count_all(
         self,

@@ -177,6 +177,69 @@ def test_walk_counts(graph: Graph, pipeline: Any, script: str) -> None:
     assert graph.execute("g.V(vid).out().out().count()", bindings={"vid": 404}) == [Long(0)]
 
 
+def _walk_statements(graph: Graph, script: str, bindings: dict[str, Any]) -> list[str]:
+    """The data statements of one direct run of `script` (learnt first)."""
+    graph.execute(script, bindings=bindings)
+    seen: list[str] = []
+    raws = [raw for _c, raw in graph.store._idle]  # the learning run left its connection idle
+    assert raws
+    for raw in raws:
+        raw.set_trace_callback(seen.append)
+    try:
+        graph.execute(script, bindings=bindings)
+    finally:
+        for raw in raws:
+            raw.set_trace_callback(None)
+    return [s for s in seen if "schema_items" not in s and "meta" not in s]
+
+
+@pytest.mark.parametrize("script", [
+    "g.V(vid).out().out().count()", "g.V(vid).both().both().count()", "g.V(vid).both('knows').both('calls').count()",
+    "g.V(vid).repeat(both()).times(3).count()", "g.V(vid).in('calls').both('calls', 'knows').count()",
+    "g.V(vid).out('calls').out('calls').count()", "g.V(vid).repeat(out()).times(4).count()",
+])
+def test_walk_counts_equal_the_unfused_walk(graph: Graph, pipeline: Any, script: str) -> None:
+    """The one-statement walk (`walk_count_from_id`) against the steps themselves (the walk
+    count strategy off): self-loops count twice under `both`, and parallel edges (a label
+    with a sort key allows several between one pair) once each."""
+    for kind, body in (("propertykey", {"name": "at", "data_type": "INT"}),
+                       ("edgelabel", {"name": "calls", "source_label": "person", "target_label": "person",
+                                      "frequency": "MULTIPLE", "sort_keys": ["at"], "properties": ["at"]})):
+        graph.schema.create(kind, body)
+    with api.write_access(graph) as a:
+        one, two = Vertex(Long(1), "person"), Vertex(Long(2), "person")
+        for at in range(3):
+            a.add_edge("calls", one, two, None, [("at", at)])
+        a.add_edge("calls", two, two, None, [("at", 9)])
+        a.add_edge("calls", one, one, None, [("at", 9)])
+    unfused = script.replace("g.V(", "g.withoutStrategies(WalkCountStrategy).V(", 1)
+    counts = []
+    for vid in (1, 2, 5, 3_000_000_000, 404, "1"):
+        got = _same(graph, pipeline, script, {"vid": vid})
+        assert _typed(got) == _typed(graph.execute(unfused, bindings={"vid": vid})), (script, vid)
+        counts.append(got[0])
+    assert max(counts) > 3 and counts[-2:] == [Long(0), Long(0)]
+
+
+def test_a_point_walk_count_is_one_statement(tmp_path: Path) -> None:
+    """Up to three hops from one id: one statement, no BEGIN (the statement is its own
+    snapshot); four hops keep the frontier walk inside a transaction."""
+    registry = GraphRegistry(evaluation_timeout_ms=0)
+    cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "walk.db"))
+    GraphRegistry.init_store(cfg)
+    try:
+        g = registry.open(cfg)
+        _build(g)
+        stmts = _walk_statements(g, "g.V(vid).out().out().count()", {"vid": 1})
+        assert len(stmts) == 1 and stmts[0].startswith("SELECT count(*) AS c FROM vertices AS s"), stmts
+        stmts = _walk_statements(g, "g.V(vid).repeat(both()).times(3).count()", {"vid": 1})
+        assert len(stmts) == 1 and stmts[0].count("UNION ALL") == 7, stmts
+        stmts = _walk_statements(g, "g.V(vid).repeat(out()).times(4).count()", {"vid": 1})
+        assert stmts[0] == "BEGIN" and any(s.startswith("WITH") for s in stmts), stmts
+    finally:
+        registry.close_all()
+
+
 def test_literal_ids_take_the_direct_route(graph: Graph, pipeline: Any) -> None:
     for script in ("g.V(3).values('name')", "g.V(3L).out('knows').id()", "g.V().has('person', 'name', 'p2').id()"):
         got = _same(graph, pipeline, script, {})
