@@ -40,6 +40,7 @@ from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import query as qp
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.runtime.materialize import load_results
+from gremlin_engine.runtime.reads import storage_direction
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
 from gremlin_engine.runtime.session import make_token
 from gremlin_engine.schema.model import Cardinality, IdStrategy
@@ -119,15 +120,41 @@ def _point(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
 
 
 def _hop(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
-    found = _access(tx, graph).point_neighbour_ids(values[0], direct.direction, direct.labels)
-    return FALLBACK if found is None else found
+    """`point_neighbour_ids` with its schema-only work (storage direction, edge label ids)
+    kept per schema snapshot in `direct.memo`, and no `StoreAccess`: that method's
+    fall-backs cannot apply here (the graph is strict, see `usable`, and a fresh access
+    holds no vertex), so what is left is its id codec and `tx.neighbour_ids`."""
+    wanted = idc.lookup_id(values[0])
+    if wanted is None:
+        return []
+    service = graph.schema
+    snap = getattr(service, "_snap", None)
+    memo = direct.memo
+    if memo is not None and snap is not None and memo[0] is snap:
+        side, lids = memo[1]
+    else:
+        side = storage_direction(direct.direction)
+        lids = _access(tx, graph)._edge_label_filter(direct.labels)
+        if snap is not None:
+            direct.memo = (snap, (side, lids))
+    if lids is not None and not lids:
+        return []
+    return _public_ids(tx.neighbour_ids(idc.to_storage(wanted), side, lids))
+
+
+def _public_ids(rows: list[Any], column: int = 1) -> list[Any]:
+    """`idc.from_storage` of each row's `column`. Most graphs' ids are numbers (AUTOMATIC,
+    CUSTOMIZE_NUMBER), which it turns into `Long`: that case is tested inline, which at ~10
+    ids per hop is a measurable share of the call; other kinds go through it."""
+    from_storage = idc.from_storage
+    return [Long(r[column]) if type(r[column]) is int else from_storage(r[column]) for r in rows]
 
 
 def _index(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
     conditions = direct.bind_conditions(values)
-    access = _access(tx, graph)
     if not direct.snapshot:  # one label, one equality: the plan is prepared per schema
-        return _one_index_lookup(access, graph.schema, direct, conditions[0])
+        return _one_index_lookup(tx, graph, direct, conditions[0])
+    access = _access(tx, graph)
     labels = list(direct.label_filter) if direct.label_filter is not None else None
     found = access.point_index_ids(labels, tuple(conditions))
     return FALLBACK if found is None else found
@@ -170,13 +197,14 @@ def _prepare_index(schema: Any, label: str, key: str) -> _IndexPrep:
     return _IndexPrep("lookup", vl.id, il, pk)
 
 
-def _one_index_lookup(access: Any, service: Any, direct: Any, condition: tuple[str, Any]) -> Any:
+def _one_index_lookup(tx: Any, graph: Any, direct: Any, condition: tuple[str, Any]) -> Any:
+    service = graph.schema
     snap = getattr(service, "_snap", None)
     memo = direct.memo
     if memo is not None and snap is not None and memo[0] is snap:
         prep = memo[1]
     else:
-        prep = _prepare_index(access.schema, direct.label_filter[0], condition[0])
+        prep = _prepare_index(_access(tx, graph).schema, direct.label_filter[0], condition[0])
         if snap is not None:
             direct.memo = (snap, prep)
     if prep.outcome != "lookup":
@@ -188,11 +216,9 @@ def _one_index_lookup(access: Any, service: Any, direct: Any, condition: tuple[s
         wanted = service.index_lookup_value(prep.index, [service.coerce(prep.pk, value)])
     except IllegalArgument:
         return []  # a value of another type matches nothing
-    label_id = prep.label_id
-    from_storage = idc.from_storage
     key, p = condition
-    return [from_storage(r.id) for r in access.tx.index_rows(prep.index.id, [wanted])
-            if r.label_id == label_id and _holds(r.props, key, p, value)]
+    rows = tx.index_id_props(prep.index.id, wanted, prep.label_id)
+    return _public_ids([r for r in rows if _holds(r[1], key, p, value)], 0)
 
 
 def _holds(raw: Any, key: str, p: Any, value: Any) -> bool:
