@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -294,7 +294,7 @@ class ElementsMixin(TxBase):
         `edges_by_ids`), and parallel edges are allowed. A duplicate raises `StoreConflict`."""
         self._w()
         what = f"insert edge {id!r}"
-        parts = [(out_key, label_id, sort_values or "", in_key)] if unique_parts else ()
+        parts = (lambda: [(out_key, label_id, sort_values or "", in_key)]) if unique_parts else None
         self._check_edges((out_key, in_key), parts, what)
         key = self._next_key("edges")
         row = (key, key if id is None else id, label_id, out_key, in_key, sort_values or "", props)
@@ -311,27 +311,39 @@ class ElementsMixin(TxBase):
         `unique_parts` as for `edge_insert`, for every row."""
         self._w()
         base = self._next_key("edges")
-        params = []
-        for n, (id_, label_id, out_key, in_key, sort_values, props) in enumerate(rows):
-            key = base + n
-            params.append((key, key if id_ is None else id_, label_id, out_key, in_key, sort_values or "", props))
-        if params:
-            self._check_edges({k for p in params for k in (p[3], p[4])},
-                              [(p[3], p[2], p[5], p[4]) for p in params] if unique_parts else (), "insert edges")
-            self._savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
-        return [p[0] for p in params]
+        rows = rows if type(rows) is list else list(rows)
+        if not rows:
+            return []
+        # column-wise (a REST batch is 500 rows): ids given, sort values set
+        ids, label_ids, outs, ins, sorts, props = zip(*rows, strict=True)
+        keys = range(base, base + len(rows))
+        if None in ids or None in sorts:
+            params = [
+                (key, key if id_ is None else id_, label_id, out_key, in_key, sort_values or "", p)
+                for key, id_, label_id, out_key, in_key, sort_values, p in zip(keys, ids, label_ids, outs, ins, sorts, props, strict=True)
+            ]
+            sorts = tuple(p[5] for p in params)
+        else:
+            params = list(zip(keys, ids, label_ids, outs, ins, sorts, props, strict=True))
+        self._check_edges(outs + ins, (lambda: list(zip(outs, label_ids, sorts, ins, strict=True))) if unique_parts else None,
+                          "insert edges")
+        self._savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
+        return list(keys)
 
-    def _check_edges(self, ends: Iterable[int], parts: Sequence[tuple[int, int, str, int]], what: str) -> None:
+    def _check_edges(
+        self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str
+    ) -> None:
         """What the v1 foreign keys and id index did for an insert: every end vertex exists
         (`MissingEndpoint`), and a ``unique_parts`` edge does not repeat a v1 row's parts
-        (`StoreConflict`; only while the store holds v1 rows, see `migrations`)."""
-        wanted = sorted({int(k) for k in ends})
+        (`StoreConflict`; only while the store holds v1 rows, see `migrations`). `parts`
+        gives the (out, label, sort values, in) of the new edges, asked only then."""
+        wanted = sorted(set(map(int, ends)))
         arg = json.dumps(wanted)
         if self._scalar(_FOUND_SQL, (arg,)) != len(wanted):
             missing = self._scalar(_MISSING_SQL, (arg,))
             raise MissingEndpoint(f"{what}: an end vertex does not exist (vertex key {missing})")
-        if parts and self.meta_get(META_V1_EDGE_ROWS) is not None:
-            hit = self._scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts]),))
+        if parts is not None and self.meta_get(META_V1_EDGE_ROWS) is not None:
+            hit = self._scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts()]),))
             if hit is not None:
                 raise StoreConflict(
                     f"{what}: UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key"

@@ -26,6 +26,8 @@ and refuses duplicate ids, and no REST hot path runs on it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
@@ -189,9 +191,10 @@ class BatchWritesMixin(MutationsMixin):
         if self.schema.auto:
             return {v.id: v for v in self.vertices(ids=list(ids))}
         # PRIMARY_KEY / CUSTOMIZE_STRING ids (the usual batch) are their own storage form
-        wanted: list[Any] = [i for i in ids if type(i) is str]
         keys: dict[Any, Any] | None = None  # storage form -> id, when some differ
-        if len(wanted) != len(ids):
+        if _STR == set(map(type, ids)):
+            wanted: list[Any] = list(ids)
+        else:
             keys = {}
             for i in ids:
                 if type(i) is str:
@@ -212,8 +215,16 @@ class BatchWritesMixin(MutationsMixin):
         rows = heads(wanted)
         if keys is not None:
             rows = [(key, keys[sid], label_id) for key, sid, label_id in rows]
-        out: dict[Any, Vertex] = {}
         cache = self._vertices
+        if rows:
+            row_keys, vids, label_ids = zip(*rows, strict=True)
+            if len(set(label_ids)) == 1 and _NONE_TYPE == set(map(type, map(cache.get, row_keys))):
+                # none cached yet, one label (the usual batch): the vertices made column-wise
+                name = self.schema.vertex_label_by_id(label_ids[0]).name
+                made = list(map(Vertex, vids, repeat(name), row_keys))
+                cache.update(zip(row_keys, made, strict=True))
+                return dict(zip(vids, made, strict=True))
+        out: dict[Any, Vertex] = {}
         names: dict[int, str] = {}
         for key, vid, label_id in rows:
             v = cache.get(key)
@@ -229,10 +240,10 @@ class BatchWritesMixin(MutationsMixin):
         """`[add_edge(label, out_v, in_v, None, props) for ...]` in one storage round."""
         if self.schema.auto:
             return [self.add_edge(label, o, i, None, _pair_list(props)) for label, o, i, props in specs]
-        unresolved = [v for _l, o, i, _p in specs for v in (o, i) if v.key is None]
-        if unresolved:  # vertices from outside (bytecode): found by id (the steps resolve theirs)
-            self._resolve_vertices(unresolved)
-        prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex]] = []
+        if None in list(map(_KEY, map(_OUT_V, specs))) or None in list(map(_KEY, map(_IN_V, specs))):
+            # vertices from outside (bytecode): found by id (the steps resolve theirs)
+            self._resolve_vertices([v for _l, o, i, _p in specs for v in (o, i) if v.key is None])
+        prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex, str | None]] = []
         failure: BaseException | None = None
         plans: dict[Any, EdgePlan | None] = {}
         ends: dict[int, str] = {}
@@ -246,10 +257,7 @@ class BatchWritesMixin(MutationsMixin):
                     last = label
                 if plan is None or out_v.key is None or in_v.key is None:
                     raise Fallback
-                out_c = cache.get(out_v.key, out_v)
-                in_c = cache.get(in_v.key, in_v)
-                eid, sort_values, ordered = plan.prepare(out_c, in_c, properties, loading, ends)
-                prepared.append((plan.label, eid, sort_values, ordered, out_c, in_c))
+                prepared.append(plan.prepare_row(cache.get(out_v.key, out_v), cache.get(in_v.key, in_v), properties, loading, ends))
                 continue
             except Exception:  # the reference rules below decide (and word the error)
                 pass
@@ -266,69 +274,91 @@ class BatchWritesMixin(MutationsMixin):
             except Exception as exc:
                 failure = exc
                 break
-            prepared.append((el, eid, sort_values, ordered, out_c, in_c))
+            prepared.append((el, eid, sort_values, ordered, out_c, in_c, None))
         made = self._store_edges(prepared) if prepared else []
         if failure is not None:
             raise failure
         return made
 
-    def _store_edges(self, prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex]]) -> list[Edge]:
-        # the edge id holds both ends, the label and the sort values: a repeated id is the
+    def _store_edges(self, prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex, str | None]]) -> list[Edge]:
+        # `prepared`: (label, id, sort values, properties, out, in, stored text or None).
+        # The edge id holds both ends, the label and the sort values: a repeated id is the
         # same edge, whose later spec replaces the properties of the earlier one
-        groups: dict[str, list[Any]] = {}
-        order: list[str] = []
-        for el, eid, sort_values, ordered, out_v, in_v in prepared:
-            g = groups.get(eid)
-            if g is None:
-                groups[eid] = [el, eid, sort_values, ordered, out_v, in_v]
-            else:
-                g[3] = ordered
-            order.append(eid)
-        glist = list(groups.values())
-        rows = [(eid, el.id, o.key, i.key, sv, encode_edge_props(props)) for el, eid, sv, props, o, i in glist]
+        eids = list(map(_EID, prepared))
+        if len(set(eids)) == len(eids):  # the usual batch: one group per edge
+            glist: list[Any] = prepared
+            order = None
+        else:
+            groups: dict[str, list[Any]] = {}
+            for el, eid, sort_values, ordered, out_v, in_v, text in prepared:
+                g = groups.get(eid)
+                if g is None:
+                    groups[eid] = [el, eid, sort_values, ordered, out_v, in_v, text]
+                else:
+                    g[3], g[6] = ordered, text
+            glist, order = list(groups.values()), eids
+        rows = [
+            (eid, el.id, o.key, i.key, sv, encode_edge_props(props) if text is None else text)
+            for el, eid, sv, props, o, i, text in glist
+        ]
         try:
             keys = self.tx.edges_insert(rows, unique_parts=True)
         except StoreConflict:
             made = self._upsert_edge_groups(glist, rows)
         else:
             made = self._finish_new_edges(glist, keys)
-        return [made[eid] for eid in order]
+        if order is None:
+            return made
+        by_id = dict(zip(map(_EID, glist), made, strict=True))
+        return [by_id[eid] for eid in order]
 
-    def _upsert_edge_groups(self, glist: list[list[Any]], rows: list[Any]) -> dict[str, Edge]:
+    def _upsert_edge_groups(self, glist: list[Any], rows: list[Any]) -> list[Edge]:
         # an edge's id is derived from its parts: look the batch up by them (layout v2 keeps
         # no index on HugeGraph edge ids)
-        existing = {r.id for r in self.tx.edges_by_parts([(o.key, el.id, sv, i.key) for el, _e, sv, _p, o, i in glist])}
+        existing = {r.id for r in self.tx.edges_by_parts([(g[4].key, g[0].id, g[2], g[5].key) for g in glist])}
         fresh = [n for n, g in enumerate(glist) if g[1] not in existing]
-        made = self._finish_new_edges(
+        made: list[Any] = [None] * len(glist)
+        new = self._finish_new_edges(
             [glist[n] for n in fresh], self.tx.edges_insert([rows[n] for n in fresh], unique_parts=True)
         )
-        for _el, eid, _sv, props, _o, _i in glist:
-            if eid in existing:
-                e = self._overwrite_edge(eid, props)
+        for n, e in zip(fresh, new, strict=True):
+            made[n] = e
+        for n, g in enumerate(glist):
+            if g[1] in existing:
+                e = self._overwrite_edge(g[1], g[3])
                 assert e is not None
-                made[eid] = e
+                made[n] = e
         return made
 
-    def _finish_new_edges(self, glist: list[list[Any]], keys: Sequence[int]) -> dict[str, Edge]:
-        made: dict[str, Edge] = {}
-        index_rows: list[tuple[int, Any, int, str]] = []
-        indexed: dict[str, bool] = {}
-        cache = self._edges
-        for (el, eid, _sv, props, out_v, in_v), key in zip(glist, keys, strict=True):
-            label = el.name
-            e = made[eid] = Edge(eid, label, out_v, in_v, key, props)
-            cache[key] = e
-            has = indexed.get(label)
-            if has is None:
-                has = indexed[label] = self.schema.has_indexes("edge", label)
-            if has:
-                index_rows += [(i, value, key, "e") for i, value in self.schema.index_entries("edge", label, props)]
-        if index_rows:
-            self.tx.index_add_many(index_rows)
+    def _finish_new_edges(self, glist: list[Any], keys: Sequence[int]) -> list[Edge]:
+        """The new edges of `glist` (prepared tuples, see `_store_edges`), given their
+        storage keys: made column-wise, cached, and indexed when their label has indexes."""
+        if not glist:
+            return []
+        els, eids, _svs, props, outs, ins, _texts = zip(*glist, strict=True)
+        names = list(map(_NAME, els))
+        made = list(map(Edge, eids, names, outs, ins, keys, props))
+        self._edges.update(zip(keys, made, strict=True))
+        schema = self.schema
+        indexed = {label for label in set(names) if schema.has_indexes("edge", label)}
+        if indexed:
+            index_rows: list[tuple[int, Any, int, str]] = []
+            for label, key, values in zip(names, keys, props, strict=True):
+                if label in indexed:
+                    index_rows += [(i, value, key, "e") for i, value in schema.index_entries("edge", label, values)]
+            if index_rows:
+                self.tx.index_add_many(index_rows)
         return made
 
 
 _NONE = object()  # no label seen yet
+_STR = {str}
+_NONE_TYPE = {type(None)}
+_KEY = attrgetter("key")
+_NAME = attrgetter("name")
+_OUT_V = itemgetter(1)
+_IN_V = itemgetter(2)
+_EID = itemgetter(1)
 
 
 def _pair_list(properties: Any) -> Any:

@@ -12,17 +12,26 @@ from collections.abc import Iterable
 from typing import Any
 
 from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
+from gremlin_engine.structure.numbers import Byte, Float, Int, Long, Short
 
 BATCH = 1000
+
+#: exact types that hold no element (the loop below skips them): a result list of only
+#: these (the ids a REST batch write returns) is answered without looking at each value
+_ATOMS = frozenset({str, int, float, bool, type(None), Int, Long, Float, Byte, Short})
 
 
 def elements_in(values: Iterable[Any]) -> list[Any]:
     """Unloaded vertices and edges anywhere inside `values` (iteratively, no recursion)."""
+    if type(values) is list and _ATOMS.issuperset(map(type, values)):
+        return []
     found: list[Any] = []
     seen: set[int] = set()
     stack: list[Any] = list(values)
     while stack:
         v = stack.pop()
+        if type(v) in _ATOMS:
+            continue
         if isinstance(v, Vertex | Edge):
             if not v.loaded and id(v) not in seen:
                 seen.add(id(v))

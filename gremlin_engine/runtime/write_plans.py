@@ -313,16 +313,31 @@ class EdgePlan(_LabelPlan):
     ) -> tuple[str, str, dict[str, Any]]:
         """(edge id, sort values, properties in key-id order) of an edge between resolved
         vertices; `ends` caches each end vertex's escaped id part by storage key."""
+        _el, eid, sort_values, values, _o, _i, _text = self.prepare_row(out_v, in_v, properties, loading, ends)
+        return eid, sort_values, values
+
+    def prepare_row(
+        self, out_v: Vertex, in_v: Vertex, properties: Any, loading: bool, ends: dict[int, str]
+    ) -> tuple[EdgeLabel, str, str, dict[str, Any], Vertex, Vertex, str | None]:
+        """`prepare` for a batch insert: (label, edge id, sort values, properties in key-id
+        order, out vertex, in vertex, the row's stored text or None). The text is one
+        `orjson.dumps` when every key is `raw` (each value its own stored form, which is what
+        `encode_edge_props` would find), else None (made when the row is written)."""
         if (out_v.label, in_v.label) not in self.links:
             raise Fallback
         keys = self.keys
         values: dict[str, Any] = {}
+        raw = True
         for key, value in properties.items() if type(properties) is dict else _pairs(properties):
             kp = keys.get(key)
             if kp is None or value is None or type(key) is not str:
                 raise Fallback
-            x = kp.coerce(value)
-            values[key] = x if kp.single else list(x)
+            if kp.raw:
+                values[key] = kp.coerce(value)
+            else:
+                raw = False
+                x = kp.coerce(value)
+                values[key] = x if kp.single else list(x)
         for k in self.needed_loading if loading else self.needed:
             if k not in values:
                 raise Fallback
@@ -335,7 +350,10 @@ class EdgePlan(_LabelPlan):
         in_part = ends.get(in_v.key) or _end_part(in_v, ends)  # type: ignore[arg-type]
         if len(values) > 1:
             values = _in_key_order(values, keys, self.orders)
-        return out_part + middle + ">" + in_part, sort_values, values
+        return (
+            self.label, out_part + middle + ">" + in_part, sort_values, values, out_v, in_v,
+            orjson.dumps(values).decode() if raw else None,
+        )
 
 
 def _in_key_order(

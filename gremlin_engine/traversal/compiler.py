@@ -143,7 +143,15 @@ def _make_step(name: str, args: tuple[Any, ...], pos: tuple[int, int] | None) ->
         raise StepArgumentError(f"{name}() does not accept the arguments {args!r}: {exc}") from exc
 
 
+#: exact argument types `_compile_arg` returns as they are (no traversal inside)
+_OPAQUE = frozenset({dict, str, int, float, bool, type(None)})
+
+
 def _compile_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    if len(args) > 4 and _OPAQUE.issuperset(map(type, args)):
+        # many plain arguments (a REST batch injects 500 item maps): nothing to compile,
+        # and one pass in C instead of a call per argument
+        return tuple(args)
     return tuple(_compile_arg(a) for a in args)
 
 

@@ -111,7 +111,15 @@ def produces(child: CompiledTraversal, t: Traverser, ctx: Context) -> bool:
 
 def objects(traversers: Iterable[Traverser], cancel: CancelToken | None = None) -> Iterator[Any]:
     """Expands bulk: the result objects a client sees. A merged traverser may stand for
-    billions of walks, so the expansion itself honours the deadline."""
+    billions of walks, so the expansion itself honours the deadline. A stream that holds
+    its objects in lists (`object_chunks()`: bulk 1 each, e.g. the ids a REST batch write
+    returns) hands them over list by list, without a traverser per object."""
+    chunks = getattr(traversers, "object_chunks", None)
+    found = chunks() if chunks is not None else None
+    if found is not None:
+        for chunk in found:
+            yield from chunk
+        return
     for t in traversers:
         obj = t.obj
         if t.bulk <= _EXPAND_CHECK_EVERY or cancel is None:

@@ -18,6 +18,8 @@ caller's one transaction: a bad item fails the whole request and nothing is kept
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain, repeat
+from operator import attrgetter
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
@@ -114,11 +116,15 @@ class AddEdgesStep(_BatchWriteStep):
     def _write(self, objs: Sequence[Any], ctx: Context) -> list[Any]:
         access = ctx.access
         schema = access.schema  # type: ignore[attr-defined]
+        bulk_add = getattr(access, "add_edges", None)
+        if bulk_add is not None and _ONLY_DICTS == set(map(type, objs)):
+            specs = _plain_specs(schema, access, objs)
+            if specs is not None:
+                return bulk_add(specs)  # type: ignore[no-any-return]
         name = self.name
         items = [obj if type(obj) is dict else el_.item_map(obj, name) for obj in objs]
         ends = _EndIds(schema).pairs(items)
         found = _vertices_by_id(access, [x for pair in ends for x in pair])
-        bulk_add = getattr(access, "add_edges", None)
         specs = []
         for item, (out_id, in_id) in zip(items, ends, strict=True):
             out_label = item.get("outVLabel")
@@ -136,6 +142,50 @@ class AddEdgesStep(_BatchWriteStep):
         if bulk_add is not None:
             return bulk_add(specs)  # type: ignore[no-any-return]
         return [access.add_edge(label, o, i, None, props) for label, o, i, props in specs]
+
+
+_ONLY_DICTS = {dict}
+_STR = {str}
+
+
+def _plain_specs(schema: Any, access: Any, items: Sequence[dict[str, Any]]) -> list[Any] | None:
+    """The `add_edges` specs of a batch of the usual REST items, or None for the general loop.
+
+    Usual: every end id a non-empty string under a string end label (or none) whose vertex
+    label does not take UUID ids, so the ids are used as given; every end vertex found with
+    the label the item names; properties a JSON object. The whole check runs column by
+    column in C (`map`, `set`, list equality) rather than item by item. Anything else is
+    None, and the item-by-item loop, which raises the first bad item's error, decides."""
+    outs = list(map(dict.get, items, repeat("outV")))
+    ins = list(map(dict.get, items, repeat("inV")))
+    out_labels = list(map(dict.get, items, repeat("outVLabel")))
+    in_labels = list(map(dict.get, items, repeat("inVLabel")))
+    if set(map(type, outs)) != _STR or set(map(type, ins)) != _STR or "" in outs or "" in ins:
+        return None
+    if set(map(type, out_labels)) != _STR or set(map(type, in_labels)) != _STR:
+        return None  # None among them: that end's label is not checked
+    for label in {*out_labels, *in_labels}:
+        if label:
+            vl = schema.vertex_label(label)
+            if vl is not None and vl.id_strategy == IdStrategy.CUSTOMIZE_UUID:
+                return None
+    found = _vertices_by_id(access, list(chain.from_iterable(zip(outs, ins, strict=True))))  # item order
+    out_vs = list(map(found.get, outs))
+    in_vs = list(map(found.get, ins))
+    props = list(map(dict.get, items, repeat("properties")))
+    if (
+        set(map(type, out_vs)) != _VERTEX
+        or set(map(type, in_vs)) != _VERTEX
+        or set(map(type, props)) != _ONLY_DICTS
+        or list(map(_LABEL, out_vs)) != out_labels
+        or list(map(_LABEL, in_vs)) != in_labels
+    ):
+        return None
+    return list(zip(map(dict.get, items, repeat("label")), out_vs, in_vs, props, strict=True))
+
+
+_VERTEX = {Vertex}
+_LABEL = attrgetter("label")
 
 
 class WrittenStream:
@@ -163,7 +213,7 @@ class WrittenStream:
     def __iter__(self) -> Iterator[Traverser]:
         if self._elements is None:
             if self._plain is not None:
-                self._elements = _fresh(self._plain, False)
+                self._elements = FreshStream(self._plain)
             else:
                 assert self._written is not None
                 self._elements = _follow(self._written)
@@ -172,22 +222,49 @@ class WrittenStream:
     def __next__(self) -> Traverser:
         return next(iter(self))
 
+    def object_chunks(self) -> Iterator[list[Any]] | None:
+        """The written elements as lists (see `FreshStream`), or None when they come from
+        input traversers."""
+        return None if self._plain is None else iter(self).object_chunks()  # type: ignore[attr-defined]
+
     def id_stream(self) -> Iterator[Traverser]:
         """The ids of the written elements, as `id()` would make them (call before iterating)."""
         if self._plain is not None:
-            return _fresh(self._plain, True)
+            return FreshStream(list(map(_ID, made)) for made in self._plain)
         assert self._written is not None
         return _follow_ids(self._written)
 
 
-def _fresh(plain: Iterator[list[Any]], ids: bool) -> Iterator[Traverser]:
+_ID = attrgetter("id")
+
+
+class FreshStream:
     """Fresh traversers (bulk 1, no path, loops or sack: what the injected ones were) for
-    the written elements, or for their ids."""
-    for made in plain:
-        if ids:
-            yield from [Traverser(e.id, 1, None, (), None) for e in made]
-        else:
-            yield from [Traverser(e, 1, None, (), None) for e in made]
+    objects that come in lists (written elements or their ids). A reader that wants the
+    objects themselves, not traversers (`executor.objects`, the end of a REST batch), takes
+    the lists from `object_chunks()` instead of iterating (call it before iterating)."""
+
+    __slots__ = ("_chunks", "_traversers")
+
+    def __init__(self, chunks: Iterator[list[Any]]) -> None:
+        self._chunks = chunks
+        self._traversers: Iterator[Traverser] | None = None
+
+    def __iter__(self) -> Iterator[Traverser]:
+        if self._traversers is None:
+            self._traversers = self._fresh()
+        return self._traversers
+
+    def __next__(self) -> Traverser:
+        return next(iter(self))
+
+    def _fresh(self) -> Iterator[Traverser]:
+        for chunk in self._chunks:
+            yield from [Traverser(x, 1, None, (), None) for x in chunk]
+
+    def object_chunks(self) -> Iterator[list[Any]] | None:
+        """The objects, list by list; None once iteration has begun."""
+        return self._chunks if self._traversers is None else None
 
 
 def _follow(written: Iterator[tuple[list[tuple[Traverser, Any]], list[Any]]]) -> Iterator[Traverser]:
