@@ -246,8 +246,8 @@ class BatchWritesMixin(MutationsMixin):
         prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex, str | None]] = []
         failure: BaseException | None = None
         plans: dict[Any, EdgePlan | None] = {}
-        ends: dict[int, str] = {}
         loading, cache = self._loading, self._vertices
+        ends = _end_parts(cache, specs)
         last: Any = _NONE  # the label of the previous spec, whose plan `plan` is
         plan: EdgePlan | None = None
         for label, out_v, in_v, properties in specs:
@@ -297,10 +297,10 @@ class BatchWritesMixin(MutationsMixin):
                 else:
                     g[3], g[6] = ordered, text
             glist, order = list(groups.values()), eids
-        rows = [
-            (eid, el.id, o.key, i.key, sv, encode_edge_props(props) if text is None else text)
-            for el, eid, sv, props, o, i, text in glist
-        ]
+        els, ids, sorts, props, outs, ins, texts = zip(*glist, strict=True)  # column-wise, in C
+        if None in texts:
+            texts = tuple(encode_edge_props(p) if t is None else t for p, t in zip(props, texts, strict=True))
+        rows = list(zip(ids, map(_ID, els), map(_KEY, outs), map(_KEY, ins), sorts, texts, strict=True))
         try:
             keys = self.tx.edges_insert(rows, unique_parts=True)
         except StoreConflict:
@@ -351,10 +351,25 @@ class BatchWritesMixin(MutationsMixin):
         return made
 
 
+def _end_parts(cache: dict[int, Vertex], specs: Sequence[EdgeSpec]) -> dict[int, str]:
+    """Storage key -> the end vertex's part of an edge id (`write_plans._end_part`), made
+    column-wise for a batch whose end vertices (as cached) all have string ids needing no
+    escape, the usual REST batch; empty otherwise (the plans then make each part once)."""
+    given = [*map(_OUT_V, specs), *map(_IN_V, specs)]
+    keys = list(map(_KEY, given))
+    if None in keys:
+        return {}
+    ids = list(map(_ID, map(cache.get, keys, given)))
+    if _STR != set(map(type, ids)) or ">" in "".join(ids):
+        return {}
+    return dict(zip(keys, map("S".__add__, ids), strict=True))
+
+
 _NONE = object()  # no label seen yet
 _STR = {str}
 _NONE_TYPE = {type(None)}
 _KEY = attrgetter("key")
+_ID = attrgetter("id")
 _NAME = attrgetter("name")
 _OUT_V = itemgetter(1)
 _IN_V = itemgetter(2)

@@ -21,6 +21,7 @@ import pytest
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.runtime import api
+from gremlin_engine.runtime.batch_writes import _end_parts
 from gremlin_engine.runtime.materialize import elements_in
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Int, Long
@@ -177,3 +178,14 @@ def test_compile_takes_many_plain_arguments_as_they_are() -> None:
     assert step.args == items and all(a is b for a, b in zip(step.args, items, strict=True))
     nested = compile_traversal(_ir(("inject", *items, _ir(("V",)))), strategies=False).steps[0]
     assert len(nested.args) == 11 and type(nested.args[-1]).__name__ == "CompiledTraversal"
+
+
+def test_end_parts_column_wise_or_not_at_all() -> None:
+    a, b, c = Vertex("1:a", "person", 1), Vertex("1:b", "person", 2), Vertex("t>x", "thing", 3)
+    cached = Vertex("1:a", "person", 1)
+    assert _end_parts({}, [("knows", a, b, {}), ("knows", b, a, {})]) == {1: "S1:a", 2: "S1:b"}
+    assert _end_parts({1: cached}, [("knows", a, b, {})]) == {1: "S1:a", 2: "S1:b"}
+    assert _end_parts({}, [("knows", a, c, {})]) == {}  # an id to escape: each part made by the plan
+    assert _end_parts({}, [("knows", a, Vertex(Long(5), "person", 4), {})]) == {}
+    assert _end_parts({}, [("knows", a, Vertex("1:z", "person", None), {})]) == {}
+    assert _end_parts({}, []) == {}
