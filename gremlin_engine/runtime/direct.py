@@ -43,10 +43,12 @@ from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.reads import storage_direction
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
 from gremlin_engine.runtime.session import make_token
+from gremlin_engine.schema.coercion import coercer
 from gremlin_engine.schema.model import Cardinality, IdStrategy
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import entry_value
+from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.point import _values
 from storage.read_once import read_once
 from storage.tx_aggregates import CHAIN_MAX_HOPS
@@ -151,9 +153,9 @@ def _public_ids(rows: list[Any], column: int = 1) -> list[Any]:
 
 
 def _index(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
-    conditions = direct.bind_conditions(values)
     if not direct.snapshot:  # one label, one equality: the plan is prepared per schema
-        return _one_index_lookup(tx, graph, direct, conditions[0])
+        return _one_index_lookup(tx, graph, direct, values)
+    conditions = direct.bind_conditions(values)
     access = _access(tx, graph)
     labels = list(direct.label_filter) if direct.label_filter is not None else None
     found = access.point_index_ids(labels, tuple(conditions))
@@ -164,15 +166,29 @@ class _IndexPrep:
     """What `point_index_ids` decides for `V().hasLabel(l).has(k, P.eq(x)).id()` without
     looking at `x`: nothing can match (`outcome` "empty"), the general path must answer
     ("fallback"), or one equality lookup in index `index` ("lookup"). Depends on schema
-    only, so it is kept per schema snapshot (`Direct.memo`)."""
+    only, so it is kept per schema snapshot (`Direct.memo`), with what makes a run's value
+    cheap to use:
 
-    __slots__ = ("outcome", "label_id", "index", "pk")
+    * `key`: the condition's key (a template constant), and `bare`: the run's value is the
+      condition's `P.eq` value itself (checked once by binding a sentinel), so a run needs
+      no condition list and no `P` unless a non-text comparison asks for one;
+    * `coerce`: `coercion.coercer(pk)`, the key's coercion specialised once (a `str` for a
+      TEXT key is passed through inline, anything else goes through `coerce` itself);
+    * `text`: a coerced `str` is its own lookup value (`indexing.secondary_value` of one
+      string is that string; range indexes store numbers instead).
+    """
+
+    __slots__ = ("outcome", "label_id", "index", "pk", "key", "bare", "coerce", "text")
 
     def __init__(self, outcome: str, label_id: int = 0, index: Any = None, pk: Any = None) -> None:
         self.outcome = outcome
         self.label_id = label_id
         self.index = index
         self.pk = pk
+        self.key = ""
+        self.bare = False
+        self.coerce: Callable[[Any], Any] | None = coercer(pk) if pk is not None else None
+        self.text = index is not None and not index.index_type.is_range
 
 
 def _prepare_index(schema: Any, label: str, key: str) -> _IndexPrep:
@@ -197,28 +213,76 @@ def _prepare_index(schema: Any, label: str, key: str) -> _IndexPrep:
     return _IndexPrep("lookup", vl.id, il, pk)
 
 
-def _one_index_lookup(tx: Any, graph: Any, direct: Any, condition: tuple[str, Any]) -> Any:
-    service = graph.schema
-    snap = getattr(service, "_snap", None)
+def _index_prep(tx: Any, graph: Any, direct: Any, values: list[Any]) -> _IndexPrep:
+    """The `_IndexPrep` of `direct` for the current schema snapshot (made on a miss)."""
+    snap = getattr(graph.schema, "_snap", None)
     memo = direct.memo
     if memo is not None and snap is not None and memo[0] is snap:
-        prep = memo[1]
-    else:
-        prep = _prepare_index(_access(tx, graph).schema, direct.label_filter[0], condition[0])
-        if snap is not None:
-            direct.memo = (snap, prep)
+        return memo[1]  # type: ignore[no-any-return]
+    conditions = direct.bind_conditions(values)
+    key = conditions[0][0]
+    prep = _prepare_index(_access(tx, graph).schema, direct.label_filter[0], key)
+    prep.key = key
+    sentinel = object()
+    probe = direct.bind_conditions([sentinel])
+    prep.bare = (len(probe) == 1 and probe[0][0] == key and type(probe[0][1]) is P and probe[0][1].op == "eq"
+                 and probe[0][1].value is sentinel)
+    if snap is not None:
+        direct.memo = (snap, prep)
+    return prep
+
+
+def _one_index_lookup(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
+    prep = _index_prep(tx, graph, direct, values)
     if prep.outcome != "lookup":
         return [] if prep.outcome == "empty" else FALLBACK
-    value = condition[1].value
+    if prep.bare:
+        key, value, p = prep.key, values[0], None
+    else:
+        key, p = direct.bind_conditions(values)[0]
+        value = p.value
     if isinstance(value, list | tuple | set | frozenset):
         return []  # `_coerce_single` refuses collections: the value matches nothing
     try:
-        wanted = service.index_lookup_value(prep.index, [service.coerce(prep.pk, value)])
+        coerced = prep.coerce(value)  # type: ignore[misc]
     except IllegalArgument:
         return []  # a value of another type matches nothing
-    key, p = condition
+    wanted = coerced if prep.text and type(coerced) is str else graph.schema.index_lookup_value(prep.index, [coerced])
     rows = tx.index_id_props(prep.index.id, wanted, prep.label_id)
+    if not rows:
+        return []
+    if type(value) is str:
+        kept = []
+        for r in rows:
+            held = _text_holds(r[1], key, value)
+            if held is None:  # a non-text entry: compare it as the condition would
+                if p is None:
+                    p = direct.bind_conditions(values)[0][1]
+                held = _holds(r[1], key, p, value)
+            if held:
+                kept.append(r)
+        return _public_ids(kept, 0)
+    if p is None:
+        p = direct.bind_conditions(values)[0][1]
     return _public_ids([r for r in rows if _holds(r[1], key, p, value)], 0)
+
+
+def _text_holds(raw: Any, key: str, value: str) -> bool | None:
+    """`_holds` for a string `value` while every value of `key` in the row is a string (two
+    strings are Gremlin-equal exactly when they are equal); None when some other value
+    would need the condition's own test."""
+    entry = orjson.loads(raw).get(key, _ABSENT) if raw else _ABSENT
+    if entry is _ABSENT:
+        return False
+    if type(entry) is str:
+        return entry == value
+    found = False
+    for e in entry if type(entry) is list else (entry,):
+        v = entry_value(e)
+        if type(v) is not str:
+            return None
+        found = found or v == value
+    return found
 
 
 def _holds(raw: Any, key: str, p: Any, value: Any) -> bool:
