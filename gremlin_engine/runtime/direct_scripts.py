@@ -44,18 +44,21 @@ class ScriptPlan:
     """A script's direct plan: the graph it reads and, per slot, a binding name (or None
     and the script's constant)."""
 
-    __slots__ = ("graph", "direct", "recipe")
+    __slots__ = ("graph", "direct", "recipe", "single")
 
     def __init__(self, graph: Any, plan: Any, recipe: tuple[tuple[str | None, Any], ...]) -> None:
         self.graph = graph  # the Graph itself: the registry drops every plan when its graphs change
         self.direct = plan
         self.recipe = recipe
+        #: the binding name when the plan's one slot is one binding (the usual probe)
+        self.single = recipe[0][0] if len(recipe) == 1 else None
 
     def run(self, bindings: dict[str, Any], timeout_ms: float | None, cancel: Any) -> Any:
         graph = self.graph
         if not direct.usable(graph):
             return direct.FALLBACK
-        values = [c if n is None else bindings[n] for n, c in self.recipe]
+        single = self.single
+        values = [bindings[single]] if single is not None else [c if n is None else bindings[n] for n, c in self.recipe]
         return direct.run(graph, self.direct, values, timeout_ms, cancel)
 
 
@@ -95,16 +98,27 @@ def _class_of(value: Any) -> Any:
 
 def find(registry: Any, graph_name: str | None, script: str, bindings: Any, aliases: Any) -> Any:
     """The `ScriptPlan` for this call, None when it must run the ordinary way, or `LEARN`
-    when nothing is known yet (run it the ordinary way, then `learn`)."""
+    when nothing is known yet (run it the ordinary way, then `learn`). A script mentioning
+    one name (the usual probe) gets its signature inline: this runs on every call."""
     table = getattr(registry, "direct_scripts", None)
     if table is None or not templates.ENABLED:
         return None
-    entry = table.get(_key(script, graph_name, aliases))
+    entry = table.get((script, graph_name, tuple(aliases.items()) if aliases else ()))
     if entry is None:
         return LEARN
-    if not entry.names:
+    names = entry.names
+    if len(names) == 1:
+        name = names[0]
+        if bindings and name in bindings:
+            value = bindings[name]
+            return entry.plans.get((str,) if type(value) is str else (_class_of(value),), LEARN)
+        return entry.plans.get(_UNBOUND_SIG, LEARN)
+    if not names:
         return None
-    return entry.plans.get(_signature(entry.names, bindings or {}), LEARN)
+    return entry.plans.get(_signature(names, bindings or {}), LEARN)
+
+
+_UNBOUND_SIG = (_UNBOUND,)
 
 
 def learn(registry: Any, graph_name: str | None, script: str, bindings: Any, aliases: Any) -> None:
