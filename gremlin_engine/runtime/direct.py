@@ -79,6 +79,10 @@ def run(graph: Any, direct: Any, values: list[Any], timeout_ms: float | None = N
     if cancel is not None:
         cancel.check()
     kind = direct.kind
+    if kind == "algorithm":  # a traverser request: `direct_algorithms.py`
+        from gremlin_engine.runtime import direct_algorithms
+
+        return direct_algorithms.run(graph, direct, values, timeout_ms, cancel)
     if kind == "walk":
         token = make_token(timeout_ms, cancel)
         token.check()

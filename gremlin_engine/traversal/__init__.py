@@ -267,7 +267,9 @@ def direct_plan(ir: TraversalIR, strategies: bool = True) -> tuple[Any, list[Any
     (`direct.py`), else None: the caller then runs the traversal as usual. Compiles and
     caches the shape on first sight, exactly as `run()` would."""
     steps = ir.steps
-    if ir.source or ir.anonymous or not steps or len(steps) > _DIRECT_MAX_STEPS or steps[0].name not in ("V", "E"):
+    if ir.source or ir.anonymous or not steps or len(steps) > _DIRECT_MAX_STEPS:
+        return None
+    if steps[0].name not in ("V", "E") and not (steps[0].name == "inject" and len(steps) == 2 and len(steps[0].args) == 1):
         return None  # cannot be a direct shape: not worth walking (a REST batch injects 500 maps)
     key = _element_key(ir, strategies)
     if key is not None:  # a bare V(id) / E(id): REST GET by id

@@ -18,6 +18,11 @@ Only exact shapes qualify; the rest of the engine is untouched:
 * the fused step is the whole traversal (a walk count may follow its `V(id)` start), with
   no step labels, so no path, select or side effect could see a difference.
 
+A traverser request (`inject(<request map>).hg_kout()`, built by the REST handlers; the
+map is the slot) is the other direct shape: an algorithm step only reads, maps its one
+request to one result, and needs nothing of a run but a graph access and a cancel check,
+so `runtime/direct_algorithms.py` calls its `run(req, Walker)` directly ("algorithm").
+
 A `Direct` holds no values of a run and, apart from the runtime's schema memo, never
 changes: one serves every thread.
 """
@@ -29,7 +34,7 @@ from typing import Any
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.slots import sub_binder
 from gremlin_engine.traversal.steps.point import HopIdsStep, IndexIdsStep, PointStep
-from gremlin_engine.traversal.steps.source import EStep, GraphStep, VStep
+from gremlin_engine.traversal.steps.source import EStep, GraphStep, InjectStep, VStep
 from gremlin_engine.traversal.strategies.walk_count import WalkCountStep
 
 
@@ -41,11 +46,13 @@ class Direct:
     * "index": `V()[.hasLabel(l)].has(k, v).id()` (`label_filter`, `bind_conditions` makes
       the condition list with the run's value; `snapshot`: may take several statements);
     * "walk": `V(id)` then a walk count (`hops`);
-    * "element": `V(id)` / `E(id)` alone, the element itself (`element_kind`).
+    * "element": `V(id)` / `E(id)` alone, the element itself (`element_kind`);
+    * "algorithm": `inject(<request map>).hg_<name>()` (`algorithm`: the step, whose `run`
+      answers the request).
     """
 
     __slots__ = ("kind", "mode", "keys", "direction", "labels", "label_filter", "bind_conditions",
-                 "hops", "element_kind", "snapshot", "memo")
+                 "hops", "element_kind", "snapshot", "memo", "algorithm")
 
     def __init__(self, kind: str, **fields: Any) -> None:
         self.kind = kind
@@ -58,6 +65,7 @@ class Direct:
         self.hops: tuple[Any, ...] = fields.get("hops", ())
         self.element_kind = fields.get("element_kind", "vertex")
         self.snapshot: bool = fields.get("snapshot", False)
+        self.algorithm: Any = fields.get("algorithm")
         #: the runtime's own cache of schema-derived facts, tagged with the schema snapshot
         #: they came from (replaced whole, so threads never see half of one)
         self.memo: Any = None
@@ -71,8 +79,10 @@ def describe(traversal: CompiledTraversal, plan: Any, markers: list[Any]) -> Dir
     opts = getattr(traversal, "options", None)
     if opts is None or opts.side_effects or opts.sack is not None or opts.strategies or not opts.bulk:
         return None
-    if len(markers) != 1 or type(markers[0]) is dict or traversal.anonymous:
+    if len(markers) != 1 or traversal.anonymous:
         return None
+    if type(markers[0]) is dict:
+        return _algorithm(traversal.steps, markers[0])
     mark = markers[0]
     steps = traversal.steps
     if len(steps) == 2:
@@ -94,6 +104,22 @@ def describe(traversal: CompiledTraversal, plan: Any, markers: list[Any]) -> Dir
     if t in (VStep, EStep) and _point_source(step, mark):
         return Direct("element", element_kind=step.kind, snapshot=t is EStep)  # type: ignore[attr-defined]
     return None
+
+
+def _algorithm(steps: list[Any], mark: dict[str, Any]) -> Direct | None:
+    """`inject(<the slot map>).hg_<name>()` of an algorithm step that answers each request
+    map with its `run` (the shared `AlgorithmStep.process`), nothing labelled."""
+    from gremlin_engine.algorithms.base import AlgorithmStep
+
+    if len(steps) != 2:
+        return None
+    inject, step = steps
+    if (type(inject) is not InjectStep or not inject.is_start or inject.child_start or inject.labels
+            or len(inject.args) != 1 or inject.args[0] is not mark):
+        return None
+    if not isinstance(step, AlgorithmStep) or type(step).process is not AlgorithmStep.process or step.labels:
+        return None
+    return Direct("algorithm", algorithm=step, snapshot=True)
 
 
 def _point_source(src: Any, mark: Any) -> bool:

@@ -35,6 +35,7 @@ personalrank, neighborrank     POST    `hg_personalrank`, `hg_neighborrank`     
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -47,6 +48,7 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 # isort: split
 # (after the traversal package: its step registry loads the algorithms package, which cannot load first)
 from gremlin_engine.algorithms.budget import OverBudget, bounded
+from gremlin_engine.runtime.direct_algorithms import traverse as _traverse
 from rest_adapter.context import graph_of, json_response, read_json, run
 from rest_adapter.resources._traverser_params import query_request
 from rest_adapter.serializers.hugegraph_json import to_json
@@ -96,16 +98,21 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
     the request's fixed cost (~1 ms; a few when each vertex reached is returned with its
     properties); unbounded work always leaves the loop; and the answer, error or
     not, is the one the pool run gives (a bounded run that finishes read exactly the rows an
-    unbounded one reads; traverser steps only read, so a dropped attempt changes nothing)."""
+    unbounded one reads; traverser steps only read, so a dropped attempt changes nothing).
+
+    Either way the request runs as its direct plan (`runtime/direct_algorithms.py`: the
+    algorithm step's `run` over one snapshot read, without a session, traversers or the
+    step pipeline), on any schema mode, unless `HUGELITE_DIRECT_PLANS=off`."""
     ir = traversal(step, req)
+    go = partial(_traverse, graph)
     if inline and graph.read_ready():
         try:
             with bounded(INLINE_ROWS):
-                result = graph.traverse(ir)
+                result = go(ir)
         except OverBudget:
-            result = await run(graph.traverse, ir)
+            result = await run(go, ir)
     else:
-        result = await run(graph.traverse, ir)
+        result = await run(go, ir)
     return json_response(to_json(result[0], _cardinality(graph)), status=status)
 
 

@@ -1,0 +1,105 @@
+"""Running a traverser request's direct plan: `inject(<request map>).hg_<name>()` as one call.
+
+The ordinary run of a light traverser request (k-out depth 1, k-neighbor depth 2) spends
+more in the machinery around the algorithm than in the algorithm: a `Session` (pool
+checkout, ``BEGIN``, ``ROLLBACK``, checkin, a per-call schema bridge), a bound copy of the
+cached template, a `Context`, an injected traverser stream and the step's generator, then
+`load_results`. An algorithm step needs none of it: `AlgorithmStep.process` only hands each
+request map to `run(req, Walker(ctx, request=req))`, and the walker asks its context for
+nothing but `access` and `check()`. So the plan (`traversal/direct.py`, kind "algorithm")
+is run here as exactly that call, over a `StoreAccess` of one `storage.read_once` read
+with ``snapshot=True`` (``BEGIN``/``ROLLBACK`` around it: an algorithm reads many times and
+must see one snapshot, as a session's read transaction does).
+
+Sameness with the pipeline, case by case:
+
+* result: `[run(req, walker)]`, loaded by `load_results`, as the session path returns it;
+* errors (unknown source, bad label, capacity...): raised by the same `run`, translated
+  as a session's (`translate_store_error`); a read has nothing to roll back;
+* a bounded run (`algorithms/budget.py`): the walker picks the budget up from the calling
+  context as before, so `OverBudget` reaches the caller, which reruns in the pool;
+* cancel / timeout: the same token (`make_token`) is the context's, checked before the
+  read starts and wherever the walker checks it;
+* schema: the graph's own mode. A strict graph shares the read-only schema bridge of the
+  other direct plans (`direct._access`); an auto-mode graph gets its own bridge over this
+  read, as `StoreAccess.for_graph` makes it (auto mode resolves ids and labels itself, in
+  the access, which is the same class either way). A read that tries to write (it never
+  should: algorithms only read) falls back to the ordinary path, which reruns as a writer.
+
+`traverse` is the REST handlers' entry: it takes the direct plan on any schema mode
+(`direct.usable` keeps the other direct shapes off auto-mode graphs, whose point reads
+answer differently there; this one does not), else `graph.traverse`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gremlin_engine import traversal as engine
+from gremlin_engine.algorithms.base import Walker
+from gremlin_engine.limits import CancelToken
+from gremlin_engine.runtime import direct
+from gremlin_engine.runtime.access import StoreAccess
+from gremlin_engine.runtime.materialize import load_results
+from gremlin_engine.runtime.session import make_token, translate_store_error
+from gremlin_engine.traversal.traverser import Context
+from storage import ReadOnlyTransaction
+from storage.read_once import read_once
+
+
+def usable(graph: Any) -> bool:
+    """Whether `graph`'s traverser requests may take the direct plan: direct plans on
+    (`HUGELITE_DIRECT_PLANS`) and strategies on (`gremlin.strategies=none` runs everything
+    through the pipeline); any schema mode."""
+    if not direct.ENABLED:
+        return False
+    ok = getattr(graph, "_direct_algorithms_ok", None)
+    if ok is None:  # a graph's config does not change while it is open
+        ok = str(graph.config.extra.get("gremlin.strategies", "default")).lower() != "none"
+        graph._direct_algorithms_ok = ok
+    return ok  # type: ignore[no-any-return]
+
+
+def traverse(graph: Any, ir: Any, timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[Any]:
+    """`graph.traverse(ir)`, by the direct plan when `ir` is a traverser request's."""
+    if usable(graph):
+        found = engine.direct_plan(ir)
+        if found is not None and found[0].kind == "algorithm":
+            try:
+                results = run(graph, found[0], found[1], timeout_ms, cancel)
+            except BaseException as exc:
+                err = translate_store_error(exc)
+                if err is exc:
+                    raise
+                raise err from exc
+            if results is not direct.FALLBACK:
+                return results  # type: ignore[no-any-return]
+    return graph.traverse(ir, timeout_ms=timeout_ms, cancel=cancel)  # type: ignore[no-any-return]
+
+
+def run(graph: Any, plan: Any, values: list[Any], timeout_ms: float | None = None,
+        cancel: CancelToken | None = None) -> Any:
+    """The result list of the algorithm plan `plan` for the request map `values[0]`, or
+    `direct.FALLBACK`. Storage errors leave untranslated (the caller translates)."""
+    token = make_token(timeout_ms, cancel)
+    token.check()
+    try:
+        return read_once(graph.store, _answer, graph, plan.algorithm, values[0], token, snapshot=True)
+    except ReadOnlyTransaction:
+        return direct.FALLBACK
+
+
+def _answer(tx: Any, graph: Any, step: Any, req: dict[str, Any], token: CancelToken) -> list[Any]:
+    access = _access(tx, graph)
+    results = [step.run(req, Walker(Context(access, token), request=req))]
+    load_results(access, results)
+    return results
+
+
+def _access(tx: Any, graph: Any) -> StoreAccess:
+    mode = graph.config.schema_mode
+    if mode != "auto":
+        return direct._access(tx, graph)
+    access = StoreAccess(tx, graph.schema, mode, None)
+    access.graph_name = graph.name
+    return access
