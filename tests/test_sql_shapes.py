@@ -236,8 +236,15 @@ def test_out_id_reads_no_neighbour_properties(cap: Captured) -> None:
 
 def test_k_hop_count_is_one_walk_statement_reading_no_vertex_rows(cap: Captured) -> None:
     """`repeat(out()).times(k).count()`: one statement, a GROUP BY per intermediate level
-    on the adjacency index, and no vertex row or edge property read."""
+    on the adjacency index, and no vertex row or edge property read. Up to three hops from
+    one id, even the first (pipeline) run is one join chain (`walk_count_from_id`)."""
     for k, want in ((2, 5 * 5 + 5), (3, 5 * 5 * 6)):
+        results, stmts = cap.run(f"g.V(10).repeat(out()).times({k}).count()")
+        assert results == [want], k
+        assert_indexed(cap, stmts)
+        assert len(stmts) == 1 and "CROSS JOIN edges" in stmts[0] and "WITH" not in stmts[0], stmts
+        assert "props" not in stmts[0], stmts
+    for k, want in ((4, 5 * 5 * 5 * 6), (5, 5 * 5 * 5 * 5 * 6)):
         results, stmts = cap.run(f"g.V(10).repeat(out()).times({k}).count()")
         assert results == [want], k
         plans = assert_indexed(cap, stmts)

@@ -5,7 +5,12 @@ After:  ``g.V(1).walkCount(out(), out())``, ``g.V(1).walkCount(out('knows') x3)`
 
 A root ``g.V()[.hasLabel(...)]`` right before the hops joins them (``walkCount(V(), out(),
 out())``): the walks then start at every such vertex inside the statement, and no start
-vertex is built either.
+vertex is built either. A root ``g.V(id)`` of one plain id stays a step of its own (direct
+plans and slot binding see it there), but the walk count remembers it (`start`) and asks
+`walk_count_from_id` first: one statement that finds the start by id and counts (at most
+`CHAIN_MAX_HOPS` hops), without reading the start vertex or opening a frontier CTE. Where
+that method declines (None: auto mode, more hops, interrupted) the start step runs and the
+walks are counted as below.
 
 `count()` after a chain of vertex steps needs only how many walks reach the end, and the
 number of walks through a vertex is its multiplicity: so the chain becomes k expansions of
@@ -24,12 +29,13 @@ access cannot count walks (filtering views, the in-memory graph), under `withBul
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 from gremlin_engine.errors import TraversalError
 from gremlin_engine.structure.elements import Vertex
-from gremlin_engine.structure.numbers import Long
+from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.executor import CompiledTraversal, execute
 from gremlin_engine.traversal.steps.barrier import BarrierStep, CountStep
 from gremlin_engine.traversal.steps.base import Step
@@ -57,13 +63,18 @@ class WalkCountStep(Step):
 
     name = "walkCount"
 
-    def __init__(self, original: list[Step], hops: list[Hop], first: str, source: GraphStep | None = None) -> None:
+    def __init__(self, original: list[Step], hops: list[Hop], first: str, source: GraphStep | None = None,
+                 start: GraphStep | None = None) -> None:
         super().__init__()
         self.original = CompiledTraversal(original, anonymous=True)
         self.hops = hops
         self.first = first  # the first vertex step's name, for its error message
         self.source = source  # a fused `V()[.hasLabel()]`: the walks start at every such vertex
         self.is_start = source is not None
+        #: the root `V(id)` step right before this one (still run as a step of its own when
+        #: `walk_count_from_id` declines); a bound template's copy of it (`slots`) is found
+        #: here too, as the same object is shared
+        self.start = start
 
     def children(self) -> list[CompiledTraversal]:
         return [self.original]
@@ -78,7 +89,23 @@ class WalkCountStep(Step):
             return execute(self.original, it, ctx)
         if self.source is not None:
             return self._counted_from_all(ctx)
+        if self.start is not None and callable(getattr(type(ctx.access), "walk_count_from_id", None)):
+            return self._counted_from_id(it, ctx)
         return self._counted(it, ctx)
+
+    def _counted_from_id(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        """The count from the one start `V(id)` in one statement, or (None) as the steps run."""
+        ctx.check()  # as the start step checks before its first vertex
+        start = self.start
+        assert start is not None
+        ids = start.ids
+        n = None
+        if ids is not None and len(ids) == 1 and _plain_id_start(start):
+            n = ctx.access.walk_count_from_id(ids[0], self.hops, _stopper(ctx))  # type: ignore[attr-defined]
+        if n is None:  # declined or interrupted: the start step runs (and raises a pending timeout)
+            yield from self._counted(it, ctx)
+            return
+        yield ctx.new_traverser(Long(n))
 
     def _counted_from_all(self, ctx: Context) -> Iterator[Traverser]:
         n = None
@@ -183,12 +210,12 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
                 j -= 1
             if hops and (len(hops) >= 2 or repeats):
                 source = steps[j - 1] if j == 1 and traversal is root and _plain_v(steps[0]) else None
+                start = steps[0] if j == 1 and traversal is root and _plain_id_start(steps[0]) else None
                 if source is not None:
                     j = 0
-                steps[j : i + 1] = [WalkCountStep(steps[j : i + 1], hops, hops[0][0].name.lower(), source)]  # type: ignore[arg-type]
+                steps[j : i + 1] = [WalkCountStep(steps[j : i + 1], hops, hops[0][0].name.lower(), source, start)]  # type: ignore[arg-type]
                 i = j
         i += 1
-
 
 
 def _plain_v(step: Step) -> bool:
@@ -197,6 +224,27 @@ def _plain_v(step: Step) -> bool:
         type(step) is VStep
         and step.is_start
         and step.ids is None
+        and not step.conditions
+        and step.limit is None
+        and not step.labels
+    )
+
+
+def _slottable_id(ident: Any) -> bool:
+    t = type(ident)
+    return t is int or t is Int or t is Long or t is str or t is uuid.UUID
+
+
+def _plain_id_start(step: Any) -> bool:
+    """A root `V(id)` of one id (a number, string or UUID) with nothing folded in: what
+    `walk_count_from_id` finds the way the step would."""
+    return (
+        type(step) is VStep
+        and step.is_start
+        and step.ids is not None
+        and len(step.ids) == 1
+        and _slottable_id(step.ids[0])
+        and step.label_filter is None
         and not step.conditions
         and step.limit is None
         and not step.labels
