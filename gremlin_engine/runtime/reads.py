@@ -109,8 +109,9 @@ class ReadsMixin(ElementLoader):
             return []
         if rows[0][0] in self._vertices:
             return None
+        # numeric ids (most graphs') become `Long` inline, as `from_storage` makes them
         from_storage = idc.from_storage
-        return [from_storage(vid) for _, vid in rows]
+        return [Long(vid) if type(vid) is int else from_storage(vid) for _, vid in rows]
 
     def point_index_ids(self, labels: Sequence[str] | None, conditions: Sequence[Any]) -> list[Any] | None:
         """The ids `V().hasLabel(labels).has(conditions).id()` gives when equality index
