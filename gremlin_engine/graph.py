@@ -282,6 +282,15 @@ class Graph:
 
         return api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel)
 
+    def traverse_request(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> list[Any]:
+        """`traverse` for a traverser request's IR (`inject(<request map>).hg_<algorithm>()`):
+        it runs as its direct plan on any schema mode, auto included, because an algorithm
+        step reads through its own walker and never needs the auto-mode write fall-backs
+        (see `runtime/direct_algorithms.py`); any other IR runs as `traverse` does."""
+        from gremlin_engine.runtime import direct_algorithms
+
+        return direct_algorithms.traverse(self, ir, timeout_ms=timeout_ms, cancel=cancel)
+
     def read_ready(self) -> bool:
         """True when a read-only call could start at once, without waiting for a lock or a
         connection (a file store with an idle pooled connection; a memory store's reads

@@ -35,7 +35,6 @@ personalrank, neighborrank     POST    `hg_personalrank`, `hg_neighborrank`     
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -48,7 +47,6 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 # isort: split
 # (after the traversal package: its step registry loads the algorithms package, which cannot load first)
 from gremlin_engine.algorithms.budget import OverBudget, bounded
-from gremlin_engine.runtime.direct_algorithms import traverse as _traverse
 from rest_adapter.context import graph_of, json_response, read_json, run
 from rest_adapter.resources._traverser_params import query_request
 from rest_adapter.serializers.hugegraph_json import to_json
@@ -104,7 +102,7 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
     algorithm step's `run` over one snapshot read, without a session, traversers or the
     step pipeline), on any schema mode, unless `HUGELITE_DIRECT_PLANS=off`."""
     ir = traversal(step, req)
-    go = partial(_traverse, graph)
+    go = graph.traverse_request
     if inline and graph.read_ready():
         try:
             with bounded(INLINE_ROWS):
