@@ -90,6 +90,21 @@ def _open(reg: GraphRegistry, tmp_path: Path, name: str, schema_mode: str) -> Gr
     return reg.open(cfg)
 
 
+def with_schema(graph: Graph, schema: Any) -> Graph:
+    """Creates each `(kind, body)` schema element of `schema` in order, waiting for the
+    index-build tasks, so a test's graph starts from its own declared schema."""
+    for kind, body in schema:
+        _el, task = graph.schema.create(kind, body)
+        if task:
+            assert graph.tasks.wait(task, 30)["task_status"] == "success"
+    return graph
+
+
+def typed(xs: list[Any]) -> list[tuple[type, Any]]:
+    """Values paired with their exact types: equal results must also be of the same Java type."""
+    return [(type(x), x) for x in xs]
+
+
 @pytest.fixture
 def strict_graph(registry: GraphRegistry, tmp_path: Path) -> Graph:
     g = _open(registry, tmp_path, "hugegraph", "strict")

@@ -8,18 +8,18 @@ list-valued keys and numbers of every width.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
-from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.runtime import api, direct, direct_scripts
 from gremlin_engine.runtime.reads import _props_match_raw
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.predicates import P
+from tests.runtime.conftest import _open, typed, with_schema
 
 SCHEMA = (
     ("propertykey", {"name": "name", "data_type": "TEXT"}),
@@ -51,19 +51,9 @@ SCHEMA = (
 WHEN = dt.datetime(2020, 5, 17, 10, 30, tzinfo=dt.UTC)
 
 
-@pytest.fixture(params=["file", "memory"])
-def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
-    registry = GraphRegistry(evaluation_timeout_ms=0)
-    if request.param == "file":
-        cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "idx.db"))
-        GraphRegistry.init_store(cfg)
-    else:
-        cfg = GraphConfig(name="hugegraph", backend="memory")
-    g = registry.open(cfg)
-    for kind, body in SCHEMA:
-        _el, task = g.schema.create(kind, body)
-        if task:
-            assert g.tasks.wait(task, 30)["task_status"] == "success"
+@pytest.fixture
+def graph(registry: GraphRegistry, tmp_path: Path) -> Graph:
+    g = with_schema(_open(registry, tmp_path, "hugegraph", "strict"), SCHEMA)
     with api.write_access(g) as a:
         for i in range(6):
             a.add_vertex("item", f"i{i}", [("name", "same" if i < 3 else f"n{i}"), ("code", i % 3),
@@ -72,14 +62,7 @@ def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
         a.add_vertex("item", "uni", [("name", "żółw \u00e9\x01"), ("tags", "")])
         a.add_vertex("item", "bare", [("name", "")])
         a.add_vertex("other", Long(7), [("name", "same")])
-    try:
-        yield g
-    finally:
-        registry.close_all()
-
-
-def _typed(xs: list[Any]) -> list[tuple[type, Any]]:
-    return [(type(x), x) for x in xs]
+    return g
 
 
 def _same(graph: Graph, script: str, bindings: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -95,8 +78,8 @@ def _same(graph: Graph, script: str, bindings: dict[str, Any], monkeypatch: pyte
         plain = graph.execute(script, bindings=bindings)
     finally:
         monkeypatch.setattr(direct, "ENABLED", True)
-    assert _typed(first) == _typed(plain), (script, bindings)
-    assert _typed(fast) == _typed(plain), (script, bindings)
+    assert typed(first) == typed(plain), (script, bindings)
+    assert typed(fast) == typed(plain), (script, bindings)
     return fast
 
 
@@ -124,7 +107,7 @@ def test_found_ids_and_labels_are_exact(graph: Graph, monkeypatch: pytest.Monkey
     assert _same(graph, "g.V().has('item', 'tags', v).id()", {"v": "t3"}, monkeypatch) == ["i3"]
     assert _same(graph, "g.V().has('item', 'name', v).id()", {"v": ""}, monkeypatch) == ["bare"]
     # another label's index, its ids numbers
-    assert _typed(_same(graph, "g.V().has('other', 'name', v).id()", {"v": "same"}, monkeypatch)) == [(Long, 7)]
+    assert typed(_same(graph, "g.V().has('other', 'name', v).id()", {"v": "same"}, monkeypatch)) == [(Long, 7)]
 
 
 def test_the_bare_value_path_is_taken(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:

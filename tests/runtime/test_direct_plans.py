@@ -11,7 +11,6 @@ Each comparison runs the same call twice on the same graph: once with the direct
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from gremlin_engine.runtime.tx_session import open_session
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.ir import TraversalIR
+from tests.runtime.conftest import _open, typed
 
 SCHEMA = (
     ("propertykey", {"name": "name", "data_type": "TEXT"}),
@@ -68,20 +68,11 @@ def _build(graph: Graph) -> None:
         a.add_edge("knows", people[8], people[0], None, [])
 
 
-@pytest.fixture(params=["file", "memory"])
-def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
-    registry = GraphRegistry(evaluation_timeout_ms=0)
-    if request.param == "file":
-        cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "direct.db"))
-        GraphRegistry.init_store(cfg)
-    else:
-        cfg = GraphConfig(name="hugegraph", backend="memory")
-    g = registry.open(cfg)
+@pytest.fixture
+def graph(registry: GraphRegistry, tmp_path: Path) -> Graph:
+    g = _open(registry, tmp_path, "hugegraph", "strict")
     _build(g)
-    try:
-        yield g
-    finally:
-        registry.close_all()
+    return g
 
 
 @pytest.fixture
@@ -98,10 +89,6 @@ def pipeline(monkeypatch: pytest.MonkeyPatch) -> Any:
     return run
 
 
-def _typed(xs: list[Any]) -> list[tuple[type, Any]]:
-    return [(type(x), x) for x in xs]
-
-
 def _plan_of(graph: Graph, script: str, bindings: dict[str, Any]) -> Any:
     entry = graph.registry.direct_scripts.get((script, graph.name, ()))  # type: ignore[union-attr]
     if entry is None or not entry.names:
@@ -115,8 +102,8 @@ def _same(graph: Graph, pipeline: Any, script: str, bindings: dict[str, Any], *,
     first = graph.execute(script, bindings=bindings)
     fast = graph.execute(script, bindings=bindings)
     plain = pipeline(graph.execute, script, bindings=bindings)
-    assert _typed(first) == _typed(plain)
-    assert _typed(fast) == _typed(plain)
+    assert typed(first) == typed(plain)
+    assert typed(fast) == typed(plain)
     plan = _plan_of(graph, script, bindings)
     assert (plan is not None) == direct_route, (script, bindings, plan)
     return fast
@@ -136,10 +123,10 @@ def test_point_shapes(graph: Graph, pipeline: Any, tail: str) -> None:
 
 
 def test_point_values_keep_java_types(graph: Graph) -> None:
-    assert _typed(graph.execute("g.V(vid).values('age')", bindings={"vid": 4})) == [(int, 24)]
-    assert _typed(graph.execute("g.V(vid).values('age')", bindings={"vid": 4})) == [(int, 24)]
-    assert _typed(graph.execute("g.V(vid).values('score')", bindings={"vid": 4})) == [(float, 2.0)]
-    assert _typed(graph.execute("g.V(vid).id()", bindings={"vid": 4})) == [(Long, 4)]
+    assert typed(graph.execute("g.V(vid).values('age')", bindings={"vid": 4})) == [(int, 24)]
+    assert typed(graph.execute("g.V(vid).values('age')", bindings={"vid": 4})) == [(int, 24)]
+    assert typed(graph.execute("g.V(vid).values('score')", bindings={"vid": 4})) == [(float, 2.0)]
+    assert typed(graph.execute("g.V(vid).id()", bindings={"vid": 4})) == [(Long, 4)]
     assert graph.execute("g.V(vid).values('tags')", bindings={"vid": 4}) == ["x", "t4"]
     assert graph.execute("g.V(vid).label()", bindings={"vid": BLOB}) == ["blob"]
 
@@ -216,7 +203,7 @@ def test_walk_counts_equal_the_unfused_walk(graph: Graph, pipeline: Any, script:
     counts = []
     for vid in (1, 2, 5, 3_000_000_000, 404, "1"):
         got = _same(graph, pipeline, script, {"vid": vid})
-        assert _typed(got) == _typed(graph.execute(unfused, bindings={"vid": vid})), (script, vid)
+        assert typed(got) == typed(graph.execute(unfused, bindings={"vid": vid})), (script, vid)
         counts.append(got[0])
     assert max(counts) > 3 and counts[-2:] == [Long(0), Long(0)]
 
@@ -268,7 +255,7 @@ def test_bytecode_and_rest_irs(graph: Graph, pipeline: Any) -> None:
     for ir in (TraversalIR().then("V", Long(1)).then("values", "name"),
                TraversalIR().then("V", Long(1)).then("out", "knows").then("id")):
         assert engine.direct_plan(ir) is not None
-        assert _typed(graph.traverse(ir)) == _typed(pipeline(graph.traverse, ir))
+        assert typed(graph.traverse(ir)) == typed(pipeline(graph.traverse, ir))
 
 
 # ---- what must not take the direct route -------------------------------------------------

@@ -5,18 +5,17 @@ for number, string and UUID ids (neighbours of mixed kinds behind one start)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.runtime import api
 from gremlin_engine.runtime.reads import storage_direction
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.tokens import Direction
+from tests.runtime.conftest import _open, typed, with_schema
 
 SCHEMA = (
     ("propertykey", {"name": "name", "data_type": "TEXT"}),
@@ -30,19 +29,9 @@ SCHEMA = (
 U = uuid.UUID(int=99)
 
 
-@pytest.fixture(params=["file", "memory"])
-def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
-    registry = GraphRegistry(evaluation_timeout_ms=0)
-    if request.param == "file":
-        cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "ids.db"))
-        GraphRegistry.init_store(cfg)
-    else:
-        cfg = GraphConfig(name="hugegraph", backend="memory")
-    g = registry.open(cfg)
-    for kind, body in SCHEMA:
-        _el, task = g.schema.create(kind, body)
-        if task:
-            assert g.tasks.wait(task, 30)["task_status"] == "success"
+@pytest.fixture
+def graph(registry: GraphRegistry, tmp_path: Path) -> Graph:
+    g = with_schema(_open(registry, tmp_path, "hugegraph", "strict"), SCHEMA)
     with api.write_access(g) as a:
         one = a.add_vertex("person", Long(1), [("name", "one")])
         big = a.add_vertex("person", Long(2**62), [("name", "big")])
@@ -53,14 +42,7 @@ def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
             a.add_edge(f"person_{end.label}", one, end)
         a.add_edge("thing_person", thing, one)
         a.add_edge("blob_person", blob, one)
-    try:
-        yield g
-    finally:
-        registry.close_all()
-
-
-def _typed(xs: list[Any]) -> list[tuple[type, Any]]:
-    return [(type(x), x) for x in xs]
+    return g
 
 
 def test_ids_are_what_from_storage_makes(graph: Graph) -> None:
@@ -73,6 +55,6 @@ def test_ids_are_what_from_storage_makes(graph: Graph) -> None:
                     continue
                 wanted = idc.lookup_id(start)
                 rows = access.tx.neighbour_ids(idc.to_storage(wanted), storage_direction(d), None)
-                assert _typed(got) == _typed([idc.from_storage(r[1]) for r in rows]), (start, d)
+                assert typed(got) == typed([idc.from_storage(r[1]) for r in rows]), (start, d)
                 seen.update(type(x) for x in got)
     assert seen >= {Long, str, uuid.UUID} or graph.config.backend == "memory"

@@ -24,6 +24,7 @@ from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.ir import TraversalIR
 from gremlin_engine.traversal.strategies.walk_count import WalkCountStep
+from tests.runtime.conftest import typed
 
 SCHEMA = (
     ("propertykey", {"name": "name", "data_type": "TEXT"}),
@@ -91,10 +92,6 @@ def pipeline_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(direct, "ENABLED", False)
 
 
-def _typed(xs: list[Any]) -> list[tuple[type, Any]]:
-    return [(type(x), x) for x in xs]
-
-
 def _unfused(script: str) -> str:
     return script.replace("g.V(", "g.withoutStrategies(WalkCountStrategy).V(", 1)
 
@@ -112,7 +109,7 @@ def test_counts_equal_the_steps(graph: Graph, script: str) -> None:
     counts = []
     for vid in IDS:
         got = graph.execute(script, bindings={"vid": vid})
-        assert _typed(got) == _typed(graph.execute(_unfused(script), bindings={"vid": vid})), (script, vid)
+        assert typed(got) == typed(graph.execute(_unfused(script), bindings={"vid": vid})), (script, vid)
         counts.extend(got)
     if "is(" not in script and "nosuch" not in script:
         assert max(counts) > 0
@@ -121,11 +118,11 @@ def test_counts_equal_the_steps(graph: Graph, script: str) -> None:
 def test_literal_ids_and_bytecode(graph: Graph) -> None:
     for vid in ("1", "3L", "'t1'", "3000000000", "404"):
         script = f"g.V({vid}).out().out().count()"
-        assert _typed(graph.execute(script)) == _typed(graph.execute(_unfused(script))), script
+        assert typed(graph.execute(script)) == typed(graph.execute(_unfused(script))), script
     for vid in (Long(1), Long(2), Long(404), "t0"):
         ir = TraversalIR().then("V", vid).then("out").then("out").then("count")
         plain = TraversalIR().with_source("withoutStrategies", "WalkCountStrategy").then("V", vid).then("out")
-        assert _typed(graph.traverse(ir)) == _typed(graph.traverse(plain.then("out").then("count"))), vid
+        assert typed(graph.traverse(ir)) == typed(graph.traverse(plain.then("out").then("count"))), vid
 
 
 def test_the_start_is_remembered_only_for_one_plain_id() -> None:
@@ -160,7 +157,7 @@ def test_a_bound_template_walks_from_its_own_id(graph: Graph) -> None:
     for _round in range(2):
         for vid in IDS:
             ir = TraversalIR().then("V", vid).then("out").then("out").then("count")
-            assert _typed(graph.traverse(ir)) == _typed(expected[vid]), vid
+            assert typed(graph.traverse(ir)) == typed(expected[vid]), vid
 
 
 def test_pending_writes_of_the_same_script_are_counted(graph: Graph) -> None:
@@ -171,7 +168,7 @@ def test_pending_writes_of_the_same_script_are_counted(graph: Graph) -> None:
     script = f"g.V(5).addE('knows').to(V(5)).iterate(); g.V(1).addE('calls').to(V(3)).property('at', 7).iterate(); {count}"
     got = graph.execute(script, bindings={"vid": 5})
     after = graph.execute(_unfused(count), bindings={"vid": 5})
-    assert _typed(got) == _typed(after) and got != before
+    assert typed(got) == typed(after) and got != before
 
 
 def test_auto_mode_counts_through_the_steps(tmp_path: Path) -> None:
@@ -179,7 +176,7 @@ def test_auto_mode_counts_through_the_steps(tmp_path: Path) -> None:
     try:
         for script in WALKS[:4]:
             for vid in (1, "1", Long(2), 404, "t1"):
-                assert _typed(g.execute(script, bindings={"vid": vid})) == _typed(
+                assert typed(g.execute(script, bindings={"vid": vid})) == typed(
                     g.execute(_unfused(script), bindings={"vid": vid})), (script, vid)
     finally:
         registry.close_all()
@@ -199,4 +196,4 @@ def test_vertex_elements_as_ids(graph: Graph) -> None:
     ir = TraversalIR().then("V", v).then("out").then("out").then("count")
     plain = TraversalIR().with_source("withoutStrategies", "WalkCountStrategy").then("V", v).then("out").then("out")
     plain = plain.then("count")
-    assert _typed(graph.traverse(ir)) == _typed(graph.traverse(plain))
+    assert typed(graph.traverse(ir)) == typed(graph.traverse(plain))
