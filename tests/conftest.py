@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -215,6 +216,48 @@ class SyncASGIClient:
     def close(self) -> None:
         self._runner.run(self._client.aclose())
         self._runner.close()
+
+
+@contextlib.contextmanager
+def sqlite_app(base: Path, modes: dict[str, str]) -> Iterator[tuple[SyncASGIClient, Any]]:
+    """The in-process app over one initialised sqlite store per graph (`modes`: graph name ->
+    `strict`/`auto`), with its registry: file stores are the only ones whose reads can start
+    at once, which the event-loop and direct-plan paths depend on."""
+    from gremlin_engine import GraphRegistry
+    from gremlin_engine.graph import GraphConfig
+    from rest_adapter.app import create_app, open_registry
+    from rest_adapter.settings import Settings
+
+    confs = {}
+    for name, mode in modes.items():
+        store = base / f"{name}.db"
+        GraphRegistry.init_store(GraphConfig(name=name, backend="sqlite", store=str(store), schema_mode=mode))
+        confs[name] = f"backend=sqlite\nstore={store}\nschema.mode={mode}\n"
+    settings = Settings.load(write_conf(base, confs))
+    registry = open_registry(settings)
+    client = SyncASGIClient(create_app(settings, registry=registry))
+    try:
+        yield client, registry
+    finally:
+        client.close()
+        registry.close_all()
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The step names of the traverser requests answered by their direct plan
+    (`runtime/direct_algorithms.run`), recorded as they run."""
+    from gremlin_engine.runtime import direct_algorithms
+
+    seen: list[str] = []
+    real = direct_algorithms.run
+
+    def recording(graph: Any, plan: Any, values: list[Any], *args: Any) -> Any:
+        seen.append(plan.algorithm.name)
+        return real(graph, plan, values, *args)
+
+    monkeypatch.setattr(direct_algorithms, "run", recording)
+    return seen
 
 
 @pytest.fixture

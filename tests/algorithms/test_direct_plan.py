@@ -52,19 +52,6 @@ def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
         reg.close_all()
 
 
-@pytest.fixture
-def runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    real = direct_algorithms.run
-
-    def recording(graph: Any, plan: Any, values: list[Any], *args: Any) -> Any:
-        seen.append(plan.algorithm.name)
-        return real(graph, plan, values, *args)
-
-    monkeypatch.setattr(direct_algorithms, "run", recording)
-    return seen
-
-
 def _pipeline(monkeypatch: pytest.MonkeyPatch, fn: Any) -> Any:
     monkeypatch.setattr(direct, "ENABLED", False)
     try:

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 import rest_adapter.resources.traversers as trav
-from gremlin_engine.runtime import direct, direct_algorithms
+from gremlin_engine.runtime import direct
 from tests.algorithms.conftest import load_edges
 from tests.algorithms.example_graph import load_example
-from tests.conftest import SyncASGIClient, write_conf
+from tests.conftest import SyncASGIClient, sqlite_app
 
 GRAPHS = ("tg", "ta")  # strict (HugeGraph's example graph), auto (numbered vertices, `AUTO_EDGES`)
 AUTO_EDGES = [(0, 1), (0, 2), (1, 2), (2, 3), (3, 4), (1, 4), (4, 5), (5, 6), (0, 0), (2, 0)]
@@ -23,41 +23,10 @@ AUTO_EDGES = [(0, 1), (0, 2), (1, 2), (2, 3), (3, 4), (1, 4), (4, 5), (5, 6), (0
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SyncASGIClient]:
-    from gremlin_engine import GraphRegistry
-    from gremlin_engine.graph import GraphConfig
-    from rest_adapter.app import create_app, open_registry
-    from rest_adapter.settings import Settings
-
-    base = tmp_path_factory.mktemp("direct")
-    confs = {}
-    for name, mode in zip(GRAPHS, ("strict", "auto"), strict=True):
-        store = base / f"{name}.db"
-        GraphRegistry.init_store(GraphConfig(name=name, backend="sqlite", store=str(store), schema_mode=mode))
-        confs[name] = f"backend=sqlite\nstore={store}\nschema.mode={mode}\n"
-    settings = Settings.load(write_conf(base, confs))
-    registry = open_registry(settings)
-    c = SyncASGIClient(create_app(settings, registry=registry))
-    load_example(lambda path, json: c.post(path, json=json), "/graphs/tg")
-    load_edges(registry.get("ta"), 8, AUTO_EDGES, weights={e: 0.5 for e in AUTO_EDGES}, edge_label="knows")
-    try:
+    with sqlite_app(tmp_path_factory.mktemp("direct"), dict(zip(GRAPHS, ("strict", "auto"), strict=True))) as (c, registry):
+        load_example(lambda path, json: c.post(path, json=json), "/graphs/tg")
+        load_edges(registry.get("ta"), 8, AUTO_EDGES, weights={e: 0.5 for e in AUTO_EDGES}, edge_label="knows")
         yield c
-    finally:
-        c.close()
-        registry.close_all()
-
-
-@pytest.fixture
-def runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The step names of the requests answered by a direct plan, recorded."""
-    seen: list[str] = []
-    real = direct_algorithms.run
-
-    def recording(graph: Any, plan: Any, values: list[Any], *args: Any) -> Any:
-        seen.append(plan.algorithm.name)
-        return real(graph, plan, values, *args)
-
-    monkeypatch.setattr(direct_algorithms, "run", recording)
-    return seen
 
 
 def _body(resp: Any) -> tuple[int, Any]:

@@ -14,7 +14,7 @@ import pytest
 
 import rest_adapter.resources.traversers as trav
 from tests.algorithms.example_graph import load_example
-from tests.conftest import SyncASGIClient, write_conf
+from tests.conftest import SyncASGIClient, sqlite_app
 
 G = "/graphs/tg"
 T = f"{G}/traversers"
@@ -22,23 +22,9 @@ T = f"{G}/traversers"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SyncASGIClient]:
-    from gremlin_engine import GraphRegistry
-    from gremlin_engine.graph import GraphConfig
-    from rest_adapter.app import create_app, open_registry
-    from rest_adapter.settings import Settings
-
-    base = tmp_path_factory.mktemp("inline")
-    store = base / "tg.db"
-    GraphRegistry.init_store(GraphConfig(name="tg", backend="sqlite", store=str(store), schema_mode="strict"))
-    settings = Settings.load(write_conf(base, {"tg": f"backend=sqlite\nstore={store}\nschema.mode=strict\n"}))
-    registry = open_registry(settings)
-    c = SyncASGIClient(create_app(settings, registry=registry))
-    load_example(lambda path, json: c.post(path, json=json), G)
-    try:
+    with sqlite_app(tmp_path_factory.mktemp("inline"), {"tg": "strict"}) as (c, _registry):
+        load_example(lambda path, json: c.post(path, json=json), G)
         yield c
-    finally:
-        c.close()
-        registry.close_all()
 
 
 @pytest.fixture
