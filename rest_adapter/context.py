@@ -123,19 +123,29 @@ def query_int(request: Request, name: str, default: int | None = None) -> int | 
     value = query_one(request, name)
     if value is None or value == "":
         return default
+    return parse_int(name, value)
+
+
+def parse_int(name: str, raw: str) -> int:
+    """One query parameter's text as an int, or the 400 HugeGraph words for it."""
     try:
-        return int(value)
+        return int(raw)
     except ValueError:
-        raise bad_request(f"The query param '{name}' must be an integer, but got '{value}'") from None
+        raise bad_request(f"The query param '{name}' must be an integer, but got '{raw}'") from None
 
 
 def query_bool(request: Request, name: str, default: bool = False) -> bool:
     value = query_one(request, name)
     if value is None or value == "":
         return default
-    low = value.lower()
+    return parse_bool(name, value)
+
+
+def parse_bool(name: str, raw: str) -> bool:
+    """One query parameter's text as a bool (true/false, 1/0, yes/no), or a 400."""
+    low = raw.lower()
     if low in ("true", "1", "yes"):
         return True
     if low in ("false", "0", "no"):
         return False
-    raise bad_request(f"The query param '{name}' must be a boolean, but got '{value}'")
+    raise bad_request(f"The query param '{name}' must be a boolean, but got '{raw}'")

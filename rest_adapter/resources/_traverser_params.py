@@ -17,7 +17,7 @@ from starlette.requests import Request
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.structure import ids as idc
-from rest_adapter.context import query_one
+from rest_adapter.context import parse_bool, parse_int, query_one
 from rest_adapter.errors import bad_request
 
 COMMON = {"direction": "str", "label": "str", "max_degree": "int", "skip_degree": "int", "capacity": "int",
@@ -135,24 +135,8 @@ def query_request(request: Request, endpoint: str) -> dict[str, Any]:
             elif kind == "id":
                 value = _id(name, raw)
             elif kind == "int":
-                value = _int(name, raw)
+                value = parse_int(name, raw)
             else:
-                value = _bool(name, raw)
+                value = parse_bool(name, raw)
         out[name] = value
     return out
-
-
-def _int(name: str, raw: str) -> int:
-    try:
-        return int(raw)
-    except ValueError:
-        raise bad_request(f"The query param '{name}' must be an integer, but got '{raw}'") from None
-
-
-def _bool(name: str, raw: str) -> bool:
-    low = raw.lower()
-    if low in ("true", "1", "yes"):
-        return True
-    if low in ("false", "0", "no"):
-        return False
-    raise bad_request(f"The query param '{name}' must be a boolean, but got '{raw}'")
