@@ -12,16 +12,18 @@ an older store layout is reused as it is (it must still open: stores migrate).
    strict mode, and the workload has one label; auto mode walks it as a bipartite view (the
    source side OUT, the other side IN), which is the recurrence the other systems run too.
 2. Runs over REST (httpx, one client): k-out depth 1-4 and k-neighbor depth 2-3 (`OUT`,
-   label `knows`, `count_only`; the light ones repeat their 20 probes for several rounds,
-   since the server's CPU is read in 10 ms ticks), shortest path for 100 probe pairs (`OUT`, max_depth 6),
-   personal rank (max_depth 5), and k-out depth 6 once (the large graph's capacity check).
+   label `knows`, `count_only`, 20 probes), shortest path for 100 probe pairs (`OUT`,
+   max_depth 6), personal rank (max_depth 5), and k-out depth 6 once (the large graph's
+   capacity check). Each operation runs several rounds on every system in turn (light ones
+   50), and the table shows the median round.
 3. Runs the same operations as hand-written frontier BFS / bidirectional BFS / the
    rank recurrence over plain `sqlite3` on `bench/raw_sqlite.py`'s tables, and over an
    in-memory networkx DiGraph.
-4. Runs the same requests in this process through `Graph.traverse` on the same store (the
+4. Runs the same requests in this process through `Graph.traverse_request` on the same store (the
    IR the REST handlers build), so the table shows where a REST request's time goes: the
-   engine's share (in-process), the server's CPU seconds (read from /proc: engine + HTTP
-   stack) and this client's CPU seconds (httpx and JSON decoding).
+   engine's share (in-process), the server's CPU seconds (engine + HTTP stack, summed over
+   its threads from /proc/<pid>/task/*/schedstat, in nanoseconds) and this client's CPU
+   seconds (httpx and JSON decoding).
 5. Cross-checks every answer (counts, path lengths, rank keys) and prints one table of CPU
    seconds (wall clock beside them) with the ratios to raw sqlite3, plus peak RSS of the
    server and of this process. CPU time is the figure to compare: on a shared machine wall
@@ -60,6 +62,25 @@ class Server(BenchServer):
     def __init__(self, base: Path, store: Path) -> None:
         super().__init__(base, "bench", f"backend=sqlite\nstore={store}\nschema.mode=auto\n", timeout_ms=0)
 
+    def threads_ns(self) -> dict[str, int]:
+        """Per live thread of the server, the nanoseconds it has run on a CPU (user + system,
+        `/proc/<pid>/task/<tid>/schedstat`): exact, where `/proc/<pid>/stat` counts 10 ms ticks."""
+        out = {}
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            try:
+                out[task.name] = int((task / "schedstat").read_text().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                continue  # the thread ended meanwhile
+        return out
+
+    def cpu_since(self, before: dict[str, int], ticks_before: float) -> float:
+        """Server CPU seconds since `before` (`threads_ns`); when a thread that ran then has
+        ended since (its nanoseconds are gone from /proc), the 10 ms tick count instead."""
+        now = self.threads_ns()
+        if any(tid not in now for tid in before):
+            return self.cpu_s() - ticks_before
+        return sum(ns - before.get(tid, 0) for tid, ns in now.items()) / 1e9
+
 
 class Rest:
     name = "hugelite REST"
@@ -95,9 +116,10 @@ class Rest:
 
 
 class InProcess(Rest):
-    """The same requests as `Rest`, run in this process by `Graph.traverse` on the same store
-    (`inject(request).hg_<step>()`, the IR the REST handlers build): the engine's share of a
-    REST request, with no HTTP, JSON or client in the way."""
+    """The same requests as `Rest`, run in this process by `Graph.traverse_request` on the
+    same store (`inject(request).hg_<step>()`, the IR the REST handlers build, by the entry
+    they call: the direct plan): the engine's share of a REST request, with no HTTP, JSON or
+    client in the way."""
 
     name = "engine in-process"
 
@@ -115,7 +137,7 @@ class InProcess(Rest):
         for k in ("source", "target"):
             if k in req:  # what the REST layer's id parser makes of `"123"` / `123`
                 req[k] = Long(int(req[k]))
-        return self.graph.traverse(TraversalIR((), (Instruction("inject", (req,)), Instruction(step, ()))))[0]
+        return self.graph.traverse_request(TraversalIR((), (Instruction("inject", (req,)), Instruction(step, ()))))[0]
 
     def _get(self, path: str, **params: Any) -> Any:
         req = {k: (v == "true") if v in ("true", "false") else v for k, v in params.items()}
@@ -275,6 +297,14 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t, out
 
 
+def _spread(xs: list[float]) -> float:
+    """Half the interquartile range over the median: how far one round's figure may be off."""
+    if len(xs) < 4:
+        return (max(xs) - min(xs)) / 2 / statistics.median(xs) if xs and statistics.median(xs) else 0.0
+    q1, _, q3 = statistics.quantiles(xs, n=4)
+    return (q3 - q1) / 2 / statistics.median(xs)
+
+
 def run(size: str, probes: int, keep: Path | None = None) -> None:
     w = workload(size)
     pv = [p + 1 for p in w.probe_vertices(probes)]
@@ -303,38 +333,48 @@ def run(size: str, probes: int, keep: Path | None = None) -> None:
     rest = Rest(server.url)
     engine_ip = InProcess(base / "bench.db")
     systems = [rest, engine_ip, Raw(raw_db), nxg]
+    # every operation runs `rounds` times on every system, interleaved (A/B: a burst of other
+    # load on the shared machine hits all systems alike) after one warm-up round each; the
+    # table shows the median round. Server CPU is exact (per-thread schedstat, `threads_ns`),
+    # so the light operations need rounds only for the median, not for tick resolution.
     ops: list[tuple[str, Callable[[Any], Any], int]] = []
-    # light operations repeat their 20 probes: the server's CPU is read in 10 ms ticks, and
-    # 20 light requests take a few ticks (the ratios compare the same rounds on every system)
-    rounds = {("kout", 1): 25, ("kout", 2): 25, ("kout", 3): 5, ("kout", 4): 1, ("kneighbor", 2): 25,
-              ("kneighbor", 3): 3}
+    n20 = min(len(pv), 20)
+    rounds = {"kout 1": 50, "kout 2": 50, "kout 3": 5, "kout 4": 3, "kneighbor 2": 50, "kneighbor 3": 3,
+              "shortest": 5, "rank": 3}
     for k in (1, 2, 3, 4):
-        r = rounds["kout", k]
-        ops.append((f"kout depth {k} (x{min(len(pv), 20)}{f', {r} rounds' if r > 1 else ''})",
-                    lambda s, k=k, r=r: [s.kout(v, k) for _ in range(r) for v in pv[:20]], k))
+        ops.append((f"kout depth {k} (x{n20})", lambda s, k=k: [s.kout(v, k) for v in pv[:20]], rounds[f"kout {k}"]))
     for k in (2, 3):
-        r = rounds["kneighbor", k]
-        ops.append((f"kneighbor depth {k} (x{min(len(pv), 20)}{f', {r} rounds' if r > 1 else ''})",
-                    lambda s, k=k, r=r: [s.kneighbor(v, k) for _ in range(r) for v in pv[:20]], k))
-    ops.append((f"shortest path (x{len(pairs)})", lambda s: [s.shortest(a, b, 6) for a, b in pairs], 0))
-    ops.append(("personal rank depth 5 (x5)", lambda s: [s.personal_rank(v, 5) for v in pv[:5]], 0))
+        ops.append((f"kneighbor depth {k} (x{n20})", lambda s, k=k: [s.kneighbor(v, k) for v in pv[:20]],
+                    rounds[f"kneighbor {k}"]))
+    ops.append((f"shortest path (x{len(pairs)})", lambda s: [s.shortest(a, b, 6) for a, b in pairs],
+                rounds["shortest"]))
+    ops.append(("personal rank depth 5 (x5)", lambda s: [s.personal_rank(v, 5) for v in pv[:5]], rounds["rank"]))
     rows = []
     try:
-        for label, fn, _ in ops:
-            wall, cpu, answers = {}, {}, {}
+        for label, fn, reps in ops:
+            samples: dict[str, dict[str, list[float]]] = {"wall": {}, "cpu": {}}
+            answers = {}
             for s in systems:
-                if s is rest or s is engine_ip:
-                    fn(s)  # warm the caches once
-                cpu0, srv0 = time.process_time(), server.cpu_s()
-                wall[s.name], answers[s.name] = timed(lambda s=s, fn=fn: fn(s))
-                cpu[s.name] = time.process_time() - cpu0  # this process: the system itself, or the REST client
-                if s is rest:  # the server process's CPU seconds, from /proc
-                    cpu["server"] = server.cpu_s() - srv0
+                answers[s.name] = fn(s)  # warm-up round, and the answer to cross-check
+            for rep in range(reps):
+                for s in systems:
+                    if s is nxg and rep >= 3:
+                        continue  # networkx is a reference, not a target: three rounds do
+                    cpu0, srv0, ticks0 = time.process_time(), server.threads_ns(), server.cpu_s()
+                    wall_s, _ = timed(lambda s=s, fn=fn: fn(s))
+                    cpu_s = time.process_time() - cpu0  # this process: the system itself, or the REST client
+                    if s is rest:
+                        samples["cpu"].setdefault("server", []).append(server.cpu_since(srv0, ticks0))
+                    samples["wall"].setdefault(s.name, []).append(wall_s)
+                    samples["cpu"].setdefault(s.name, []).append(cpu_s)
+            wall = {k: statistics.median(v) for k, v in samples["wall"].items()}
+            cpu = {k: statistics.median(v) for k, v in samples["cpu"].items()}
+            spread = _spread(samples["cpu"]["server"])
             ref = answers["raw sqlite3"]
             agree = all(a == ref for a in answers.values())
             if label.startswith("personal"):  # ties may order differently: compare the sets
                 agree = all([set(x) for x in a] == [set(x) for x in ref] for a in answers.values())
-            rows.append((label, wall, cpu, agree))
+            rows.append((f"{label}, {reps} rounds", wall, cpu, agree, spread, len(answers["raw sqlite3"])))
         deep_t, deep = timed(lambda: rest.kout(pv[0], 6))
     finally:
         server_peak = server.peak_rss_kib()
@@ -343,20 +383,23 @@ def run(size: str, probes: int, keep: Path | None = None) -> None:
         raw_db.close()
         if keep is None:
             shutil.rmtree(base, ignore_errors=True)
-    print("CPU seconds (wall clock in brackets; the machine may be shared, CPU time is what compares):\n")
-    print("| operation | REST: server CPU | REST: client CPU | engine in-process | raw sqlite3 | networkx "
-          "| server / raw | engine / raw | REST wall / raw wall | answers agree |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for label, wall, cpu, agree in rows:
-        r, e, q, n = "hugelite REST", "engine in-process", "raw sqlite3", "networkx"
-        print(f"| {label} | {cpu['server']:.2f} ({wall[r]:.3f}) | {cpu[r]:.3f} | {cpu[e]:.3f} ({wall[e]:.3f}) "
-              f"| {cpu[q]:.3f} ({wall[q]:.3f}) | {cpu[n]:.3f} | {cpu['server'] / cpu[q]:.2f}x | {cpu[e] / cpu[q]:.2f}x "
-              f"| {wall[r] / wall[q]:.2f}x | {'yes' if agree else '**NO**'} |")
+    print("CPU seconds of one round, median of the rounds (wall clock in brackets; the machine may be shared, "
+          "CPU time is what compares):\n")
+    print("| operation | REST: server CPU | server CPU per request | REST: client CPU | engine in-process "
+          "| raw sqlite3 | networkx | server / raw | engine / raw | REST wall / raw wall | answers agree |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, wall, cpu, agree, spread, n in rows:
+        r, e, q, x = "hugelite REST", "engine in-process", "raw sqlite3", "networkx"
+        print(f"| {label} | {cpu['server']:.4f} ±{spread:.0%} ({wall[r]:.3f}) | {cpu['server'] / n * 1e6:.0f} µs "
+              f"| {cpu[r]:.4f} | {cpu[e]:.4f} ({wall[e]:.3f}) | {cpu[q]:.4f} ({wall[q]:.3f}) | {cpu[x]:.3f} "
+              f"| {cpu['server'] / cpu[q]:.2f}x | {cpu[e] / cpu[q]:.2f}x | {wall[r] / wall[q]:.2f}x "
+              f"| {'yes' if agree else '**NO**'} |")
     for what, num in (("server CPU", "server"), ("engine in-process", "engine in-process")):
-        ratio = statistics.median(c[num] / c["raw sqlite3"] for _, _, c, _ in rows)
+        ratio = statistics.median(c[num] / c["raw sqlite3"] for _, _, c, *_ in rows)
         print(f"\nmedian {what} / raw sqlite3 CPU: {ratio:.2f}x (target <= 2x)", end="")
-    print("\nserver CPU: user+sys seconds of the server process from /proc (10 ms ticks: engine, HTTP stack, "
-          "JSON); client CPU: this process while it sent the REST requests (httpx, JSON decoding)")
+    print("\nserver CPU: CPU seconds of the server's threads from /proc/<pid>/task/*/schedstat (ns: engine, HTTP "
+          "stack, JSON); ± is the half-spread of the middle rounds (interquartile range / 2 / median); "
+          "client CPU: this process while it sent the REST requests (httpx, JSON decoding)")
     print(f"kout depth 6 from vertex {pv[0]}: {deep} vertices in {deep_t:.2f} s (default capacity 10M)")
     print(f"peak RSS: server {server_peak / 1024:.0f} MiB; bench process (raw sqlite3 + networkx graph) "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
