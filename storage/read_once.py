@@ -74,3 +74,51 @@ def _run(store: Any, pair: tuple[Any, Any], fn: Callable[..., T], args: tuple[An
             if store._closed and pair in idle:  # closed meanwhile: do not strand it
                 idle.remove(pair)
                 conn.close()
+
+
+#: what a `reader` returns when it cannot answer here; the caller then uses `read_once`
+DECLINED: Any = object()
+
+
+def reader(store: Any, sql: str, one: bool = False) -> Callable[[Any], Any]:
+    """A prepared one-statement read: `read(params)` runs `sql` on an idle pooled connection
+    of `store` outside any transaction, as `read_once` would, and returns its one row (None
+    when there is none) with `one`, else its list of rows; or `DECLINED` whenever
+    `read_once` would do anything else (a memory store, a closed store, this thread inside a
+    transaction, no idle connection, checkout listeners). For a direct plan's hottest calls
+    (`gremlin_engine/runtime/direct_fast.py`): no `Tx`, no callback and no argument tuples
+    between the caller and the statement. Driver errors come out as `StoreError`, and the
+    connection goes back exactly as `_run` puts it back."""
+    if store.memory:
+        return lambda params: DECLINED
+    local = store._local
+    idle = store._idle
+
+    def read(params: Any) -> Any:
+        if not idle or store._closed or store.engine.pool.dispatch.checkout or getattr(local, "tx", None) is not None:
+            return DECLINED
+        try:
+            pair = idle.pop()
+        except IndexError:
+            return DECLINED
+        raw = pair[1]
+        try:
+            cursor = raw.execute(sql, params)
+            return cursor.fetchone() if one else cursor.fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"store at {store.display_path}: {exc}") from exc
+        finally:
+            if raw.in_transaction:
+                try:
+                    raw.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            if raw.in_transaction or store._closed or len(idle) >= store._idle_max or store.engine.pool.dispatch.checkout:
+                store._checkin(pair[0], raw)
+            else:
+                idle.append(pair)
+                if store._closed and pair in idle:  # closed meanwhile: do not strand it
+                    idle.remove(pair)
+                    pair[0].close()
+
+    return read

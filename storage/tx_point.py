@@ -22,6 +22,7 @@ from storage._sql import label_filter, label_key, padded_chunks, placeholders, u
 from storage.rows import VertexRow
 from storage.tx_adjacency import TIE, _direction
 from storage.tx_base import TxBase
+from storage.tx_elements import _ONE_SQL
 
 # direction -> (column matching the start key, column holding the other end)
 _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
@@ -64,6 +65,20 @@ _INDEX_ID_PROPS = (
     "SELECT v.id, v.props FROM index_entries AS ie CROSS JOIN vertices AS v "
     "ON v.key = ie.elem_key WHERE ie.index_id = ? AND ie.value = ? AND v.label_id = ? ORDER BY ie.elem_key"
 )
+
+
+def neighbour_ids_statement(direction: Any, label_ids: Sequence[int] | None) -> tuple[str, int]:
+    """The SQL `neighbour_ids` runs for this direction and label filter (not an empty one),
+    and how many times its parameters repeat the start id: for a prepared reader
+    (`read_once.reader`) that runs the same statement without a `Tx`."""
+    d = _direction(direction)
+    return _neighbour_ids_sql(d, label_key(label_ids)), len(_SIDES[d])
+
+
+#: the statement of `vertices_by_ids` for one id (a `VertexRow`'s columns), for a prepared reader
+VERTEX_BY_ID_SQL = _ONE_SQL["vertices"]
+#: the statement of `index_id_props`: parameters (index id, value, label id)
+INDEX_ID_PROPS_SQL = _INDEX_ID_PROPS
 
 
 class PointReadsMixin(TxBase):

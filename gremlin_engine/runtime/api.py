@@ -27,7 +27,7 @@ from typing import Any
 from gremlin_engine import traversal as engine
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken
-from gremlin_engine.runtime import direct, direct_scripts, intent
+from gremlin_engine.runtime import direct, direct_fast, direct_scripts, intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
@@ -99,7 +99,14 @@ def execute_script(
     plan = direct_scripts.find(registry, graph_name, script, bindings, aliases)
     if plan is not None and plan is not direct_scripts.LEARN:
         try:
-            results = plan.run(bindings, timeout_ms, cancel)
+            fast = plan.fast  # `ScriptPlan.run`'s first step, inline: one frame less on a point read
+            if fast is not None and cancel is None:
+                results = fast(bindings[plan.single])  # type: ignore[index]
+                if results is not direct_fast.SLOW:
+                    return results
+                results = plan.general(bindings, timeout_ms, cancel)
+            else:
+                results = plan.run(bindings, timeout_ms, cancel)
         except BaseException as exc:
             _reraise(exc)
         if results is not direct.FALLBACK:

@@ -50,7 +50,7 @@ from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.point import _values
-from storage.read_once import read_once
+from storage.read_once import DECLINED, read_once
 from storage.tx_aggregates import CHAIN_MAX_HOPS
 
 #: returned when the ordinary path must answer (the caller then runs the traversal)
@@ -97,18 +97,22 @@ def _access(tx: Any, graph: Any) -> StoreAccess:
     direct read of the graph while the schema snapshot stays the same object (the service
     replaces it on any change): a bridge only caches what the snapshot says, and is bound
     to a transaction only for auto mode's schema creation, which strict reads never do."""
+    access = StoreAccess(tx, graph.schema, "strict", None, bridge(graph))
+    access.graph_name = graph.name
+    return access
+
+
+def bridge(graph: Any) -> SchemaBridge:
+    """The strict schema bridge direct reads of `graph` share (see `_access`)."""
     service = graph.schema
     snap = getattr(service, "_snap", None)
     held = getattr(graph, "_direct_bridge", None)
     if held is not None and snap is not None and held[0] is snap:
-        bridge = held[1]
-    else:
-        bridge = SchemaBridge(service, None, "strict")
-        if snap is not None:
-            graph._direct_bridge = (snap, bridge)
-    access = StoreAccess(tx, service, "strict", None, bridge)
-    access.graph_name = graph.name
-    return access
+        return held[1]  # type: ignore[no-any-return]
+    made = SchemaBridge(service, None, "strict")
+    if snap is not None:
+        graph._direct_bridge = (snap, made)
+    return made
 
 
 def _point(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
@@ -217,7 +221,7 @@ def _prepare_index(schema: Any, label: str, key: str) -> _IndexPrep:
     return _IndexPrep("lookup", vl.id, il, pk)
 
 
-def _index_prep(tx: Any, graph: Any, direct: Any, values: list[Any]) -> _IndexPrep:
+def _index_prep(graph: Any, direct: Any, values: list[Any]) -> _IndexPrep:
     """The `_IndexPrep` of `direct` for the current schema snapshot (made on a miss)."""
     snap = getattr(graph.schema, "_snap", None)
     memo = direct.memo
@@ -225,7 +229,7 @@ def _index_prep(tx: Any, graph: Any, direct: Any, values: list[Any]) -> _IndexPr
         return memo[1]  # type: ignore[no-any-return]
     conditions = direct.bind_conditions(values)
     key = conditions[0][0]
-    prep = _prepare_index(_access(tx, graph).schema, direct.label_filter[0], key)
+    prep = _prepare_index(bridge(graph), direct.label_filter[0], key)
     prep.key = key
     sentinel = object()
     probe = direct.bind_conditions([sentinel])
@@ -237,7 +241,14 @@ def _index_prep(tx: Any, graph: Any, direct: Any, values: list[Any]) -> _IndexPr
 
 
 def _one_index_lookup(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
-    prep = _index_prep(tx, graph, direct, values)
+    return index_answer(lambda params: tx.index_id_props(*params), graph, direct, values)
+
+
+def index_answer(read: Callable[[tuple[Any, Any, int]], Any], graph: Any, direct: Any, values: list[Any]) -> Any:
+    """`V().hasLabel(l).has(k, x).id()` of one label and one equality, its rows read by
+    `read((index id, lookup value, label id))` (`tx.index_id_props`, or a prepared reader of
+    `direct_fast.py`, whose `DECLINED` is passed back as it is)."""
+    prep = _index_prep(graph, direct, values)
     if prep.outcome != "lookup":
         return [] if prep.outcome == "empty" else FALLBACK
     if prep.bare:
@@ -252,7 +263,9 @@ def _one_index_lookup(tx: Any, graph: Any, direct: Any, values: list[Any]) -> An
     except IllegalArgument:
         return []  # a value of another type matches nothing
     wanted = coerced if prep.text and type(coerced) is str else graph.schema.index_lookup_value(prep.index, [coerced])
-    rows = tx.index_id_props(prep.index.id, wanted, prep.label_id)
+    rows = read((prep.index.id, wanted, prep.label_id))
+    if rows is DECLINED:
+        return rows
     if not rows:
         return []
     if type(value) is str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from gremlin_engine import traversal as engine
-from gremlin_engine.runtime import direct
+from gremlin_engine.runtime import direct, direct_fast
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.syntax import templates
 from gremlin_engine.traversal.slots import marker, slot_class
@@ -44,7 +44,7 @@ class ScriptPlan:
     """A script's direct plan: the graph it reads and, per slot, a binding name (or None
     and the script's constant)."""
 
-    __slots__ = ("graph", "direct", "recipe", "single")
+    __slots__ = ("graph", "direct", "recipe", "single", "fast")
 
     def __init__(self, graph: Any, plan: Any, recipe: tuple[tuple[str | None, Any], ...]) -> None:
         self.graph = graph  # the Graph itself: the registry drops every plan when its graphs change
@@ -52,8 +52,19 @@ class ScriptPlan:
         self.recipe = recipe
         #: the binding name when the plan's one slot is one binding (the usual probe)
         self.single = recipe[0][0] if len(recipe) == 1 else None
+        #: `direct_fast.prepare`'s callable for a one-binding plan (None: always `direct.run`)
+        self.fast = direct_fast.prepare(graph, plan) if self.single is not None else None
 
     def run(self, bindings: dict[str, Any], timeout_ms: float | None, cancel: Any) -> Any:
+        fast = self.fast
+        if fast is not None and cancel is None:  # a token is checked by `direct.run`
+            found = fast(bindings[self.single])
+            if found is not direct_fast.SLOW:
+                return found
+        return self.general(bindings, timeout_ms, cancel)
+
+    def general(self, bindings: dict[str, Any], timeout_ms: float | None, cancel: Any) -> Any:
+        """`run` without the prepared callable: `direct.run` with its own fall-backs."""
         graph = self.graph
         if not direct.usable(graph):
             return direct.FALLBACK
@@ -115,6 +126,12 @@ def find(registry: Any, graph_name: str | None, script: str, bindings: Any, alia
         return entry.plans.get(_UNBOUND_SIG, LEARN)
     if not names:
         return None
+    if len(names) == 2 and bindings:  # `g` and one binding: the usual probe, unrolled
+        a, b = names
+        return entry.plans.get((
+            (str if type(bindings[a]) is str else _class_of(bindings[a])) if a in bindings else _UNBOUND,
+            (str if type(bindings[b]) is str else _class_of(bindings[b])) if b in bindings else _UNBOUND,
+        ), LEARN)
     return entry.plans.get(_signature(names, bindings or {}), LEARN)
 
 

@@ -1,0 +1,193 @@
+"""A learnt direct plan as one prepared callable: the hottest calls in one frame or two.
+
+`direct.run` answers `g.V(id).values(k)`, `g.V(id).out(l).id()` and an indexed
+`g.V().has(label, k, v).id()` with one statement, yet at ~10 us of SQL the Python around it
+(`read_once`, a `Tx`, a `StoreAccess`, its id codec, row tuples, the schema bridge) cost
+twice the statement again. A script plan (`direct_scripts.ScriptPlan`) whose one slot is
+one binding gets here, once, a callable `run(value)` that does only what is left once
+everything that depends on the schema and on the plan alone is settled in advance:
+
+* the statement's SQL text and its prepared reader (`storage.read_once.reader`: an idle
+  pooled connection, the statement, the connection back);
+* per schema snapshot (the service replaces its snapshot object on every change, and
+  `Graph.clear` replaces the service): label names by id, the hop's label filter and
+  statement;
+* the id codec for the common id types inline (an `int`/`Long`/`Int` is stored as the
+  int, a `str` as itself), as `ids.lookup_id` + `ids.to_storage` make them.
+
+`run` returns `SLOW` whenever it is not sure to answer exactly as `direct.run` would: an id
+of another type (booleans, elements, UUIDs, floats), direct plans switched off, and
+everything the prepared reader declines (a memory store, a closed store, this thread
+inside a transaction, no idle connection, checkout listeners such as statement tracing).
+The caller then runs `direct.run`, which keeps every one of its own fall-backs (sessions,
+auto mode and strategies off never reach a script plan). A fresh read holds no element,
+so `point_vertex`'s "a vertex this transaction holds" rule cannot apply here. Results,
+Java types and errors are the ones of `direct.run` (`tests/runtime/test_direct_fast.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from gremlin_engine.runtime import direct as _direct
+from gremlin_engine.runtime.reads import storage_direction
+from gremlin_engine.structure import ids as idc
+from gremlin_engine.structure.numbers import Int, Long
+from gremlin_engine.structure.values import entry_value
+from gremlin_engine.traversal.steps.point import _values
+from storage import tx_point
+from storage.read_once import DECLINED, reader
+
+#: "take `direct.run`": the prepared callable cannot answer this call exactly
+SLOW: Any = DECLINED
+
+_NONE: tuple[Any, Any] = (None, None)
+_ABSENT: Any = object()
+
+
+def prepare(graph: Any, plan: Any) -> Callable[[Any], Any] | None:
+    """The prepared callable of `plan` (a `Direct` with one slot) on `graph`, or None when
+    its kind has none (walk counts, bare elements, algorithms, multi-condition lookups) or
+    it could never answer (a memory store: its reads share the writer's lock)."""
+    if not _direct.usable(graph) or graph.store.memory:
+        return None
+    kind = plan.kind
+    if kind == "point":
+        return _point(graph, plan)
+    if kind == "hop":
+        return _hop(graph, plan)
+    if kind == "index" and not plan.snapshot:
+        return _index(graph, plan)
+    return None
+
+
+def _point(graph: Any, plan: Any) -> Callable[[Any], Any]:
+    """`point_vertex` then the plan's mode (`direct._point`) in one frame."""
+    read = reader(graph.store, tx_point.VERTEX_BY_ID_SQL, one=True)
+    mode, keys = plan.mode, plan.keys
+    one_key = keys[0] if len(keys) == 1 else None
+    from_storage = idc.from_storage
+    loads = orjson.loads
+    #: (schema snapshot, {label id: name}) for the snapshot last seen
+    state: list[tuple[Any, dict[int, str]]] = [(None, {})]
+
+    def run(value: Any) -> Any:
+        t = type(value)
+        if t is str:
+            sid = value
+        elif t is int or t is Long or t is Int:
+            sid = int(value)
+        else:
+            return SLOW
+        if not _direct.ENABLED:
+            return SLOW
+        row = read((sid,))
+        if row is None:
+            return []
+        if row is SLOW:
+            return SLOW
+        # the label is resolved in every mode, as `point_vertex` does (an unknown label id raises)
+        held = state[0]
+        service = graph._schema
+        name = held[1].get(row[2]) if service is not None and held[0] is service._snap else None
+        if name is None:
+            name = _label_name(graph, state, row[2])
+        if mode == "values":
+            if one_key is None:
+                return _values(row[3], keys)
+            # `_values` for one key: its entry alone, no walk over the row's other keys
+            props = row[3]
+            entry = loads(props).get(one_key, _ABSENT) if props else _ABSENT
+            if entry is _ABSENT:
+                return []
+            t = type(entry)
+            if t is str:
+                return [entry]
+            if t is list:
+                return [entry_value(e) for e in entry]
+            return [entry_value(entry)]
+        if mode == "id":
+            i = row[1]
+            return [Long(i) if type(i) is int else from_storage(i)]
+        return [name]
+
+    return run
+
+
+def _label_name(graph: Any, state: list[tuple[Any, dict[int, str]]], label_id: int) -> str:
+    """The name of vertex label `label_id` through the shared strict bridge (which raises for
+    an undefined id, as `point_vertex` does), remembered for the current snapshot."""
+    name: str = _direct.bridge(graph).vertex_label_by_id(label_id).name
+    snap = getattr(graph.schema, "_snap", None)
+    if snap is not None:
+        held = state[0]
+        if held[0] is not snap:
+            held = state[0] = (snap, {})
+        held[1][label_id] = name
+    return name
+
+
+def _hop(graph: Any, plan: Any) -> Callable[[Any], Any]:
+    """`direct._hop` with its per-snapshot work (direction, label ids, statement) settled
+    once per schema snapshot."""
+    store = graph.store
+    from_storage = idc.from_storage
+    #: (schema snapshot, None when no label matches else (reader, id repeats))
+    state: list[tuple[Any, Any]] = [_NONE]
+
+    def run(value: Any) -> Any:
+        t = type(value)
+        if t is str:
+            sid = value
+        elif t is int or t is Long or t is Int:
+            sid = int(value)
+        else:
+            return SLOW
+        if not _direct.ENABLED or store._closed:
+            return SLOW
+        held = state[0]
+        service = graph._schema
+        if service is None or held[0] is not service._snap or held[0] is None:
+            held = _hop_prepare(graph, plan, state)
+        how = held[1]
+        if how is None:
+            return []
+        read, repeat = how
+        rows = read((sid,) if repeat == 1 else (sid,) * repeat)
+        if rows is SLOW:
+            return SLOW
+        return [Long(r[1]) if type(r[1]) is int else from_storage(r[1]) for r in rows]
+
+    return run
+
+
+def _hop_prepare(graph: Any, plan: Any, state: list[tuple[Any, Any]]) -> tuple[Any, Any]:
+    """The hop's statement under the current schema (`direct._hop`'s `side` and `lids`)."""
+    labels = plan.labels
+    lids = list(dict.fromkeys(_direct.bridge(graph).edge_label_ids(list(labels)))) if labels else None
+    snap = getattr(graph.schema, "_snap", None)
+    if lids is not None and not lids:
+        held: tuple[Any, Any] = (snap, None)
+    else:
+        sql, repeat = tx_point.neighbour_ids_statement(storage_direction(plan.direction), lids)
+        held = (snap, (reader(graph.store, sql), repeat))
+    if snap is not None:
+        state[0] = held
+    return held
+
+
+def _index(graph: Any, plan: Any) -> Callable[[Any], Any]:
+    """`direct._one_index_lookup` on a prepared reader."""
+    store = graph.store
+    read = reader(store, tx_point.INDEX_ID_PROPS_SQL)
+    answer = _direct.index_answer
+
+    def run(value: Any) -> Any:
+        if not _direct.ENABLED or store._closed:
+            return SLOW
+        return answer(read, graph, plan, [value])
+
+    return run
