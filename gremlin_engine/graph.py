@@ -264,10 +264,19 @@ class Graph:
     ) -> Any:
         """Runs Gremlin script text with this graph as the default graph (`g`, `graph`);
         `as_value` as in `runtime.api.execute_script`."""
-        if self.registry is not None:
-            return self.registry.execute(
-                script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value
-            )
+        registry = self.registry
+        if registry is not None:
+            if aliases or timeout_ms is not None or registry._graphs.get(self.name) is not self:
+                return registry.execute(
+                    script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value
+                )
+            # what `registry.execute` does for this graph without aliases or a timeout of its
+            # own, inline: a point read through the facade pays one call less
+            limit = registry.evaluation_timeout_ms
+            if limit is not None and limit <= 0:
+                limit = None
+            args = bindings if type(bindings) is dict else dict(bindings or {})
+            return _runtime_api().execute_script(registry, self.name, script, args, {}, limit, cancel, as_value=as_value)
         from gremlin_engine.runtime import api
 
         solo = GraphRegistry()

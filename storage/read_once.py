@@ -93,9 +93,11 @@ def reader(store: Any, sql: str, one: bool = False) -> Callable[[Any], Any]:
         return lambda params: DECLINED
     local = store._local
     idle = store._idle
+    # the pool is replaced only by `Store.close()` (engine.dispose), which `_closed` declines first
+    dispatch = store.engine.pool.dispatch
 
     def read(params: Any) -> Any:
-        if not idle or store._closed or store.engine.pool.dispatch.checkout or getattr(local, "tx", None) is not None:
+        if not idle or store._closed or dispatch.checkout or getattr(local, "tx", None) is not None:
             return DECLINED
         try:
             pair = idle.pop()
@@ -113,7 +115,7 @@ def reader(store: Any, sql: str, one: bool = False) -> Callable[[Any], Any]:
                     raw.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass
-            if raw.in_transaction or store._closed or len(idle) >= store._idle_max or store.engine.pool.dispatch.checkout:
+            if raw.in_transaction or store._closed or len(idle) >= store._idle_max or dispatch.checkout:
                 store._checkin(pair[0], raw)
             else:
                 idle.append(pair)

@@ -32,6 +32,7 @@ from typing import Any
 
 import orjson
 
+from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.runtime import direct as _direct
 from gremlin_engine.runtime.reads import storage_direction
 from gremlin_engine.structure import ids as idc
@@ -180,14 +181,45 @@ def _hop_prepare(graph: Any, plan: Any, state: list[tuple[Any, Any]]) -> tuple[A
 
 
 def _index(graph: Any, plan: Any) -> Callable[[Any], Any]:
-    """`direct._one_index_lookup` on a prepared reader."""
+    """`direct._one_index_lookup` on a prepared reader. The usual call (a string looked up
+    in a text index whose rows hold that key as one string, the plan's `_IndexPrep` known
+    for the current snapshot) is answered inline; anything else goes through
+    `direct.index_answer` on the same reader."""
     store = graph.store
     read = reader(store, tx_point.INDEX_ID_PROPS_SQL)
     answer = _direct.index_answer
+    loads = orjson.loads
+    from_storage = idc.from_storage
 
     def run(value: Any) -> Any:
         if not _direct.ENABLED or store._closed:
             return SLOW
-        return answer(read, graph, plan, [value])
+        memo = plan.memo
+        service = graph._schema
+        if type(value) is not str or memo is None or service is None or memo[0] is not service._snap:
+            return answer(read, graph, plan, [value])
+        prep = memo[1]
+        if prep.outcome != "lookup" or not prep.bare or not prep.text:
+            return answer(read, graph, plan, [value])
+        try:
+            coerced = prep.coerce(value)
+        except IllegalArgument:
+            return []  # as `index_answer`: a value of another type matches nothing
+        if type(coerced) is not str:
+            return answer(read, graph, plan, [value])
+        rows = read((prep.index.id, coerced, prep.label_id))
+        if rows is SLOW:
+            return SLOW
+        key = prep.key
+        out = []
+        for r in rows:
+            props = r[1]
+            entry = loads(props).get(key, _ABSENT) if props else _ABSENT
+            if type(entry) is str:
+                if entry == value:
+                    out.append(Long(r[0]) if type(r[0]) is int else from_storage(r[0]))
+            elif entry is not _ABSENT:  # a multi-value or typed entry: the general test
+                return answer(read, graph, plan, [value])
+        return out
 
     return run

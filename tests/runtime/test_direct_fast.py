@@ -34,6 +34,8 @@ SCHEMA = (
     ("edgelabel", {"name": "likes", "source_label": "person", "target_label": "thing"}),
     ("indexlabel", {"name": "personByName", "base_type": "VERTEX_LABEL", "base_value": "person",
                     "index_type": "SECONDARY", "fields": ["name"]}),
+    ("indexlabel", {"name": "personByTags", "base_type": "VERTEX_LABEL", "base_value": "person",
+                    "index_type": "SECONDARY", "fields": ["tags"]}),
 )
 
 POINT = "g.V(vid).values('name')"
@@ -133,6 +135,18 @@ def test_index_answers_equal_direct_run_and_the_pipeline(graph: Graph, value: An
     assert typed(_pipeline(graph, INDEX, b, monkeypatch)) == typed(got)
     if value == "p1":
         assert got == [Long(1), Long(3_000_000_000)]
+
+
+@pytest.mark.parametrize("value", ["x", "t2", "p2", "", 3])
+def test_a_list_valued_key_takes_the_general_test(graph: Graph, value: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = "g.V().has('person', 'tags', n).id()"
+    b = {"n": value}
+    plan = _plan(graph, script, b)
+    got = plan.fast(value)
+    assert typed(got) == typed(direct.run(graph, plan.direct, [value]))
+    assert typed(_pipeline(graph, script, b, monkeypatch)) == typed(got)
+    if value == "x":
+        assert got == [Long(i) for i in range(1, 7)]
 
 
 @pytest.mark.parametrize("value", [True, 1.0, uuid.UUID(int=1)])
