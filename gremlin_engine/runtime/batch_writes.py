@@ -243,6 +243,11 @@ class BatchWritesMixin(MutationsMixin):
         if None in list(map(_KEY, map(_OUT_V, specs))) or None in list(map(_KEY, map(_IN_V, specs))):
             # vertices from outside (bytecode): found by id (the steps resolve theirs)
             self._resolve_vertices([v for _l, o, i, _p in specs for v in (o, i) if v.key is None])
+        if not specs:
+            return []
+        made = self._add_edge_columns(specs)
+        if made is not None:
+            return made
         prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex, str | None]] = []
         failure: BaseException | None = None
         plans: dict[Any, EdgePlan | None] = {}
@@ -280,37 +285,65 @@ class BatchWritesMixin(MutationsMixin):
             raise failure
         return made
 
+    def _add_edge_columns(self, specs: Sequence[EdgeSpec]) -> list[Edge] | None:
+        """`add_edges` of a batch of one label that `EdgePlan.prepare_columns` covers (a REST
+        edge batch): prepared and written column by column, no tuple per element. None
+        when the batch needs the element-by-element path (nothing was written then)."""
+        labels, outs, ins, props = zip(*specs, strict=True)
+        label = labels[0]
+        if type(label) is not str or labels.count(label) != len(labels):
+            return None
+        plan = EdgePlan.build(self.schema, label)
+        if plan is None:
+            return None
+        out_keys = list(map(_KEY, outs))
+        in_keys = list(map(_KEY, ins))
+        if None in out_keys or None in in_keys:
+            return None
+        cache = self._vertices
+        outs = list(map(cache.get, out_keys, outs))
+        ins = list(map(cache.get, in_keys, ins))
+        columns = plan.prepare_columns(outs, ins, props, self._loading)  # type: ignore[arg-type]
+        if columns is None:
+            return None
+        eids, values, texts = columns
+        n = len(eids)
+        return self._store_edge_columns([plan.label] * n, eids, [""] * n, values, outs, ins, texts)
+
     def _store_edges(self, prepared: list[tuple[Any, str, str, dict[str, Any], Vertex, Vertex, str | None]]) -> list[Edge]:
         # `prepared`: (label, id, sort values, properties, out, in, stored text or None).
         # The edge id holds both ends, the label and the sort values: a repeated id is the
         # same edge, whose later spec replaces the properties of the earlier one
         eids = list(map(_EID, prepared))
         if len(set(eids)) == len(eids):  # the usual batch: one group per edge
-            glist: list[Any] = prepared
-            order = None
-        else:
-            groups: dict[str, list[Any]] = {}
-            for el, eid, sort_values, ordered, out_v, in_v, text in prepared:
-                g = groups.get(eid)
-                if g is None:
-                    groups[eid] = [el, eid, sort_values, ordered, out_v, in_v, text]
-                else:
-                    g[3], g[6] = ordered, text
-            glist, order = list(groups.values()), eids
-        els, ids, sorts, props, outs, ins, texts = zip(*glist, strict=True)  # column-wise, in C
+            return self._store_edge_columns(*zip(*prepared, strict=True))
+        groups: dict[str, list[Any]] = {}
+        for el, eid, sort_values, ordered, out_v, in_v, text in prepared:
+            g = groups.get(eid)
+            if g is None:
+                groups[eid] = [el, eid, sort_values, ordered, out_v, in_v, text]
+            else:
+                g[3], g[6] = ordered, text
+        glist = list(groups.values())
+        made = self._store_edge_columns(*zip(*glist, strict=True))
+        by_id = dict(zip(map(_EID, glist), made, strict=True))
+        return [by_id[eid] for eid in eids]
+
+    def _store_edge_columns(
+        self, els: Sequence[Any], ids: Sequence[str], sorts: Sequence[str], props: Sequence[dict[str, Any]],
+        outs: Sequence[Vertex], ins: Sequence[Vertex], texts: Sequence[str | None],
+    ) -> list[Edge]:
+        """Writes edges given column by column (distinct ids), returns them in that order."""
+        if len(set(ids)) != len(ids):  # a repeated id: the grouping path
+            return self._store_edges(list(zip(els, ids, sorts, props, outs, ins, texts, strict=True)))
         if None in texts:
             texts = tuple(encode_edge_props(p) if t is None else t for p, t in zip(props, texts, strict=True))
         rows = list(zip(ids, map(_ID, els), map(_KEY, outs), map(_KEY, ins), sorts, texts, strict=True))
         try:
             keys = self.tx.edges_insert(rows, unique_parts=True)
         except StoreConflict:
-            made = self._upsert_edge_groups(glist, rows)
-        else:
-            made = self._finish_new_edges(glist, keys)
-        if order is None:
-            return made
-        by_id = dict(zip(map(_EID, glist), made, strict=True))
-        return [by_id[eid] for eid in order]
+            return self._upsert_edge_groups(list(zip(els, ids, sorts, props, outs, ins, texts, strict=True)), rows)
+        return self._finish_new_edge_columns(els, ids, props, outs, ins, keys)
 
     def _upsert_edge_groups(self, glist: list[Any], rows: list[Any]) -> list[Edge]:
         # an edge's id is derived from its parts: look the batch up by them (layout v2 keeps
@@ -336,6 +369,12 @@ class BatchWritesMixin(MutationsMixin):
         if not glist:
             return []
         els, eids, _svs, props, outs, ins, _texts = zip(*glist, strict=True)
+        return self._finish_new_edge_columns(els, eids, props, outs, ins, keys)
+
+    def _finish_new_edge_columns(
+        self, els: Sequence[Any], eids: Sequence[str], props: Sequence[dict[str, Any]], outs: Sequence[Vertex],
+        ins: Sequence[Vertex], keys: Sequence[int],
+    ) -> list[Edge]:
         names = list(map(_NAME, els))
         made = list(map(Edge, eids, names, outs, ins, keys, props))
         self._edges.update(zip(keys, made, strict=True))

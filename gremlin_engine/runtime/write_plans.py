@@ -17,6 +17,9 @@ therefore never need their own error messages, and cannot drift from the rules.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
+from math import isfinite
+from operator import attrgetter, getitem
 from typing import Any
 
 import orjson
@@ -33,6 +36,7 @@ from gremlin_engine.schema.model import (
 )
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Vertex
+from gremlin_engine.structure.numbers import INT_MAX, INT_MIN, Int
 from gremlin_engine.structure.values import encode_value
 from gremlin_engine.traversal.compare import equals
 
@@ -70,6 +74,39 @@ class KeyPlan:
             self.coerce = _exact_text
         elif self.raw and pk.data_type is DataType.DOUBLE:
             self.coerce = _finite_double
+
+
+def _raw_column(data_type: str, col: list[Any]) -> list[Any] | None:
+    """A `raw` key's values for a whole batch, coerced column-wise exactly as its plan's
+    coercer would coerce each (`_exact_text`, `_finite_double`, `coercion.coercer` for INT
+    and BOOLEAN); None when any value would need more (the row path decides then)."""
+    types = set(map(type, col))
+    if data_type == "TEXT":
+        return col if types == _STR else None
+    if data_type == "DOUBLE":
+        if not types <= _FLOAT_INT:
+            return None
+        if types != _FLOAT:
+            try:
+                col = list(map(float, col))
+            except OverflowError:
+                return None
+        return col if all(map(isfinite, col)) else None
+    if data_type == "INT":
+        if types <= _INTS and INT_MIN <= min(col) and max(col) <= INT_MAX:
+            return list(map(Int, col))
+        return None
+    if data_type == "BOOLEAN":
+        return col if types == _BOOL else None
+    return None
+
+
+_STR = {str}
+_FLOAT = {float}
+_FLOAT_INT = {float, int}
+_INTS = {int, Int}
+_BOOL = {bool}
+_DICT = {dict}
 
 
 def _exact_text(value: Any) -> str:
@@ -354,6 +391,87 @@ class EdgePlan(_LabelPlan):
             self.label, out_part + middle + ">" + in_part, sort_values, values, out_v, in_v,
             orjson.dumps(values).decode() if raw else None,
         )
+
+
+    def prepare_columns(
+        self, outs: list[Vertex], ins: list[Vertex], props: Sequence[Any], loading: bool
+    ) -> tuple[list[str], list[dict[str, Any]], list[str]] | None:
+        """`prepare_row` for a whole batch, column by column: (edge ids, properties in key-id
+        order, stored texts), the same values `prepare_row` gives each element, or None
+        when any element needs `prepare_row` (the caller then takes that path for all).
+
+        Covered: every pair of end labels allowed, no sort keys, every element's properties
+        a dict with the same keys in the same order, all of them `raw` keys, the required
+        ones among them, every value coerced column-wise (`_raw_column`). That is a REST edge
+        batch; anything else is None."""
+        if self.sort_parts or not _links_allow(self.links, outs, ins):
+            return None
+        if set(map(type, props)) != _DICT or len(set(map(len, props))) != 1:
+            return None
+        given = tuple(props[0])  # every dict has as many keys, each of these (below): the same keys
+        keys = self.keys
+        columns = []
+        try:
+            for key in given:
+                kp = keys.get(key)
+                if kp is None or not kp.raw or type(key) is not str:
+                    return None
+                col = _raw_column(kp.data_type, list(map(getitem, props, repeat(key))))
+                if col is None:
+                    return None
+                columns.append(col)
+        except KeyError:  # some element has other keys
+            return None
+        if not set(given).issuperset(self.needed_loading if loading else self.needed):
+            return None
+        names = given
+        if len(given) > 1:
+            wanted = _key_order(given, keys, self.orders)
+            if wanted is not None:
+                columns = [columns[given.index(k)] for k in wanted]
+                names = wanted
+        values = _dicts(names, columns, len(props))
+        texts = list(map(bytes.decode, map(orjson.dumps, values)))
+        out_ids = list(map(_ID, outs))
+        in_ids = list(map(_ID, ins))
+        if set(map(type, out_ids)) == _STR == set(map(type, in_ids)) and ">" not in "".join(out_ids) \
+                and ">" not in "".join(in_ids):
+            middle = self.id_middle + ">S"
+            eids = [f"S{o}{middle}{i}" for o, i in zip(out_ids, in_ids, strict=True)]
+        else:
+            middle = self.id_middle + ">"
+            parts: dict[int, str] = {}
+            eids = [_end_part(o, parts) + middle + _end_part(i, parts) for o, i in zip(outs, ins, strict=True)]
+        return eids, values, texts
+
+
+_LABEL = attrgetter("label")
+_ID = attrgetter("id")
+
+
+def _links_allow(links: set[tuple[str, str]], outs: list[Vertex], ins: list[Vertex]) -> bool:
+    """Every (out label, in label) pair of the batch is among `links` (one label each side,
+    the usual batch, is one test)."""
+    out_labels, in_labels = set(map(_LABEL, outs)), set(map(_LABEL, ins))
+    if all((a, b) in links for a in out_labels for b in in_labels):
+        return True
+    return links.issuperset(zip(map(_LABEL, outs), map(_LABEL, ins), strict=True))
+
+
+def _dicts(names: tuple[str, ...], columns: list[list[Any]], n: int) -> list[dict[str, Any]]:
+    """One dict per row of `columns` (keys `names`, in that order): the row dicts of a batch."""
+    if len(names) == 1:
+        (k,) = names
+        return [{k: v} for v in columns[0]]
+    if len(names) == 2:
+        k0, k1 = names
+        return [{k0: a, k1: b} for a, b in zip(*columns, strict=True)]
+    if len(names) == 3:
+        k0, k1, k2 = names
+        return [{k0: a, k1: b, k2: c} for a, b, c in zip(*columns, strict=True)]
+    if not names:
+        return [{} for _ in range(n)]
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
 
 
 def _in_key_order(
