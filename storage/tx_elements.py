@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from storage._sql import json_keys, label_filter, label_key, padded_chunks, placeholders, unique
 from storage.errors import MissingEndpoint, StoreConflict
 from storage.rows import EdgeRow, VertexRow
@@ -193,7 +195,7 @@ class ElementsMixin(TxBase):
         if _STR == set(map(type, wanted)) and "".join(wanted).isprintable():
             # string ids (the usual edge batch) as one JSON array: one statement, and a
             # json_each probe of the id index costs ~20% less than an IN list's
-            return self.raw.execute(_HEADS_JSON_SQL, (json.dumps(wanted, ensure_ascii=False),)).fetchall()
+            return self.raw.execute(_HEADS_JSON_SQL, (orjson.dumps(wanted).decode(),)).fetchall()
         out: list[tuple[int, Any, int]] = []
         for size, part in padded_chunks(wanted):
             out += self.raw.execute(_heads_sql(size), part).fetchall()
@@ -348,7 +350,7 @@ class ElementsMixin(TxBase):
         (`StoreConflict`; only while the store holds v1 rows, see `migrations`). `parts`
         gives the (out, label, sort values, in) of the new edges, asked only then."""
         wanted = sorted(set(map(int, ends)))
-        arg = json.dumps(wanted)
+        arg = orjson.dumps(wanted).decode()  # the same array json.dumps writes, ~5x faster
         if self._scalar(_FOUND_SQL, (arg,)) != len(wanted):
             missing = self._scalar(_MISSING_SQL, (arg,))
             raise MissingEndpoint(f"{what}: an end vertex does not exist (vertex key {missing})")
