@@ -120,13 +120,22 @@ def _heads_sql(direction: str, labels: tuple[int, ...]) -> str:
 @lru_cache(maxsize=128)
 def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
     """Per (this, other) key pair, the first joining edge in adjacency order: one range of
-    the adjacency index per pair (the other key is the index's last column)."""
+    the adjacency index per pair, `this` vertex's edges of the label(s), scanned for the
+    other key (it comes after `sort_values` in the index), so a hub's pair costs its degree.
+
+    With one label, an edge of empty sort values (every edge of a label without sort keys)
+    is found first by the whole index prefix (this, label, '', other), a single probe: ''
+    is the least text, so when such an edge exists it is the first in adjacency order; the
+    range scan runs only when there is none (`coalesce` evaluates lazily)."""
     cols = ", ".join(f"e.{c}" for c in _E_COLS)
-    return (
-        f"SELECT p.key, {cols} FROM json_each(?) AS p CROSS JOIN edges AS e ON e.key = (SELECT x.key FROM edges AS x "
-        f"WHERE x.{this} = json_extract(p.value, '$[0]') AND x.{other} = json_extract(p.value, '$[1]')"
-        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{TIE[this]} LIMIT 1)"
-    )
+    pair = f"x.{this} = json_extract(p.value, '$[0]') AND x.{other} = json_extract(p.value, '$[1]')"
+    scan = (f"SELECT x.key FROM edges AS x WHERE {pair}{label_filter('x.label_id', labels)} "
+            f"ORDER BY x.label_id, x.sort_values, x.{TIE[this]} LIMIT 1")
+    if len(labels) == 1:
+        probe = (f"SELECT x.key FROM edges AS x WHERE {pair}{label_filter('x.label_id', labels)} "
+                 f"AND x.sort_values = '' ORDER BY x.{TIE[this]} LIMIT 1")
+        scan = f"SELECT coalesce(({probe}), ({scan}))"
+    return f"SELECT p.key, {cols} FROM json_each(?) AS p CROSS JOIN edges AS e ON e.key = ({scan})"
 
 
 @lru_cache(maxsize=128)

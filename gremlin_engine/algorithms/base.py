@@ -437,6 +437,9 @@ class KeyNodes(Nodes):
         if not pairs:
             return []
         lids = self._label_ids(step)
+        if lids is None:  # every label: name the only one, if so, for storage's one-label probe
+            labels = self.walker.schema.edge_labels()
+            lids = [labels[0].id] if len(labels) == 1 else None
         first = self.tx.edges_joining(pairs, step.direction, lids) if lids is None or lids else {}
         rows, seen = [], set()
         for pair in pairs:
