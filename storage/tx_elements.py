@@ -228,10 +228,15 @@ class ElementsMixin(TxBase):
         """Insert (id, label_id, props) rows in one executemany; all or nothing."""
         self._w()
         base = self._next_key("vertices")
-        params = []
-        for n, (id_, label_id, props) in enumerate(rows):
-            key = base + n
-            params.append((key, key if id_ is None else id_, label_id, props))
+        rows = rows if type(rows) is list else list(rows)
+        columns = list(zip(*rows, strict=True))
+        if columns and None not in columns[0]:  # ids given (a REST batch): zipped with their keys, in C
+            params = list(zip(range(base, base + len(rows)), *columns, strict=True))
+        else:
+            params = []
+            for n, (id_, label_id, props) in enumerate(rows):
+                key = base + n
+                params.append((key, key if id_ is None else id_, label_id, props))
         if params:
             self._savepoint_many(_V_INSERT, params, "insert vertices")
         return [p[0] for p in params]

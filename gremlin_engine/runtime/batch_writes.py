@@ -51,6 +51,11 @@ class BatchWritesMixin(MutationsMixin):
         """`[add_vertex(label, id, props) for ...]` in one storage round (see module doc)."""
         if self.schema.auto:
             return [self.add_vertex(label, id, _pair_list(props)) for label, id, props in specs]
+        if not specs:
+            return []
+        made = self._add_vertex_columns(specs)
+        if made is not None:
+            return made
         prepared: list[tuple[Any, Any, dict[str, list[Any]], str | None]] = []
         failure: BaseException | None = None
         plans: dict[Any, VertexPlan | None] = {}
@@ -76,6 +81,43 @@ class BatchWritesMixin(MutationsMixin):
         made = self._store_vertices(prepared) if prepared else []
         if failure is not None:
             raise failure
+        return made
+
+    def _add_vertex_columns(self, specs: Sequence[VertexSpec]) -> list[Vertex] | None:
+        """`add_vertices` of a batch of one label that `VertexPlan.prepare_columns` covers (a
+        REST vertex batch of a one-TEXT-primary-key label), prepared and written column by
+        column; None when the batch needs the element-by-element path (nothing written)."""
+        labels, ids, props = zip(*specs, strict=True)
+        label = labels[0]
+        if type(label) is not str or labels.count(label) != len(labels):
+            return None
+        plan = VertexPlan.build(self.schema, label)
+        if plan is None:
+            return None
+        columns = plan.prepare_columns(ids, props, self._loading)
+        if columns is None:
+            return None
+        vids, values, texts = columns
+        vl = plan.label
+        if len(set(vids)) != len(vids):  # a repeated id: the grouping path
+            return self._store_vertices([(vl, vid, v, t) for vid, v, t in zip(vids, values, texts, strict=True)])
+        rows = list(zip(vids, repeat(vl.id), texts))
+        try:
+            keys = self.tx.vertices_insert(rows)
+        except StoreConflict:
+            groups = [[vl, vid, v, t, vid] for vid, v, t in zip(vids, values, texts, strict=True)]
+            return self._upsert_vertex_groups(groups, list(map(Vertex, vids, repeat(vl.name))), rows)
+        made = list(map(Vertex, vids, repeat(vl.name), keys))
+        self._vertices.update(zip(keys, made, strict=True))
+        self._raw.update(zip(keys, texts, strict=True))
+        if self.schema.has_indexes("vertex", vl.name):
+            entries = self.schema.index_entries
+            index_rows = [
+                (i, value, key, "v") for key, view in zip(keys, values, strict=True)
+                for i, value in entries("vertex", vl.name, view)
+            ]
+            if index_rows:
+                self.tx.index_add_many(index_rows)
         return made
 
     def _prepare_vertex_reference(

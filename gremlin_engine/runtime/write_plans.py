@@ -277,6 +277,44 @@ class VertexPlan(_LabelPlan):
             return self.label, vid, flat, orjson.dumps(flat).decode()
         return self.label, vid, flat, orjson.dumps({k: encode_value(x) for k, x in flat.items()}).decode()
 
+    def prepare_columns(
+        self, ids: Sequence[Any], props: Sequence[Any], loading: bool
+    ) -> tuple[list[str], list[dict[str, Any]], list[str]] | None:
+        """`prepare_row` for a whole batch of a label with one TEXT primary key, column by
+        column: (vertex ids, flat values in key-id order, stored texts), what `prepare_row`
+        gives each element, or None when any element needs `prepare_row`.
+
+        Covered: no id given, every element's properties a dict with the same keys, all of
+        them `raw`, the required ones among them, every value coerced column-wise, every
+        primary key value starting above U+0003 (`_key_part` inline). A REST vertex batch
+        of such a label; anything else is None."""
+        pk = self.pk_text
+        if pk is None or ids.count(None) != len(ids):
+            return None
+        columns = _raw_columns(self.keys, props)
+        if columns is None:
+            return None
+        given, cols = columns
+        if pk not in given or not set(given).issuperset(self.needed_loading if loading else self.needed):
+            return None
+        names_col = cols[given.index(pk)]
+        if min(names_col) < "\u0004":  # empty, or starting at or below U+0003
+            return None
+        if len(given) > 1:
+            wanted = _key_order(given, self.keys, self.orders)
+            if wanted is not None:
+                cols = [cols[given.index(k)] for k in wanted]
+                given = wanted
+        values = _dicts(given, cols, len(props))
+        texts = list(map(bytes.decode, map(orjson.dumps, values)))
+        prefix = self.id_prefix
+        joined = "".join(names_col)
+        if "!" in joined or ":" in joined:
+            vids = [prefix + n.replace("!", "`!").replace(":", "`:") for n in names_col]
+        else:
+            vids = [prefix + n for n in names_col]
+        return vids, values, texts
+
     def _prepare_multi(
         self, vid: Any, properties: Sequence[tuple[Any, ...]] | dict[str, Any], loading: bool, graph_mode: str
     ) -> tuple[VertexLabel, Any, dict[str, list[Any]], None]:
@@ -406,22 +444,11 @@ class EdgePlan(_LabelPlan):
         batch; anything else is None."""
         if self.sort_parts or not _links_allow(self.links, outs, ins):
             return None
-        if set(map(type, props)) != _DICT or len(set(map(len, props))) != 1:
+        found = _raw_columns(self.keys, props)
+        if found is None:
             return None
-        given = tuple(props[0])  # every dict has as many keys, each of these (below): the same keys
+        given, columns = found
         keys = self.keys
-        columns = []
-        try:
-            for key in given:
-                kp = keys.get(key)
-                if kp is None or not kp.raw or type(key) is not str:
-                    return None
-                col = _raw_column(kp.data_type, list(map(getitem, props, repeat(key))))
-                if col is None:
-                    return None
-                columns.append(col)
-        except KeyError:  # some element has other keys
-            return None
         if not set(given).issuperset(self.needed_loading if loading else self.needed):
             return None
         names = given
@@ -447,6 +474,28 @@ class EdgePlan(_LabelPlan):
 
 _LABEL = attrgetter("label")
 _ID = attrgetter("id")
+
+
+def _raw_columns(keys: dict[str, KeyPlan], props: Sequence[Any]) -> tuple[tuple[str, ...], list[list[Any]]] | None:
+    """(the keys, their coerced values column by column) of a batch whose every element's
+    properties are a dict with the same keys, all of them known `raw` keys whose values
+    `_raw_column` takes; None otherwise."""
+    if set(map(type, props)) != _DICT or len(set(map(len, props))) != 1:
+        return None
+    given = tuple(props[0])  # every dict has as many keys, each of these (below): the same keys
+    columns = []
+    try:
+        for key in given:
+            kp = keys.get(key)
+            if kp is None or not kp.raw or type(key) is not str:
+                return None
+            col = _raw_column(kp.data_type, list(map(getitem, props, repeat(key))))
+            if col is None:
+                return None
+            columns.append(col)
+    except KeyError:  # some element has other keys
+        return None
+    return given, columns
 
 
 def _links_allow(links: set[tuple[str, str]], outs: list[Vertex], ins: list[Vertex]) -> bool:
