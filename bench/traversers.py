@@ -298,11 +298,16 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def _spread(xs: list[float]) -> float:
-    """Half the interquartile range over the median: how far one round's figure may be off."""
+    """The standard error of the median of `xs`, relative to it: 1.25 sigma / sqrt(n), sigma
+    estimated robustly from the interquartile range (IQR / 1.35), so one burst of other load
+    does not inflate it (for fewer than 4 rounds: half the range)."""
+    med = statistics.median(xs) if xs else 0.0
+    if not med:
+        return 0.0
     if len(xs) < 4:
-        return (max(xs) - min(xs)) / 2 / statistics.median(xs) if xs and statistics.median(xs) else 0.0
+        return (max(xs) - min(xs)) / 2 / med
     q1, _, q3 = statistics.quantiles(xs, n=4)
-    return (q3 - q1) / 2 / statistics.median(xs)
+    return 1.2533 * (q3 - q1) / 1.349 / len(xs) ** 0.5 / med
 
 
 def run(size: str, probes: int, keep: Path | None = None) -> None:
@@ -339,8 +344,8 @@ def run(size: str, probes: int, keep: Path | None = None) -> None:
     # so the light operations need rounds only for the median, not for tick resolution.
     ops: list[tuple[str, Callable[[Any], Any], int]] = []
     n20 = min(len(pv), 20)
-    rounds = {"kout 1": 50, "kout 2": 50, "kout 3": 5, "kout 4": 3, "kneighbor 2": 50, "kneighbor 3": 3,
-              "shortest": 5, "rank": 3}
+    rounds = {"kout 1": 50, "kout 2": 50, "kout 3": 15, "kout 4": 7, "kneighbor 2": 50, "kneighbor 3": 15,
+              "shortest": 11, "rank": 3}
     for k in (1, 2, 3, 4):
         ops.append((f"kout depth {k} (x{n20})", lambda s, k=k: [s.kout(v, k) for v in pv[:20]], rounds[f"kout {k}"]))
     for k in (2, 3):
@@ -398,7 +403,7 @@ def run(size: str, probes: int, keep: Path | None = None) -> None:
         ratio = statistics.median(c[num] / c["raw sqlite3"] for _, _, c, *_ in rows)
         print(f"\nmedian {what} / raw sqlite3 CPU: {ratio:.2f}x (target <= 2x)", end="")
     print("\nserver CPU: CPU seconds of the server's threads from /proc/<pid>/task/*/schedstat (ns: engine, HTTP "
-          "stack, JSON); ± is the half-spread of the middle rounds (interquartile range / 2 / median); "
+          "stack, JSON); ± is the standard error of that median (from the rounds' interquartile range); "
           "client CPU: this process while it sent the REST requests (httpx, JSON decoding)")
     print(f"kout depth 6 from vertex {pv[0]}: {deep} vertices in {deep_t:.2f} s (default capacity 10M)")
     print(f"peak RSS: server {server_peak / 1024:.0f} MiB; bench process (raw sqlite3 + networkx graph) "
