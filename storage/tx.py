@@ -34,6 +34,7 @@ class Tx(ElementsMixin, AdjacencyMixin, AggregatesMixin, IndexMixin, PointReadsM
         """Remove all data, schema, index entries and variables; keep tasks and meta.
         Element keys keep counting up afterwards (they are never reused)."""
         self._w()
+        self.found_vertex_keys = None
         raw = self.raw
         seqs = raw.execute("SELECT name, seq FROM sqlite_sequence WHERE name IN ('vertices', 'edges')").fetchall()
         for table in _DROPPED:

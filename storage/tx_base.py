@@ -19,12 +19,15 @@ from storage.errors import MissingEndpoint, ReadOnlyTransaction, StoreConflict, 
 class TxBase:
     """State shared by every family mixin. Not used on its own."""
 
-    __slots__ = ("conn", "raw", "readonly")
+    __slots__ = ("conn", "raw", "readonly", "found_vertex_keys")
 
     def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool) -> None:
         self.conn = conn
         self.raw = raw
         self.readonly = readonly
+        # keys of the vertices the last `vertex_heads_by_ids` of this write transaction found,
+        # None once a vertex may have been deleted since (see `ElementsMixin._check_edges`)
+        self.found_vertex_keys: set[int] | None = None
 
     def _w(self) -> None:
         """Guard called first by every write method."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from storage import open_store
+from storage import MissingEndpoint, open_store
 from storage._sql import padded_chunks, unique
 from storage.tx_elements import _heads_sql
 
@@ -51,3 +51,60 @@ def test_string_id_is_not_the_number(store: Any) -> None:
         rows = tx.vertex_heads_by_ids(["123"])
         assert [(r[1], type(r[1])) for r in rows] == [("123", str)]
         assert [r[1] for r in tx.vertex_heads_by_ids([123])] == [123]
+
+
+# ---- the edge inserts' end check trusts the vertices a heads lookup just found ----------------
+
+
+def _statements(tx: Any) -> list[str]:
+    seen: list[str] = []
+    tx.raw.set_trace_callback(seen.append)
+    return seen
+
+
+def _edge_rows(keys: list[int]) -> list[tuple[Any, ...]]:
+    return [(f"e{n}", 1, keys[n], keys[(n + 1) % len(keys)], "", "{}") for n in range(len(keys))]
+
+
+def test_found_ends_skip_the_check(store: Any) -> None:
+    with store.write() as tx:
+        keys = [r[0] for r in tx.vertex_heads_by_ids(["1:p1", "1:p2", "123"])]
+        seen = _statements(tx)
+        tx.edges_insert(_edge_rows(keys), unique_parts=True)
+        tx.raw.set_trace_callback(None)
+        assert not [s for s in seen if "count(*)" in s]
+        assert tx.edge_count() == 3
+
+
+def test_other_ends_are_checked(store: Any) -> None:
+    with store.write() as tx:
+        keys = [r[0] for r in tx.vertex_heads_by_ids(["1:p1"])]
+        seen = _statements(tx)
+        tx.edges_insert([("e", 1, keys[0], 3, "", "{}")], unique_parts=True)  # key 3 was not looked up
+        tx.raw.set_trace_callback(None)
+        assert [s for s in seen if "count(*)" in s]
+        with pytest.raises(MissingEndpoint):
+            tx.edges_insert([("f", 1, keys[0], 999, "", "{}")], unique_parts=True)
+
+
+@pytest.mark.parametrize("how", ["delete", "clear"])
+def test_a_deleted_vertex_is_checked_again(store: Any, how: str) -> None:
+    with store.write() as tx:
+        keys = [r[0] for r in tx.vertex_heads_by_ids(["1:p1", "1:p2"])]
+        if how == "delete":
+            tx.vertices_delete([keys[1]])
+        else:
+            tx.clear()
+        assert tx.found_vertex_keys is None
+        with pytest.raises(MissingEndpoint):
+            tx.edges_insert(_edge_rows(keys), unique_parts=True)
+
+
+def test_read_lookups_record_nothing(store: Any) -> None:
+    with store.read() as tx:
+        tx.vertex_heads_by_ids(["1:p1"])
+        assert tx.found_vertex_keys is None
+    with store.write() as tx:
+        assert tx.found_vertex_keys is None  # a new transaction starts without any
+        tx.vertex_heads_by_ids(["1:p1", "missing"])
+        assert len(tx.found_vertex_keys) == 1
