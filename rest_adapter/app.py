@@ -46,6 +46,10 @@ log = logging.getLogger("hugelite.rest")
 
 GRAPH_PREFIXES = ("/graphs/{graph}", "/graphspaces/DEFAULT/graphs/{graph}")
 GZIP_MINIMUM_SIZE = 1024
+#: zlib level of gzipped responses: JSON of ids and elements compresses ~5% less at level 1
+#: than at 6 for less than half the CPU (a 500-id batch answer: ~130 µs against ~300 µs),
+#: and the server's CPU, not the loopback's bytes, is what a local client waits for
+GZIP_LEVEL = 1
 
 
 class HugeliteApp(Starlette):
@@ -59,7 +63,8 @@ class HugeliteApp(Starlette):
         stack = super().build_middleware_stack()
         if self.max_body_size is not None:  # Starlette's body limit: keep its own stack
             return stack
-        return FrontDoor(self.router, stack, self.telemetry, dict(self.exception_handlers), GZIP_MINIMUM_SIZE)
+        return FrontDoor(self.router, stack, self.telemetry, dict(self.exception_handlers), GZIP_MINIMUM_SIZE,
+                         GZIP_LEVEL)
 
 
 def _resource_modules() -> list[Any]:
