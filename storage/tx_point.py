@@ -67,12 +67,28 @@ _INDEX_ID_PROPS = (
 )
 
 
-def neighbour_ids_statement(direction: Any, label_ids: Sequence[int] | None) -> tuple[str, int]:
-    """The SQL `neighbour_ids` runs for this direction and label filter (not an empty one),
-    and how many times its parameters repeat the start id: for a prepared reader
-    (`read_once.reader`) that runs the same statement without a `Tx`."""
+@lru_cache(maxsize=128)
+def _neighbour_id_list_sql(direction: str, labels: tuple[int, ...]) -> str:
+    """`_neighbour_ids_sql` of one side with the neighbour's id as the only column, in the
+    same order: a caller that wants the ids alone gets 1-tuples (at 10 neighbours, ~10% of
+    the statement's CPU went on the start key repeated in every row)."""
+    this, other = _SIDES[direction][0]
+    return (
+        f"SELECT v.id FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
+        f"{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other} WHERE s.id = ?"
+        f" ORDER BY e.label_id, e.sort_values, e.{other}, e.{TIE[this]}"
+    )
+
+
+def neighbour_ids_statement(direction: Any, label_ids: Sequence[int] | None) -> tuple[str, int, int]:
+    """For a prepared reader (`read_once.reader`) that runs it without a `Tx`: the SQL that
+    lists the neighbour ids `neighbour_ids` lists, for this direction and label filter (not
+    an empty one), in the same order; how many times its parameters repeat the start id; and
+    the column of each row that holds the neighbour id."""
     d = _direction(direction)
-    return _neighbour_ids_sql(d, label_key(label_ids)), len(_SIDES[d])
+    if len(_SIDES[d]) == 1:
+        return _neighbour_id_list_sql(d, label_key(label_ids)), 1, 0
+    return _neighbour_ids_sql(d, label_key(label_ids)), len(_SIDES[d]), 1
 
 
 #: the statement of `vertices_by_ids` for one id (a `VertexRow`'s columns), for a prepared reader

@@ -136,7 +136,7 @@ def _hop(graph: Any, plan: Any) -> Callable[[Any], Any]:
     once per schema snapshot."""
     store = graph.store
     from_storage = idc.from_storage
-    #: (schema snapshot, None when no label matches else (reader, id repeats))
+    #: (schema snapshot, None when no label matches else (reader, id repeats, id column))
     state: list[tuple[Any, Any]] = [_NONE]
 
     def run(value: Any) -> Any:
@@ -156,11 +156,13 @@ def _hop(graph: Any, plan: Any) -> Callable[[Any], Any]:
         how = held[1]
         if how is None:
             return []
-        read, repeat = how
+        read, repeat, col = how
         rows = read((sid,) if repeat == 1 else (sid,) * repeat)
         if rows is SLOW:
             return SLOW
-        return [Long(r[1]) if type(r[1]) is int else from_storage(r[1]) for r in rows]
+        if col == 0:
+            return [Long(r[0]) if type(r[0]) is int else from_storage(r[0]) for r in rows]
+        return [Long(r[col]) if type(r[col]) is int else from_storage(r[col]) for r in rows]
 
     return run
 
@@ -173,8 +175,8 @@ def _hop_prepare(graph: Any, plan: Any, state: list[tuple[Any, Any]]) -> tuple[A
     if lids is not None and not lids:
         held: tuple[Any, Any] = (snap, None)
     else:
-        sql, repeat = tx_point.neighbour_ids_statement(storage_direction(plan.direction), lids)
-        held = (snap, (reader(graph.store, sql), repeat))
+        sql, repeat, col = tx_point.neighbour_ids_statement(storage_direction(plan.direction), lids)
+        held = (snap, (reader(graph.store, sql), repeat, col))
     if snap is not None:
         state[0] = held
     return held
