@@ -195,7 +195,7 @@ class ElementsMixin(TxBase):
         """(key, id, label_id) of the vertices with these ids, in no particular order: the
         end vertices of an edge batch need no properties, and skipping the props column
         saves building a string and a row object per vertex (write path)."""
-        wanted = unique(ids)
+        wanted = ids if type(ids) is list and len(set(ids)) == len(ids) else unique(ids)  # distinct already: as given
         if _STR == set(map(type, wanted)) and "".join(wanted).isprintable():
             # string ids (the usual edge batch) as one JSON array: one statement, and a
             # json_each probe of the id index costs ~20% less than an IN list's

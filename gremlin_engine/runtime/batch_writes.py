@@ -260,7 +260,7 @@ class BatchWritesMixin(MutationsMixin):
         cache = self._vertices
         if rows:
             row_keys, vids, label_ids = zip(*rows, strict=True)
-            if len(set(label_ids)) == 1 and _NONE_TYPE == set(map(type, map(cache.get, row_keys))):
+            if len(set(label_ids)) == 1 and (not cache or _NONE_TYPE == set(map(type, map(cache.get, row_keys)))):
                 # none cached yet, one label (the usual batch): the vertices made column-wise
                 name = self.schema.vertex_label_by_id(label_ids[0]).name
                 made = list(map(Vertex, vids, repeat(name), row_keys))
