@@ -374,7 +374,7 @@ def run(size: str, probes: int, keep: Path | None = None) -> None:
                     samples["cpu"].setdefault(s.name, []).append(cpu_s)
             wall = {k: statistics.median(v) for k, v in samples["wall"].items()}
             cpu = {k: statistics.median(v) for k, v in samples["cpu"].items()}
-            spread = _spread(samples["cpu"]["server"])
+            spread = {k: _spread(v) for k, v in samples["cpu"].items()}
             ref = answers["raw sqlite3"]
             agree = all(a == ref for a in answers.values())
             if label.startswith("personal"):  # ties may order differently: compare the sets
@@ -395,15 +395,16 @@ def run(size: str, probes: int, keep: Path | None = None) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for label, wall, cpu, agree, spread, n in rows:
         r, e, q, x = "hugelite REST", "engine in-process", "raw sqlite3", "networkx"
-        print(f"| {label} | {cpu['server']:.4f} ±{spread:.0%} ({wall[r]:.3f}) | {cpu['server'] / n * 1e6:.0f} µs "
-              f"| {cpu[r]:.4f} | {cpu[e]:.4f} ({wall[e]:.3f}) | {cpu[q]:.4f} ({wall[q]:.3f}) | {cpu[x]:.3f} "
+        print(f"| {label} | {cpu['server']:.4f} ±{spread['server']:.0%} ({wall[r]:.3f}) "
+              f"| {cpu['server'] / n * 1e6:.0f} µs | {cpu[r]:.4f} | {cpu[e]:.4f} ±{spread[e]:.0%} ({wall[e]:.3f}) "
+              f"| {cpu[q]:.4f} ±{spread[q]:.0%} ({wall[q]:.3f}) | {cpu[x]:.3f} "
               f"| {cpu['server'] / cpu[q]:.2f}x | {cpu[e] / cpu[q]:.2f}x | {wall[r] / wall[q]:.2f}x "
               f"| {'yes' if agree else '**NO**'} |")
     for what, num in (("server CPU", "server"), ("engine in-process", "engine in-process")):
         ratio = statistics.median(c[num] / c["raw sqlite3"] for _, _, c, *_ in rows)
         print(f"\nmedian {what} / raw sqlite3 CPU: {ratio:.2f}x (target <= 2x)", end="")
     print("\nserver CPU: CPU seconds of the server's threads from /proc/<pid>/task/*/schedstat (ns: engine, HTTP "
-          "stack, JSON); ± is the standard error of that median (from the rounds' interquartile range); "
+          "stack, JSON); ± is the standard error of a median (from the rounds' interquartile range); "
           "client CPU: this process while it sent the REST requests (httpx, JSON decoding)")
     print(f"kout depth 6 from vertex {pv[0]}: {deep} vertices in {deep_t:.2f} s (default capacity 10M)")
     print(f"peak RSS: server {server_peak / 1024:.0f} MiB; bench process (raw sqlite3 + networkx graph) "
