@@ -80,7 +80,7 @@ def _run(store: Any, pair: tuple[Any, Any], fn: Callable[..., T], args: tuple[An
 DECLINED: Any = object()
 
 
-def reader(store: Any, sql: str, one: bool = False) -> Callable[[Any], Any]:
+def reader(store: Any, sql: str, one: bool = False, decline: tuple[type[BaseException], ...] = ()) -> Callable[[Any], Any]:
     """A prepared one-statement read: `read(params)` runs `sql` on an idle pooled connection
     of `store` outside any transaction, as `read_once` would, and returns its one row (None
     when there is none) with `one`, else its list of rows; or `DECLINED` whenever
@@ -88,7 +88,9 @@ def reader(store: Any, sql: str, one: bool = False) -> Callable[[Any], Any]:
     transaction, no idle connection, checkout listeners). For a direct plan's hottest calls
     (`gremlin_engine/runtime/direct_fast.py`): no `Tx`, no callback and no argument tuples
     between the caller and the statement. Driver errors come out as `StoreError`, and the
-    connection goes back exactly as `_run` puts it back."""
+    connection goes back exactly as `_run` puts it back; except the driver errors of a type
+    in `decline`, which return `DECLINED` (the caller's general path meets the same error
+    and handles it its own way, e.g. a walk count's `AggregateUnsupported`)."""
     if store.memory:
         return lambda params: DECLINED
     local = store._local
@@ -108,6 +110,8 @@ def reader(store: Any, sql: str, one: bool = False) -> Callable[[Any], Any]:
             cursor = raw.execute(sql, params)
             return cursor.fetchone() if one else cursor.fetchall()
         except sqlite3.Error as exc:
+            if decline and isinstance(exc, decline):
+                return DECLINED
             raise StoreError(f"store at {store.display_path}: {exc}") from exc
         finally:
             if raw.in_transaction:

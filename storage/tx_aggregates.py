@@ -119,6 +119,18 @@ def _label_groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
     return f"SELECT label_id, count(*), min(key) AS first FROM {table}{where} GROUP BY label_id ORDER BY first"
 
 
+def walk_chain_statement(hops: Sequence[tuple[str, Sequence[int] | None]]) -> str | None:
+    """The statement `walk_count_from_id` runs for `hops` (at most `CHAIN_MAX_HOPS`), its one
+    parameter the start's stored id, its one row the count (NULL for none); None when a hop
+    allows no label (the count is 0). For a prepared reader that runs it without a `Tx`."""
+    norm = _normalise(hops)
+    if norm is None:
+        return None
+    if len(norm) > CHAIN_MAX_HOPS:
+        raise StoreError(f"walk_count_from_id takes at most {CHAIN_MAX_HOPS} hops, not {len(norm)}")
+    return _chain_sql(tuple(norm))
+
+
 def _labels(label_ids: Sequence[int] | None) -> tuple[int, ...] | None:
     return None if label_ids is None else label_key(label_ids)
 

@@ -1,7 +1,7 @@
 """A learnt direct plan as one prepared callable: the hottest calls in one frame or two.
 
-`direct.run` answers `g.V(id).values(k)`, `g.V(id).out(l).id()` and an indexed
-`g.V().has(label, k, v).id()` with one statement, yet at ~10 us of SQL the Python around it
+`direct.run` answers `g.V(id).values(k)`, `g.V(id).out(l).id()`, an indexed
+`g.V().has(label, k, v).id()` and `g.V(id).out().out().count()` with one statement, yet at ~10 us of SQL the Python around it
 (`read_once`, a `Tx`, a `StoreAccess`, its id codec, row tuples, the schema bridge) cost
 twice the statement again. A script plan (`direct_scripts.ScriptPlan`) whose one slot is
 one binding gets here, once, a callable `run(value)` that does only what is left once
@@ -10,8 +10,8 @@ everything that depends on the schema and on the plan alone is settled in advanc
 * the statement's SQL text and its prepared reader (`storage.read_once.reader`: an idle
   pooled connection, the statement, the connection back);
 * per schema snapshot (the service replaces its snapshot object on every change, and
-  `Graph.clear` replaces the service): label names by id, the hop's label filter and
-  statement;
+  `Graph.clear` replaces the service): label names by id, the hop's or walk's label
+  filters and statement;
 * the id codec for the common id types inline (an `int`/`Long`/`Int` is stored as the
   int, a `str` as itself), as `ids.lookup_id` + `ids.to_storage` make them.
 
@@ -22,11 +22,14 @@ inside a transaction, no idle connection, checkout listeners such as statement t
 The caller then runs `direct.run`, which keeps every one of its own fall-backs (sessions,
 auto mode and strategies off never reach a script plan). A fresh read holds no element,
 so `point_vertex`'s "a vertex this transaction holds" rule cannot apply here. Results,
-Java types and errors are the ones of `direct.run` (`tests/runtime/test_direct_fast.py`).
+Java types and errors are the ones of `direct.run` (`tests/runtime/test_direct_fast.py`,
+`test_direct_fast_walk.py`). A walk count is the one plan `direct.run` polls a time limit
+for, so its callable answers only calls without one (`timeless`).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -39,8 +42,9 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.steps.point import _values
-from storage import tx_point
+from storage import tx_aggregates, tx_point
 from storage.read_once import DECLINED, reader
+from storage.tx_aggregates import CHAIN_MAX_HOPS
 
 #: "take `direct.run`": the prepared callable cannot answer this call exactly
 SLOW: Any = DECLINED
@@ -51,7 +55,7 @@ _ABSENT: Any = object()
 
 def prepare(graph: Any, plan: Any) -> Callable[[Any], Any] | None:
     """The prepared callable of `plan` (a `Direct` with one slot) on `graph`, or None when
-    its kind has none (walk counts, bare elements, algorithms, multi-condition lookups) or
+    its kind has none (longer walks, bare elements, algorithms, multi-condition lookups) or
     it could never answer (a memory store: its reads share the writer's lock)."""
     if not _direct.usable(graph) or graph.store.memory:
         return None
@@ -62,7 +66,17 @@ def prepare(graph: Any, plan: Any) -> Callable[[Any], Any] | None:
         return _hop(graph, plan)
     if kind == "index" and not plan.snapshot:
         return _index(graph, plan)
+    if kind == "walk" and len(plan.hops) <= CHAIN_MAX_HOPS:
+        return _walk(graph, plan)
     return None
+
+
+def timeless(plan: Any) -> bool:
+    """Whether `plan`'s prepared callable may answer a call that has a time limit: a point,
+    hop or index read is one short statement that `direct.run` never polls a token for; a
+    walk count is polled (a progress handler), so its callable serves only calls without a
+    time limit or a cancel token, whose token could never stop it."""
+    return plan.kind != "walk"
 
 
 def _point(graph: Any, plan: Any) -> Callable[[Any], Any]:
@@ -225,3 +239,56 @@ def _index(graph: Any, plan: Any) -> Callable[[Any], Any]:
         return out
 
     return run
+
+
+def _walk(graph: Any, plan: Any) -> Callable[[Any], Any]:
+    """`direct._walk_chain` for a call without a time limit or cancel token (see `timeless`):
+    the walk statement per schema snapshot, the start's stored id as `_point` makes it, and
+    no `Tx`, `StoreAccess` or progress handler (a token that can never stop has nothing to
+    poll). A driver error of the statement (`OperationalError`: what `_aggregate` turns
+    into `AggregateUnsupported`) declines, and `direct.run` meets it its own way."""
+    store = graph.store
+    #: (schema snapshot, None when no walk passes a hop's labels else the reader)
+    state: list[tuple[Any, Any]] = [_NONE]
+
+    def run(value: Any) -> Any:
+        t = type(value)
+        if t is str:
+            sid = value
+        elif t is int or t is Long or t is Int:
+            sid = int(value)
+        else:
+            return SLOW
+        if not _direct.ENABLED or store._closed:
+            return SLOW
+        held = state[0]
+        service = graph._schema
+        if service is None or held[0] is not service._snap or held[0] is None:
+            held = _walk_prepare(graph, plan, state)
+        read = held[1]
+        if read is None:
+            return [Long(0)]
+        row = read((sid,))
+        if row is SLOW:
+            return SLOW
+        return [Long(row[0] or 0)]
+
+    return run
+
+
+def _walk_prepare(graph: Any, plan: Any, state: list[tuple[Any, Any]]) -> tuple[Any, Any]:
+    """The walk's statement under the current schema (`pushdowns._walk_plan`'s label ids)."""
+    bridge = _direct.bridge(graph)
+    hops: list[tuple[str, list[int] | None]] | None = []
+    for direction, labels in plan.hops:
+        lids = list(dict.fromkeys(bridge.edge_label_ids(list(labels)))) if labels else None
+        if lids is not None and not lids:
+            hops = None  # an unknown label: no walk gets past it
+            break
+        hops.append((storage_direction(direction), lids))  # type: ignore[union-attr]
+    sql = None if hops is None else tx_aggregates.walk_chain_statement(hops)
+    snap = getattr(graph.schema, "_snap", None)
+    held: tuple[Any, Any] = (snap, None if sql is None else reader(graph.store, sql, one=True, decline=(sqlite3.OperationalError,)))
+    if snap is not None:
+        state[0] = held
+    return held

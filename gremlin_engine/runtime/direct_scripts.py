@@ -44,7 +44,7 @@ class ScriptPlan:
     """A script's direct plan: the graph it reads and, per slot, a binding name (or None
     and the script's constant)."""
 
-    __slots__ = ("graph", "direct", "recipe", "single", "fast")
+    __slots__ = ("graph", "direct", "recipe", "single", "fast", "timeless")
 
     def __init__(self, graph: Any, plan: Any, recipe: tuple[tuple[str | None, Any], ...]) -> None:
         self.graph = graph  # the Graph itself: the registry drops every plan when its graphs change
@@ -54,10 +54,13 @@ class ScriptPlan:
         self.single = recipe[0][0] if len(recipe) == 1 else None
         #: `direct_fast.prepare`'s callable for a one-binding plan (None: always `direct.run`)
         self.fast = direct_fast.prepare(graph, plan) if self.single is not None else None
+        #: the callable may answer calls with a time limit too (`direct_fast.timeless`)
+        self.timeless = direct_fast.timeless(plan)
 
     def run(self, bindings: dict[str, Any], timeout_ms: float | None, cancel: Any) -> Any:
         fast = self.fast
-        if fast is not None and cancel is None:  # a token is checked by `direct.run`
+        # a token is checked by `direct.run`; a walk's time limit is polled there
+        if fast is not None and cancel is None and (self.timeless or timeout_ms is None or timeout_ms <= 0):
             found = fast(bindings[self.single])
             if found is not direct_fast.SLOW:
                 return found

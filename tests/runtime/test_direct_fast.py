@@ -267,8 +267,10 @@ def test_memory_graphs_and_walk_counts_have_no_prepared_callable() -> None:
         registry.close_all()
 
 
-def test_walk_counts_have_no_prepared_callable(graph: Graph) -> None:
-    assert _plan(graph, "g.V(vid).out().out().count()", {"vid": 2}).fast is None
+def test_walks_longer_than_one_chain_have_no_prepared_callable(graph: Graph) -> None:
+    """Walk counts of up to three hops have one (tests/runtime/test_direct_fast_walk.py)."""
+    assert _plan(graph, "g.V(vid).out().out().out().out().count()", {"vid": 2}).fast is None
+    assert _plan(graph, "g.V(vid).out().out().count()", {"vid": 2}).fast is not None
 
 
 def test_the_reader_translates_driver_errors_and_returns_its_connection(graph: Graph) -> None:

@@ -1,0 +1,119 @@
+"""The prepared callable of a learnt walk count (`g.V(id).out().out().count()`, up to three
+hops; runtime/direct_fast.py `_walk`): it answers exactly what `direct.run` and the
+pipeline answer (a `Long`, 0 for a missing start or an unknown label), it serves only
+calls without a time limit or cancel token (a walk is polled for those), and it hands the
+call back (`SLOW`) inside a transaction or when the statement fails in the driver."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from gremlin_engine.limits import CancelToken
+from gremlin_engine.runtime import direct, direct_fast, direct_scripts
+from gremlin_engine.structure.numbers import Int, Long
+from storage import read_once
+from tests.runtime.conftest import typed
+from tests.runtime.test_direct_fast import _load
+
+WALKS = [
+    "g.V(vid).out().out().count()",
+    "g.V(vid).out('knows').out('knows').count()",
+    "g.V(vid).out('knows').out('likes').count()",
+    "g.V(vid).both().both().count()",
+    "g.V(vid).in('likes').out().count()",
+    "g.V(vid).both('knows').both('knows').both('knows').count()",
+    "g.V(vid).repeat(out()).times(2).count()",
+    "g.V(vid).out('nosuch').out().count()",
+]
+PROBES: list[Any] = [1, 2, 6, 99, Long(3), Int(4), 3_000_000_000, "t0", "t1", "nope", ""]
+
+
+@pytest.fixture
+def graph(tmp_path: Path) -> Any:
+    registry = GraphRegistry(evaluation_timeout_ms=0)
+    cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "g.db"), schema_mode="strict")
+    GraphRegistry.init_store(cfg)
+    g = registry.open(cfg)
+    _load(g)
+    yield g
+    registry.close_all()
+
+
+def _plan(graph: Graph, script: str, bindings: dict[str, Any]) -> Any:
+    graph.execute(script, bindings=bindings)  # learns
+    found = direct_scripts.find(graph.registry, graph.name, script, bindings, None)
+    assert found is not None and found is not direct_scripts.LEARN, script
+    return found
+
+
+@pytest.mark.parametrize("script", WALKS)
+def test_walk_answers_equal_direct_run_and_the_pipeline(graph: Graph, script: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    for value in PROBES:
+        b = {"vid": value}
+        plan = _plan(graph, script, b)
+        assert plan.fast is not None and not plan.timeless
+        got = plan.fast(value)
+        assert got is not direct_fast.SLOW
+        assert typed(got) == typed(direct.run(graph, plan.direct, [value]))
+        assert typed(graph.execute(script, bindings=b)) == typed(got)
+        monkeypatch.setattr(direct, "ENABLED", False)
+        try:
+            assert typed(graph.execute(script, bindings=b)) == typed(got), (script, value)
+        finally:
+            monkeypatch.setattr(direct, "ENABLED", True)
+
+
+def test_some_walks_are_the_expected_counts(graph: Graph) -> None:
+    # person i knows i+1 and i+2 (mod 6), person 1 also itself; everyone likes one thing
+    assert graph.execute(WALKS[1], bindings={"vid": 2}) == [Long(4)]
+    assert graph.execute(WALKS[1], bindings={"vid": 1}) == [Long(7)]  # 1->{1,2,3}; 1->3, 2->2, 3->2
+    assert graph.execute(WALKS[2], bindings={"vid": 2}) == [Long(2)]
+    assert graph.execute(WALKS[0], bindings={"vid": 99}) == [Long(0)]
+    assert graph.execute(WALKS[7], bindings={"vid": 1}) == [Long(0)]
+
+
+def test_a_time_limit_or_a_token_takes_the_polled_path(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = WALKS[0]
+    plan = _plan(graph, script, {"vid": 2})
+    want = graph.execute(script, bindings={"vid": 2})
+
+    def refuse(value: Any) -> Any:
+        raise AssertionError("the prepared walk ran under a time limit")
+
+    monkeypatch.setattr(plan, "fast", refuse)
+    assert graph.execute(script, bindings={"vid": 2}, timeout_ms=30_000) == want
+    assert graph.registry.execute(script, {"vid": 2}, graph=graph.name, cancel=CancelToken()) == want
+    assert plan.run({"vid": 2}, 30_000, None) == want
+    with pytest.raises(AssertionError):
+        graph.execute(script, bindings={"vid": 2})  # no limit: the prepared callable answers
+
+
+def test_inside_a_transaction_and_on_driver_errors_it_hands_back(graph: Graph) -> None:
+    plan = _plan(graph, WALKS[0], {"vid": 2})
+    with graph.store.read():
+        assert plan.fast(2) is direct_fast.SLOW
+    assert typed(plan.fast(2)) == typed(direct.run(graph, plan.direct, [2])) == [(Long, 6)]
+    store = graph.store
+    with store.read():
+        pass
+    before = len(store._idle)
+    bad = read_once.reader(store, "SELECT nosuch FROM vertices WHERE id = ?", one=True,
+                           decline=(sqlite3.OperationalError,))
+    assert bad((1,)) is read_once.DECLINED
+    assert len(store._idle) == before
+
+
+def test_schema_changes_are_followed(graph: Graph) -> None:
+    script = "g.V(vid).out('hates').out().count()"
+    plan = _plan(graph, script, {"vid": 1})
+    assert plan.fast(1) == [Long(0)]  # no such label yet
+    graph.schema.create("edgelabel", {"name": "hates", "source_label": "person", "target_label": "person"})
+    graph.execute("g.V(a).as('a').V(b).addE('hates').from('a').iterate()", bindings={"a": 1, "b": 2})
+    # 1 hates 2, who knows 3 and 4 and likes t0
+    assert plan.fast(1) == [Long(3)] == graph.execute(script, bindings={"vid": 1})
