@@ -80,7 +80,9 @@ def _run(store: Any, pair: tuple[Any, Any], fn: Callable[..., T], args: tuple[An
 DECLINED: Any = object()
 
 
-def reader(store: Any, sql: str, one: bool = False, decline: tuple[type[BaseException], ...] = ()) -> Callable[[Any], Any]:
+def reader(
+    store: Any, sql: str, one: bool = False, decline: tuple[type[BaseException], ...] = (), poll_every: int = 0,
+) -> Callable[..., Any]:
     """A prepared one-statement read: `read(params)` runs `sql` on an idle pooled connection
     of `store` outside any transaction, as `read_once` would, and returns its one row (None
     when there is none) with `one`, else its list of rows; or `DECLINED` whenever
@@ -90,7 +92,10 @@ def reader(store: Any, sql: str, one: bool = False, decline: tuple[type[BaseExce
     between the caller and the statement. Driver errors come out as `StoreError`, and the
     connection goes back exactly as `_run` puts it back; except the driver errors of a type
     in `decline`, which return `DECLINED` (the caller's general path meets the same error
-    and handles it its own way, e.g. a walk count's `AggregateUnsupported`)."""
+    and handles it its own way, e.g. a walk count's `AggregateUnsupported`). With
+    `poll_every`, `read(params, stop)` polls `stop()` every that many SQLite steps while the
+    statement runs (a progress handler, as `Tx._aggregate` sets one); True interrupts it,
+    which comes out as the driver's `OperationalError`."""
     if store.memory:
         return lambda params: DECLINED
     local = store._local
@@ -98,7 +103,7 @@ def reader(store: Any, sql: str, one: bool = False, decline: tuple[type[BaseExce
     # the pool is replaced only by `Store.close()` (engine.dispose), which `_closed` declines first
     dispatch = store.engine.pool.dispatch
 
-    def read(params: Any) -> Any:
+    def read(params: Any, stop: Callable[[], bool] | None = None) -> Any:
         if not idle or store._closed or dispatch.checkout or getattr(local, "tx", None) is not None:
             return DECLINED
         try:
@@ -107,6 +112,8 @@ def reader(store: Any, sql: str, one: bool = False, decline: tuple[type[BaseExce
             return DECLINED
         raw = pair[1]
         try:
+            if stop is not None and poll_every:
+                raw.set_progress_handler(lambda: 1 if stop() else 0, poll_every)
             cursor = raw.execute(sql, params)
             return cursor.fetchone() if one else cursor.fetchall()
         except sqlite3.Error as exc:
@@ -114,6 +121,8 @@ def reader(store: Any, sql: str, one: bool = False, decline: tuple[type[BaseExce
                 return DECLINED
             raise StoreError(f"store at {store.display_path}: {exc}") from exc
         finally:
+            if stop is not None and poll_every:
+                raw.set_progress_handler(None, 0)
             if raw.in_transaction:
                 try:
                     raw.execute("ROLLBACK")

@@ -100,8 +100,9 @@ def execute_script(
     if plan is not None and plan is not direct_scripts.LEARN:
         try:
             fast = plan.fast  # `ScriptPlan.run`'s first step, inline: one frame less on a point read
-            if fast is not None and cancel is None and (plan.timeless or timeout_ms is None or timeout_ms <= 0):
-                results = fast(bindings[plan.single])  # type: ignore[index]
+            if fast is not None and cancel is None:
+                value = bindings[plan.single]  # type: ignore[index]
+                results = fast(value) if plan.timeless else fast(value, timeout_ms)
                 if results is not direct_fast.SLOW:
                     return results
                 results = plan.general(bindings, timeout_ms, cancel)

@@ -36,6 +36,7 @@ from typing import Any
 import orjson
 
 from gremlin_engine.errors import IllegalArgument
+from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import direct as _direct
 from gremlin_engine.runtime.reads import storage_direction
 from gremlin_engine.structure import ids as idc
@@ -72,10 +73,10 @@ def prepare(graph: Any, plan: Any) -> Callable[[Any], Any] | None:
 
 
 def timeless(plan: Any) -> bool:
-    """Whether `plan`'s prepared callable may answer a call that has a time limit: a point,
-    hop or index read is one short statement that `direct.run` never polls a token for; a
-    walk count is polled (a progress handler), so its callable serves only calls without a
-    time limit or a cancel token, whose token could never stop it."""
+    """Whether `plan`'s prepared callable ignores time limits: a point, hop or index read is
+    one short statement that `direct.run` never polls a token for, and its callable takes
+    the value alone; a walk count's callable takes `(value, timeout_ms)` and polls the limit
+    as `direct.run` does (a caller's cancel token always takes `direct.run`)."""
     return plan.kind != "walk"
 
 
@@ -241,17 +242,19 @@ def _index(graph: Any, plan: Any) -> Callable[[Any], Any]:
     return run
 
 
-def _walk(graph: Any, plan: Any) -> Callable[[Any], Any]:
-    """`direct._walk_chain` for a call without a time limit or cancel token (see `timeless`):
-    the walk statement per schema snapshot, the start's stored id as `_point` makes it, and
-    no `Tx`, `StoreAccess` or progress handler (a token that can never stop has nothing to
-    poll). A driver error of the statement (`OperationalError`: what `_aggregate` turns
+def _walk(graph: Any, plan: Any) -> Callable[..., Any]:
+    """`direct._walk_chain` for a call without a cancel token: the walk statement per schema
+    snapshot, the start's stored id as `_point` makes it, no `Tx` or `StoreAccess`. With a
+    time limit (`timeout_ms` > 0) it makes the token `direct.run` makes, checks it first and
+    polls it during the statement (`tx_aggregates.POLL_EVERY`); without one nothing could
+    stop the walk, so no progress handler is set. An interrupted statement raises the
+    token's timeout; any other driver error (`OperationalError`: what `_aggregate` turns
     into `AggregateUnsupported`) declines, and `direct.run` meets it its own way."""
     store = graph.store
     #: (schema snapshot, None when no walk passes a hop's labels else the reader)
     state: list[tuple[Any, Any]] = [_NONE]
 
-    def run(value: Any) -> Any:
+    def run(value: Any, timeout_ms: float | None = None) -> Any:
         t = type(value)
         if t is str:
             sid = value
@@ -266,9 +269,18 @@ def _walk(graph: Any, plan: Any) -> Callable[[Any], Any]:
         if service is None or held[0] is not service._snap or held[0] is None:
             held = _walk_prepare(graph, plan, state)
         read = held[1]
-        if read is None:
-            return [Long(0)]
-        row = read((sid,))
+        if timeout_ms is None or timeout_ms <= 0:
+            if read is None:
+                return [Long(0)]
+            row = read((sid,))
+        else:
+            token = CancelToken(timeout_ms)
+            token.check()
+            if read is None:
+                return [Long(0)]
+            row = read((sid,), token.expired)
+            if row is SLOW and token.expired():
+                token.check()  # interrupted: the timeout `direct.run` raises
         if row is SLOW:
             return SLOW
         return [Long(row[0] or 0)]
@@ -288,7 +300,8 @@ def _walk_prepare(graph: Any, plan: Any, state: list[tuple[Any, Any]]) -> tuple[
         hops.append((storage_direction(direction), lids))  # type: ignore[union-attr]
     sql = None if hops is None else tx_aggregates.walk_chain_statement(hops)
     snap = getattr(graph.schema, "_snap", None)
-    held: tuple[Any, Any] = (snap, None if sql is None else reader(graph.store, sql, one=True, decline=(sqlite3.OperationalError,)))
+    held: tuple[Any, Any] = (snap, None if sql is None else reader(
+        graph.store, sql, one=True, decline=(sqlite3.OperationalError,), poll_every=tx_aggregates.POLL_EVERY))
     if snap is not None:
         state[0] = held
     return held

@@ -54,14 +54,13 @@ class ScriptPlan:
         self.single = recipe[0][0] if len(recipe) == 1 else None
         #: `direct_fast.prepare`'s callable for a one-binding plan (None: always `direct.run`)
         self.fast = direct_fast.prepare(graph, plan) if self.single is not None else None
-        #: the callable may answer calls with a time limit too (`direct_fast.timeless`)
+        #: the callable takes the value alone; else `(value, timeout_ms)` (`direct_fast.timeless`)
         self.timeless = direct_fast.timeless(plan)
 
     def run(self, bindings: dict[str, Any], timeout_ms: float | None, cancel: Any) -> Any:
         fast = self.fast
-        # a token is checked by `direct.run`; a walk's time limit is polled there
-        if fast is not None and cancel is None and (self.timeless or timeout_ms is None or timeout_ms <= 0):
-            found = fast(bindings[self.single])
+        if fast is not None and cancel is None:  # a token is checked by `direct.run`
+            found = fast(bindings[self.single]) if self.timeless else fast(bindings[self.single], timeout_ms)
             if found is not direct_fast.SLOW:
                 return found
         return self.general(bindings, timeout_ms, cancel)

@@ -1,8 +1,8 @@
 """The prepared callable of a learnt walk count (`g.V(id).out().out().count()`, up to three
 hops; runtime/direct_fast.py `_walk`): it answers exactly what `direct.run` and the
-pipeline answer (a `Long`, 0 for a missing start or an unknown label), it serves only
-calls without a time limit or cancel token (a walk is polled for those), and it hands the
-call back (`SLOW`) inside a transaction or when the statement fails in the driver."""
+pipeline answer (a `Long`, 0 for a missing start or an unknown label), it polls a time
+limit as `direct.run` does (a cancel token takes `direct.run`), and it hands the call back
+(`SLOW`) inside a transaction or when the statement fails in the driver."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from gremlin_engine.errors import TraversalTimeout
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import direct, direct_fast, direct_scripts
@@ -78,20 +79,57 @@ def test_some_walks_are_the_expected_counts(graph: Graph) -> None:
     assert graph.execute(WALKS[7], bindings={"vid": 1}) == [Long(0)]
 
 
-def test_a_time_limit_or_a_token_takes_the_polled_path(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cancel_token_takes_direct_run_and_a_time_limit_is_polled(graph: Graph,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     script = WALKS[0]
     plan = _plan(graph, script, {"vid": 2})
     want = graph.execute(script, bindings={"vid": 2})
+    assert plan.fast(2, 30_000) == want == plan.fast(2, 0) == plan.fast(2, None)
+    calls: list[Any] = []
+    real = plan.fast
 
-    def refuse(value: Any) -> Any:
-        raise AssertionError("the prepared walk ran under a time limit")
+    def spy(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
 
-    monkeypatch.setattr(plan, "fast", refuse)
+    monkeypatch.setattr(plan, "fast", spy)
     assert graph.execute(script, bindings={"vid": 2}, timeout_ms=30_000) == want
+    assert calls == [(2, 30_000)]
     assert graph.registry.execute(script, {"vid": 2}, graph=graph.name, cancel=CancelToken()) == want
-    assert plan.run({"vid": 2}, 30_000, None) == want
-    with pytest.raises(AssertionError):
-        graph.execute(script, bindings={"vid": 2})  # no limit: the prepared callable answers
+    assert plan.run({"vid": 2}, None, CancelToken()) == want
+    assert len(calls) == 1  # a cancel token: `direct.run`
+
+
+def test_an_expired_limit_raises_what_direct_run_raises(graph: Graph) -> None:
+    plan = _plan(graph, WALKS[0], {"vid": 2})
+    with pytest.raises(TraversalTimeout) as fast:
+        plan.fast(2, 1e-9)
+    with pytest.raises(TraversalTimeout) as slow:
+        direct.run(graph, plan.direct, [2], 1e-9)
+    assert str(fast.value) == str(slow.value)
+
+
+def test_the_reader_polls_stop_and_an_interrupt_declines(graph: Graph) -> None:
+    store = graph.store
+    with store.read():
+        pass
+    before = len(store._idle)
+    heavy = ("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 10000000) "
+             "SELECT count(*) FROM n WHERE ? IS NOT NULL")
+    polls: list[int] = []
+
+    def stop() -> bool:
+        polls.append(1)
+        return len(polls) >= 3
+
+    read = read_once.reader(store, heavy, one=True, decline=(sqlite3.OperationalError,), poll_every=1000)
+    assert read((1,), stop) is read_once.DECLINED
+    assert len(polls) == 3 and len(store._idle) == before
+    light = read_once.reader(store, "SELECT count(*) FROM vertices WHERE ? IS NOT NULL", one=True, poll_every=1000)
+    assert light((1,), lambda: False) == (9,)
+    pair = store._idle[-1]  # the handler is gone: a long statement on that connection runs to its end
+    assert pair[1].execute("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) "
+                           "SELECT count(*) FROM n").fetchone() == (100001,)
 
 
 def test_inside_a_transaction_and_on_driver_errors_it_hands_back(graph: Graph) -> None:
