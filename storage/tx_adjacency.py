@@ -151,10 +151,13 @@ class AdjacencyMixin(TxBase):
 
     def _adjacent_rows(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None,
-        limit_per_vertex: int | None, keys_only: bool,
+        limit_per_vertex: int | None, keys_only: bool, max_rows: int | None = None,
     ) -> tuple[list[Any], bool]:
-        """The raw rows, and whether they carry trailing sort columns ('both')."""
+        """The raw rows, and whether they carry trailing sort columns ('both');
+        `max_rows`: the first that many rows of the answer, in its order."""
         d = _direction(direction)
+        if max_rows is not None and d == "both" and limit_per_vertex is not None:
+            raise StoreError("max_rows needs a single direction or no per-vertex limit")
         wanted = unique(keys)
         if not wanted or (label_ids is not None and len(label_ids) == 0):
             return [], False
@@ -162,7 +165,11 @@ class AdjacencyMixin(TxBase):
             return [], False
         limited = limit_per_vertex is not None
         sql = _adjacent_sql(d, label_key(label_ids), limited, keys_only)
-        rows = self.raw.execute(sql, _side_params(d, wanted, limit_per_vertex)).fetchall()
+        params = _side_params(d, wanted, limit_per_vertex)
+        if max_rows is not None:
+            sql += " LIMIT ?"  # after the ORDER BY, if any: a prefix of the ordered answer
+            params.append(int(max_rows))
+        rows = self.raw.execute(sql, params).fetchall()
         if d != "both":
             return rows, False
         if limited:
@@ -186,11 +193,14 @@ class AdjacencyMixin(TxBase):
 
     def adjacent_keys(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None,
+        limit_per_vertex: int | None = None, max_rows: int | None = None,
     ) -> list[tuple[int, int]]:
         """(from_key, to_key) pairs in the same order as `adjacent`, read from the adjacency
-        index alone (no edge row is touched): the form for `out()` without edge data."""
-        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True)
+        index alone (no edge row is touched): the form for `out()` without edge data.
+        `max_rows`: only the first that many pairs (a bounded run asks n + 1 to tell the
+        whole answer from "more than n" in one read); refused with 'both' and a per-vertex
+        limit, which are trimmed in Python after the statement."""
+        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True, max_rows)
         if wide:
             return [(r[0], r[1]) for r in rows]
         return rows

@@ -13,7 +13,9 @@ server runs it inside `bounded(rows)`, and every adjacency read of the walker
   (`tx.adjacent_targets(..., max_rows=left + 1)`: an unsorted index-only read that stops
   there), so a hub costs at most that many index steps; more than is left is
   `OverBudget`, else the read runs as it would unbounded (for a caller that only wants the
-  unsorted targets, the counting read is the read). 'both' with a per-vertex limit is
+  unsorted targets, the counting read is the read; for one that wants the ordered pairs,
+  the read is `tx.adjacent_keys(..., max_rows=left + 1)`, the first rows of the ordered
+  answer, which are all of it when they are no more than is left). 'both' with a per-vertex limit is
   counted without the limit (storage cannot cap that form; the count is an upper bound).
   Either way a bounded run that finishes
   read exactly the rows an unbounded run reads, and answers alike;
@@ -31,6 +33,7 @@ Outside `bounded()` nothing changes: `current()` is None and the walker reads as
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -80,8 +83,18 @@ class RowBudget:
         rows than are left (nothing big is read to find out)."""
         if not keys:
             return []
-        counted = self.fit(tx, keys, direction, label_ids, limit)
         rows: list[Any]
+        if shape != "targets" and _capped_in_order(tx, direction, limit) and not (
+                limit is not None and len(keys) * limit <= self.left):
+            # the ordered read itself, capped: n + 1 rows say "too many", fewer are all of it
+            rows = tx.adjacent_keys(keys, direction, label_ids, limit, max_rows=self.left + 1)
+            if len(rows) > self.left:
+                raise OverBudget
+            if shape == "keys":
+                rows = [to for _, to in rows]
+            self.left -= len(rows)
+            return rows
+        counted = self.fit(tx, keys, direction, label_ids, limit)
         if shape == "targets":
             rows = counted if counted is not None else tx.adjacent_targets(keys, direction, label_ids, limit)
         else:
@@ -90,6 +103,27 @@ class RowBudget:
                 rows = [to for _, to in rows]
         self.left -= len(rows)
         return rows
+
+
+def _capped_in_order(tx: Any, direction: Any, limit: int | None) -> bool:
+    """Whether `tx.adjacent_keys` can cap its ordered answer (`max_rows`): every form but
+    'both' with a per-vertex limit (trimmed after the statement)."""
+    return hasattr(tx, "adjacent_keys") and not (limit is not None and _both(direction)) and _takes_max_rows(tx)
+
+
+def _takes_max_rows(tx: Any) -> bool:
+    kind = type(tx)
+    ok = _MAX_ROWS.get(kind)
+    if ok is None:
+        try:
+            ok = "max_rows" in inspect.signature(tx.adjacent_keys).parameters
+        except (TypeError, ValueError):
+            ok = False
+        _MAX_ROWS[kind] = ok
+    return ok
+
+
+_MAX_ROWS: dict[type, bool] = {}
 
 
 def _both(direction: Any) -> bool:

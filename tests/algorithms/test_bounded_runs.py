@@ -1,9 +1,9 @@
 """Bounded runs (`gremlin_engine/algorithms/budget.py`), the way a server tries a light
 k-out / k-neighbor on its event loop:
 
-* storage's capped read `tx.adjacent_targets(..., max_rows=n)` gives n rows of the full
-  answer (or all of it), and refuses the one form it cannot cap ('both' with a per-vertex
-  limit);
+* storage's capped reads `tx.adjacent_targets(..., max_rows=n)` give n rows of the full
+  answer (or all of it), `tx.adjacent_keys(..., max_rows=n)` its first n pairs in order,
+  and both refuse the one form they cannot cap ('both' with a per-vertex limit);
 * a bounded run either answers exactly what the unbounded run answers (same result, same
   error) having read no more rows than its budget, or stops with `OverBudget`; a budget
   above every edge of the graph always lets it finish;
@@ -46,6 +46,26 @@ def test_capped_targets_are_part_of_the_full_answer(registry: Any, gr: Any, dire
         capped = Counter(tx.adjacent_targets(keys, direction, None, limit, max_rows=max_rows))
         assert sum(capped.values()) == min(max_rows, sum(full.values()))
         assert not capped - full
+
+
+@SETTINGS
+@given(multigraphs(), st.sampled_from(["out", "in", "both"]), st.sampled_from([None, 1, 2]),
+       st.integers(0, 12))
+def test_capped_pairs_are_the_first_of_the_ordered_answer(registry: Any, gr: Any, direction: str, limit: Any,
+                                                          max_rows: int) -> None:
+    """`tx.adjacent_keys(..., max_rows=n)`, the ordered read of a bounded listing run: the
+    first n pairs of the full answer in its order (so n + 1 rows or fewer tell "more than
+    n" from "all of it"), refused for 'both' with a per-vertex limit."""
+    n, edges = gr
+    g = build(registry, f"p{next(_count)}", n, edges)
+    with g.store.read() as tx:
+        keys = [r.key for r in tx.vertices_by_ids(list(range(n)))][::-1]
+        if direction == "both" and limit is not None:
+            with pytest.raises(StoreError):
+                tx.adjacent_keys(keys, direction, None, limit, max_rows=max_rows)
+            return
+        full = tx.adjacent_keys(keys, direction, None, limit)
+        assert tx.adjacent_keys(keys, direction, None, limit, max_rows=max_rows) == full[:max_rows]
 
 
 def _requests() -> Any:
