@@ -81,6 +81,8 @@ def edges_json(edges: list[Any]) -> list[dict[str, Any]]:
 
 
 def ids_json(ids: list[Any]) -> list[Any]:
+    if _STR == set(map(type, ids)):  # edge ids and PRIMARY_KEY vertex ids: as they are
+        return ids
     return [i if type(i) is str else id_json(i) for i in ids]
 
 

@@ -227,3 +227,5 @@ def test_ids_json_as_id_json() -> None:
 
     ids = ["S1:a>1>>S1:b", Long(3), 7, True, "x"]
     assert ids_json(ids) == [id_json(i) for i in ids] == ["S1:a>1>>S1:b", 3, 7, "true", "x"]
+    strs = ["S1:a>1>>S1:b", "1:x", ""]
+    assert ids_json(strs) == [id_json(i) for i in strs] and ids_json([]) == []
