@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,21 +23,7 @@ from gremlin_engine.structure.numbers import Int, Long
 from storage import read_once, tx_point
 from storage.errors import StoreError
 from tests.runtime.conftest import typed, with_schema
-
-SCHEMA = (
-    ("propertykey", {"name": "name", "data_type": "TEXT"}),
-    ("propertykey", {"name": "age", "data_type": "INT"}),
-    ("propertykey", {"name": "tags", "data_type": "TEXT", "cardinality": "LIST"}),
-    ("vertexlabel", {"name": "person", "id_strategy": "CUSTOMIZE_NUMBER",
-                     "properties": ["name", "age", "tags"], "nullable_keys": ["age", "tags"]}),
-    ("vertexlabel", {"name": "thing", "id_strategy": "CUSTOMIZE_STRING", "properties": ["name"]}),
-    ("edgelabel", {"name": "knows", "source_label": "person", "target_label": "person"}),
-    ("edgelabel", {"name": "likes", "source_label": "person", "target_label": "thing"}),
-    ("indexlabel", {"name": "personByName", "base_type": "VERTEX_LABEL", "base_value": "person",
-                    "index_type": "SECONDARY", "fields": ["name"]}),
-    ("indexlabel", {"name": "personByTags", "base_type": "VERTEX_LABEL", "base_value": "person",
-                    "index_type": "SECONDARY", "fields": ["tags"]}),
-)
+from tests.runtime.direct_fast_graph import learnt_plan, load, loaded_graph
 
 POINT = "g.V(vid).values('name')"
 SCRIPTS = {
@@ -53,36 +40,13 @@ SCRIPTS = {
 INDEX = "g.V().has('person', 'name', n).id()"
 
 
-def _load(graph: Graph) -> None:
-    with_schema(graph, SCHEMA)
-    with api.write_access(graph) as a:
-        people = [a.add_vertex("person", Long(i), [("name", f"p{i}"), ("age", 20 + i), ("tags", "x"), ("tags", f"t{i}")])
-                  for i in range(1, 7)]
-        people.append(a.add_vertex("person", Long(3_000_000_000), [("name", "p1")]))  # a second 'p1'
-        things = [a.add_vertex("thing", f"t{i}", [("name", f"thing{i}")]) for i in range(2)]
-        for i, v in enumerate(people[:6]):
-            a.add_edge("knows", v, people[(i + 1) % 6])
-            a.add_edge("knows", v, people[(i + 2) % 6])
-            a.add_edge("likes", v, things[i % 2])
-        a.add_edge("knows", people[0], people[0])  # a self-loop: twice in both()
-
-
 @pytest.fixture
-def graph(tmp_path: Path) -> Any:
-    registry = GraphRegistry(evaluation_timeout_ms=30000)
-    cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "g.db"), schema_mode="strict")
-    GraphRegistry.init_store(cfg)
-    g = registry.open(cfg)
-    _load(g)
-    yield g
-    registry.close_all()
+def graph(tmp_path: Path) -> Iterator[Graph]:
+    with loaded_graph(tmp_path, evaluation_timeout_ms=30000) as g:
+        yield g
 
 
-def _plan(graph: Graph, script: str, bindings: dict[str, Any]) -> Any:
-    graph.execute(script, bindings=bindings)  # learns
-    found = direct_scripts.find(graph.registry, graph.name, script, bindings, None)
-    assert found is not None and found is not direct_scripts.LEARN, script
-    return found
+_plan = learnt_plan
 
 
 def _pipeline(graph: Graph, script: str, bindings: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> Any:
@@ -261,7 +225,7 @@ def test_memory_graphs_and_walk_counts_have_no_prepared_callable() -> None:
     registry = GraphRegistry(evaluation_timeout_ms=0)
     try:
         g = registry.open(GraphConfig(name="m", backend="memory"))
-        _load(g)
+        load(g)
         assert _plan(g, POINT, {"vid": 2}).fast is None
     finally:
         registry.close_all()

@@ -7,19 +7,20 @@ limit as `direct.run` does (a cancel token takes `direct.run`), and it hands the
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gremlin_engine.errors import TraversalTimeout
-from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from gremlin_engine.graph import Graph
 from gremlin_engine.limits import CancelToken
-from gremlin_engine.runtime import direct, direct_fast, direct_scripts
+from gremlin_engine.runtime import direct, direct_fast
 from gremlin_engine.structure.numbers import Int, Long
 from storage import read_once
 from tests.runtime.conftest import typed
-from tests.runtime.test_direct_fast import _load
+from tests.runtime.direct_fast_graph import learnt_plan, loaded_graph
 
 WALKS = [
     "g.V(vid).out().out().count()",
@@ -35,21 +36,12 @@ PROBES: list[Any] = [1, 2, 6, 99, Long(3), Int(4), 3_000_000_000, "t0", "t1", "n
 
 
 @pytest.fixture
-def graph(tmp_path: Path) -> Any:
-    registry = GraphRegistry(evaluation_timeout_ms=0)
-    cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "g.db"), schema_mode="strict")
-    GraphRegistry.init_store(cfg)
-    g = registry.open(cfg)
-    _load(g)
-    yield g
-    registry.close_all()
+def graph(tmp_path: Path) -> Iterator[Graph]:
+    with loaded_graph(tmp_path, evaluation_timeout_ms=0) as g:
+        yield g
 
 
-def _plan(graph: Graph, script: str, bindings: dict[str, Any]) -> Any:
-    graph.execute(script, bindings=bindings)  # learns
-    found = direct_scripts.find(graph.registry, graph.name, script, bindings, None)
-    assert found is not None and found is not direct_scripts.LEARN, script
-    return found
+_plan = learnt_plan
 
 
 @pytest.mark.parametrize("script", WALKS)
