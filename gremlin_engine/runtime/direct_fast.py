@@ -54,6 +54,18 @@ _NONE: tuple[Any, Any] = (None, None)
 _ABSENT: Any = object()
 
 
+def _stored_id(value: Any) -> Any:
+    """The stored form of a vertex id bound as an `int`/`Long`/`Int` (the int) or a `str`
+    (itself), as `ids.lookup_id` + `ids.to_storage` make them; `SLOW` for any other type,
+    whose conversion `direct.run` owns."""
+    t = type(value)
+    if t is str:
+        return value
+    if t is int or t is Long or t is Int:
+        return int(value)
+    return SLOW
+
+
 def prepare(graph: Any, plan: Any) -> Callable[[Any], Any] | None:
     """The prepared callable of `plan` (a `Direct` with one slot) on `graph`, or None when
     its kind has none (longer walks, bare elements, algorithms, multi-condition lookups) or
@@ -91,14 +103,8 @@ def _point(graph: Any, plan: Any) -> Callable[[Any], Any]:
     state: list[tuple[Any, dict[int, str]]] = [(None, {})]
 
     def run(value: Any) -> Any:
-        t = type(value)
-        if t is str:
-            sid = value
-        elif t is int or t is Long or t is Int:
-            sid = int(value)
-        else:
-            return SLOW
-        if not _direct.ENABLED:
+        sid = _stored_id(value)
+        if sid is SLOW or not _direct.ENABLED:
             return SLOW
         row = read((sid,))
         if row is None:
@@ -155,14 +161,8 @@ def _hop(graph: Any, plan: Any) -> Callable[[Any], Any]:
     state: list[tuple[Any, Any]] = [_NONE]
 
     def run(value: Any) -> Any:
-        t = type(value)
-        if t is str:
-            sid = value
-        elif t is int or t is Long or t is Int:
-            sid = int(value)
-        else:
-            return SLOW
-        if not _direct.ENABLED or store._closed:
+        sid = _stored_id(value)
+        if sid is SLOW or not _direct.ENABLED or store._closed:
             return SLOW
         held = state[0]
         service = graph._schema
@@ -255,14 +255,8 @@ def _walk(graph: Any, plan: Any) -> Callable[..., Any]:
     state: list[tuple[Any, Any]] = [_NONE]
 
     def run(value: Any, timeout_ms: float | None = None) -> Any:
-        t = type(value)
-        if t is str:
-            sid = value
-        elif t is int or t is Long or t is Int:
-            sid = int(value)
-        else:
-            return SLOW
-        if not _direct.ENABLED or store._closed:
+        sid = _stored_id(value)
+        if sid is SLOW or not _direct.ENABLED or store._closed:
             return SLOW
         held = state[0]
         service = graph._schema
