@@ -49,9 +49,9 @@ Parents = list[dict[Any, tuple[Any, Any]]]
 class _Options:
     """The flags shared by both algorithms, checked once."""
 
-    def __init__(self, req: Mapping[str, Any], walker: Walker, what: str) -> None:
+    def __init__(self, req: Mapping[str, Any], schema: Any, what: str) -> None:
         self.post = "steps" in req
-        self.step = parse_vesteps(walker.schema, req["steps"]) if self.post else get_step(walker.schema, req)
+        self.step = parse_vesteps(schema, req["steps"]) if self.post else get_step(schema, req)
         self.max_depth = positive(get_int(req, "max_depth", 0), f"{what} max_depth")
         self.count_only = get_bool(req, "count_only", False)
         self.with_vertex = get_bool(req, "with_vertex", False)
@@ -116,12 +116,19 @@ def _post_result(key: str, found: list[tuple[int, Any]], parents: Parents, opts:
 class KoutStep(AlgorithmStep):
     name = "hg_kout"
 
-    def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
-        opts = _Options(req, walker, "k-out")
+    @staticmethod
+    def settle(req: Mapping[str, Any], schema: Any) -> tuple[_Options, int, bool]:
+        """The request's checked options, capacity and `nearest`: every 400 of a bad
+        parameter, in this order, before the source is looked up. A function of the
+        request's parameters and the schema alone, so `light.py` may remember it."""
+        opts = _Options(req, schema, "k-out")
         cap = capacity(get_int(req, "capacity", DEFAULT_CAPACITY))
         if not opts.post and cap != NO_LIMIT and (opts.limit == NO_LIMIT or opts.limit > cap):
             raise IllegalArgument(f"Capacity can't be less than limit, but got capacity '{cap}' and limit '{opts.limit}'")
-        nearest = get_bool(req, "nearest", True)
+        return opts, cap, get_bool(req, "nearest", True)
+
+    def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
+        opts, cap, nearest = self.settle(req, walker.schema)
         source = walker.vertex(req.get("source"))
         nodes = _nodes(walker, opts)
         found, parents = self._walk(walker, nodes, source, opts, cap, nearest)
@@ -223,18 +230,40 @@ def _expand(walker: Walker, nodes: Nodes, front: list[Any], opts: _Options) -> A
 class KneighborStep(AlgorithmStep):
     name = "hg_kneighbor"
 
+    @staticmethod
+    def settle(req: Mapping[str, Any], schema: Any) -> _Options:
+        """The request's checked options (see `KoutStep.settle`)."""
+        return _Options(req, schema, "k-neighbor")
+
     def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
-        opts = _Options(req, walker, "k-neighbor")
+        opts = self.settle(req, walker.schema)
         source = walker.vertex(req.get("source"))
         nodes = _nodes(walker, opts)
-        key = nodes.key
         start = nodes.start(source)
         include_source = not opts.post
+        parents: Parents = []
+        if not opts.track:
+            layers, count = reach(nodes, start, opts, include_source)
+        else:
+            layers, count = self._tracked(walker, nodes, start, opts, include_source, parents)
+        if opts.count_only and not opts.post:
+            return {"vertices_size": count, "measure": walker.measure()}
+        found = [(lv, n) for lv, ns in layers for n in ns]
+        ids = nodes.ids([n for _, n in found]) if not opts.count_only else [None] * len(found)
+        if opts.post:
+            return _post_result("kneighbor", [(lv, vid) for (lv, _), vid in zip(found, ids, strict=True)],
+                                parents, opts, walker)
+        return {"vertices": ids, "measure": walker.measure()}
+
+    @staticmethod
+    def _tracked(walker: Walker, nodes: Nodes, start: Any, opts: _Options, include_source: bool,
+                 parents: Parents) -> tuple[list[tuple[int, list[Any]]], int]:
+        """The layers (and, into `parents`, each vertex's parent) when paths are asked for."""
+        key = nodes.key
         layers: list[tuple[int, list[Any]]] = [(0, [start])] if include_source else []  # (depth, vertices)
         count = len(layers)
         seen = {key(start)}
         latest = [start]
-        parents: Parents = []
         budget = opts.limit
         for depth in range(1, opts.max_depth + 1):
             remaining = NO_LIMIT if budget == NO_LIMIT else budget - count
@@ -242,15 +271,6 @@ class KneighborStep(AlgorithmStep):
                 break
             level: dict[Any, tuple[Any, Any]] = {}
             new: list[Any] = []
-            if not opts.track:
-                new = _layer(nodes, latest, opts, seen, remaining)
-                seen.update(new if isinstance(nodes, KeyNodes) else map(key, new))
-                layers.append((depth, new))
-                count += len(new)
-                latest = new
-                if not latest:
-                    break
-                continue
             for v, items in _expand(walker, nodes, latest, opts):
                 vk = key(v)
                 for item in items:
@@ -271,11 +291,29 @@ class KneighborStep(AlgorithmStep):
             latest = new
             if not latest:
                 break
-        if opts.count_only and not opts.post:
-            return {"vertices_size": count, "measure": walker.measure()}
-        found = [(lv, n) for lv, ns in layers for n in ns]
-        ids = nodes.ids([n for _, n in found]) if not opts.count_only else [None] * len(found)
-        if opts.post:
-            return _post_result("kneighbor", [(lv, vid) for (lv, _), vid in zip(found, ids, strict=True)],
-                                parents, opts, walker)
-        return {"vertices": ids, "measure": walker.measure()}
+        return layers, count
+
+
+def reach(nodes: Nodes, start: Any, opts: _Options, include_source: bool) -> tuple[list[tuple[int, list[Any]]], int]:
+    """k-neighbor's layers without paths: (depth, vertices) in discovery order (the source
+    first at depth 0 when `include_source`), at most `opts.limit` vertices in all, and
+    their number: the hot loop of a GET k-neighbor (also run by `light.py`)."""
+    key = nodes.key
+    layers: list[tuple[int, list[Any]]] = [(0, [start])] if include_source else []
+    count = len(layers)
+    seen = {key(start)}
+    latest = [start]
+    budget = opts.limit
+    by_key = isinstance(nodes, KeyNodes)
+    for depth in range(1, opts.max_depth + 1):
+        remaining = NO_LIMIT if budget == NO_LIMIT else budget - count
+        if remaining == 0:
+            break
+        new = _layer(nodes, latest, opts, seen, remaining)
+        seen.update(new if by_key else map(key, new))
+        layers.append((depth, new))
+        count += len(new)
+        latest = new
+        if not latest:
+            break
+    return layers, count

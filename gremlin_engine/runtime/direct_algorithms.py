@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from gremlin_engine import traversal as engine
+from gremlin_engine.algorithms import light
 from gremlin_engine.algorithms.base import Walker
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import direct
@@ -112,6 +113,11 @@ def run(graph: Any, plan: Any, values: list[Any], timeout_ms: float | None = Non
 
 
 def _answer(tx: Any, graph: Any, step: Any, req: dict[str, Any], token: CancelToken) -> list[Any]:
+    if step.name in light.NAMES:  # a GET k-out / k-neighbor: the reads and the answer alone
+        result = light.answer(tx, graph, step.name, req, token, lambda: _access(tx, graph).schema,
+                              graph.config.schema_mode == "auto")
+        if result is not light.SLOW:
+            return [result]  # ids and counts: nothing for `load_results` to load
     access = _access(tx, graph)
     result = step.run(req, Walker(Context(access, token), request=req))
     results = [result]

@@ -1,0 +1,173 @@
+"""Light traverser requests: a GET k-out / k-neighbor as the reads and the answer alone.
+
+A k-out of depth 1 reads two index ranges (the source's id, its adjacency: ~30 us of SQL),
+yet the general run of its step spent four times that around them: the request map checked
+again (`_Options`, `get_step`, the label looked up), a `StoreAccess` and its schema bridge,
+a `Walker`, a `Vertex` built for the source only to take its key, and the answer walked by
+`load_results`. Everything but the reads is a function of the request's parameters and the
+schema, so this module settles it once and remembers it:
+
+* `settle`: per schema snapshot (the service replaces its snapshot object on any change),
+  the checked options of a parameter set (`KoutStep.settle` / `KneighborStep.settle`: the
+  very checks of the general run, so a bad parameter raises the same 400 in the same
+  order, and is never remembered) and the edge label ids its step reads;
+* `answer`: the source's key by one indexed read, then the BFS of the general run itself
+  (`KoutStep._walk`, `neighbors.reach`, `_layer`) over `KeyNodes` with a walker that holds
+  only what they ask for (the cancel token, the row budget of a bounded run, the counters
+  of `measure`), and the ids of the answer from the vertex rows.
+
+Same answers, same order, same errors, same `measure` counters as the general run; it
+takes only requests where that is plain: the GET form (no `steps`), no `skip_degree`,
+and a source id given as an integer (or, outside auto mode, a string, which auto mode
+resolves with numeric alternates). Anything else returns `SLOW` and the caller runs the
+step as before, in the same read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gremlin_engine.errors import IllegalArgument
+from gremlin_engine.structure import ids as idc
+from gremlin_engine.structure.numbers import Int, Long
+
+from . import budget as budgets
+from .base import KeyNodes, Walker, _show
+from .neighbors import KneighborStep, KoutStep, reach
+
+#: "run the step as before": this request is not one `answer` takes
+SLOW: Any = object()
+
+#: the steps `answer` may take
+NAMES = frozenset({"hg_kout", "hg_kneighbor"})
+
+_VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"
+_MEMO_MAX = 256  # parameter sets remembered per schema snapshot (a handler sends few shapes)
+
+
+class _Lean:
+    """The walker `KeyNodes` and the BFS loops ask for: a cancel token as `ctx` (they call
+    `ctx.check()`), the bounded run's budget, and the counters and clock of `measure`."""
+
+    __slots__ = ("ctx", "budget", "vertex_iterations", "edge_iterations", "started")
+
+    measure = Walker.measure
+
+    def __init__(self, token: Any) -> None:
+        self.started = time.perf_counter_ns()
+        self.ctx = token
+        self.budget = budgets.current()
+        self.vertex_iterations = 0
+        self.edge_iterations = 0
+
+
+class _Nodes(KeyNodes):
+    """`KeyNodes` with the step's label ids settled in advance and ids read from vertex
+    rows (no `Vertex` objects, no access)."""
+
+    def __init__(self, walker: Any, tx: Any, lids: list[int] | None) -> None:
+        self.walker = walker
+        self.tx = tx
+        self.lids = lids
+
+    def start(self, v: Any) -> int:
+        return v  # type: ignore[no-any-return]
+
+    def _label_ids(self, step: Any) -> list[int] | None:
+        return self.lids
+
+    def ids(self, nodes: Sequence[int]) -> list[Any]:
+        """The ids of `nodes` in order (keys no longer stored left out), as
+        `KeyNodes.ids` gives them: one vertex-row read per chunk."""
+        found: dict[int, Any] = {}
+        keys = list(nodes)
+        from_storage = idc.from_storage
+        for start in range(0, len(keys), self.CHUNK):
+            for row in self.tx.vertices_by_keys(keys[start:start + self.CHUNK]):
+                found[row.key] = from_storage(row.id)
+        return [found[k] for k in keys if k in found]
+
+
+def _param_key(name: str, req: Mapping[str, Any]) -> Any:
+    """The request's parameters but the source, typed (`1` and `True` differ), or None when
+    a value cannot be a dict key."""
+    key = (name, tuple((k, type(v), v) for k, v in req.items() if k != "source"))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def settle(graph: Any, name: str, req: Mapping[str, Any], schema_of: Any) -> Any:
+    """(options, capacity, nearest, label ids) of a GET k-out / k-neighbor request, from
+    the memo of the current schema snapshot or checked now (`schema_of()` gives the schema
+    the general run would check against); SLOW when `answer` cannot take it."""
+    service = graph.schema
+    snap = getattr(service, "_snap", None)
+    held = getattr(graph, "_light_memo", None)
+    if held is None or held[0] is not snap or snap is None:
+        held = (snap, {})
+        if snap is not None:
+            graph._light_memo = held
+    key = _param_key(name, req)
+    got = held[1].get(key) if key is not None else None
+    if got is not None:
+        return got
+    schema = schema_of()
+    if name == "hg_kout":
+        opts, cap, nearest = KoutStep.settle(req, schema)
+    else:
+        opts, cap, nearest = KneighborStep.settle(req, schema), 0, True
+    step = opts.step
+    if opts.post or opts.track or step.skip_degree > 0 or step.sample != -1:
+        got = SLOW
+    else:
+        lids = list(dict.fromkeys(schema.edge_label_ids(list(step.labels)))) if step.labels else None
+        got = (opts, cap, nearest, lids)
+    if key is not None and len(held[1]) < _MEMO_MAX:
+        held[1][key] = got
+    return got
+
+
+def stored_source(vid: Any, auto: bool) -> Any:
+    """The stored form of a source id `walker.vertex` would look up by its one indexed
+    read: an integer (a `Long`, `Int` or int) as the int; a string as itself outside auto
+    mode. SLOW for anything else (None, elements, UUIDs, auto mode's strings)."""
+    t = type(vid)
+    if t is Long or t is int or t is Int:
+        return int(vid)
+    if t is str and not auto:
+        return vid
+    return SLOW
+
+
+def answer(tx: Any, graph: Any, name: str, req: Mapping[str, Any], token: Any, schema_of: Any, auto: bool) -> Any:
+    """The result map of the GET k-out / k-neighbor `req` read through `tx`, or SLOW (the
+    caller then runs the step itself; nothing was read that it would miss)."""
+    if "steps" in req:
+        return SLOW
+    walker = _Lean(token)
+    settled = settle(graph, name, req, schema_of)
+    if settled is SLOW:
+        return SLOW
+    vid = req.get("source")
+    sid = stored_source(vid, auto)
+    if sid is SLOW:
+        return SLOW
+    row = tx.raw.execute(_VERTEX_KEY_SQL, (sid,)).fetchone()
+    if row is None:
+        raise IllegalArgument(f"The source vertex with id '{_show(vid)}' does not exist")
+    opts, cap, nearest, lids = settled
+    nodes = _Nodes(walker, tx, lids)
+    if name == "hg_kout":
+        found, _ = KoutStep._walk(walker, nodes, row[0], opts, cap, nearest)  # type: ignore[arg-type]
+        if opts.count_only:
+            return {"vertices_size": len(found), "measure": walker.measure()}
+        return {"vertices": nodes.ids(found), "measure": walker.measure()}
+    layers, count = reach(nodes, row[0], opts, True)
+    if opts.count_only:
+        return {"vertices_size": count, "measure": walker.measure()}
+    return {"vertices": nodes.ids([n for _, ns in layers for n in ns]), "measure": walker.measure()}
