@@ -79,3 +79,48 @@ def test_several_labels_and_limits_keep_their_order_by() -> None:
     assert "ORDER BY" in ta._adjacent_sql("out", (1,), True, True)
     assert "ORDER BY" in ta._adjacent_sql("both", (1,), False, True)
     assert "ORDER BY" in ta._heads_sql("in", (1, 2))
+
+
+@pytest.mark.parametrize("direction", ["out", "in"])
+@pytest.mark.parametrize("labels", [(), (2,), (1, 3)])
+def test_one_key_statements_walk_one_index_range(store, direction: str, labels: tuple[int, ...]) -> None:
+    """A single key is bound as a plain parameter (`_one_key_sql`, `_one_target_sql`):
+    one range of the adjacency index, and its ORDER BY is that index's order (no sort)."""
+    this = "out_key" if direction == "out" else "in_key"
+    index = "ix_edges_out" if direction == "out" else "ix_edges_in"
+    with store.read() as tx:
+        for sql in (ta._one_key_sql(direction, labels, True), ta._one_key_sql(direction, labels, False),
+                    ta._one_target_sql(direction, labels, False), ta._one_target_sql(direction, labels, True)):
+            plan = _plan(tx, sql)
+            assert f"{index} ({this}=?" in plan[0], plan
+            if len(labels) <= 1:
+                assert not any("TEMP B-TREE" in line for line in plan), plan
+
+
+@pytest.mark.parametrize("direction", ["out", "in", "both"])
+@pytest.mark.parametrize("labels", [None, [1], [3], [1, 2]])
+def test_one_key_answers_match_the_batch_form(store, direction: str, labels: list[int] | None) -> None:
+    """Every adjacency read of one key answers as the json_each statement of the batch form
+    does for that key (the same rows, in the same order; targets as the same multiset)."""
+    this, other = ta._SIDES[direction][0]
+    lk = ta.label_key(labels)
+    with store.read() as tx:
+        for key in [store.vkeys[0], *random.Random(5).sample(store.vkeys, 25)]:
+            arg = ta.json_keys([key])
+            for keys_only in (True, False):
+                batch = ta._adjacent_sql(direction, lk, False, keys_only)
+                rows = tx.raw.execute(batch, [arg] * batch.count("?")).fetchall()
+                width = ta._WIDTH[keys_only]
+                want = [tuple(r[:width]) for r in rows]
+                got = (tx.adjacent_keys([key], direction, labels) if keys_only
+                       else [tuple(r) for r in tx.adjacent([key], direction, labels)])
+                assert [tuple(r) for r in got] == want
+                for cap in (1, 3, 1000):
+                    if keys_only and direction != "both":
+                        assert tx.adjacent_keys([key], direction, labels, max_rows=cap) == want[:cap]
+            targets = sorted(r[1] for r in tx.adjacent_keys([key], direction, labels))
+            assert sorted(tx.adjacent_targets([key], direction, labels)) == targets
+            for cap in (1, 3, 1000):
+                capped = tx.adjacent_targets([key], direction, labels, max_rows=cap)
+                assert len(capped) == min(cap, len(targets))
+                assert not (set(capped) - set(targets))
