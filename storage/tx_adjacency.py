@@ -24,6 +24,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from storage._sql import json_keys, label_filter, label_key, unique
 from storage.errors import StoreError
 from storage.rows import EdgeRow
@@ -112,8 +114,16 @@ def _one_target_sql(direction: str, labels: tuple[int, ...], capped: bool) -> st
     """`_targets_sql` of one direction, no per-vertex limit, for a single key (see
     `_one_key_sql`)."""
     this, other = _SIDES[direction][0]
-    return (f"SELECT e.{other} FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}"
-            + (" LIMIT ?" if capped else ""))
+    return _json_list(f"SELECT e.{other} AS t FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}"
+                      + (" LIMIT ?" if capped else ""))
+
+
+def _json_list(sql: str) -> str:
+    """`sql` (one column named t) as one row holding a JSON array of its values: the
+    driver hands back a single string that orjson turns into a list of ints, where ~100
+    one-column rows cost a tuple each and a Python loop to flatten (a k-out's second
+    layer: ~40 us instead of ~75)."""
+    return f"SELECT json_group_array(t) FROM ({sql})"
 
 
 @lru_cache(maxsize=128)
@@ -163,8 +173,8 @@ def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
 def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool, capped: bool = False) -> str:
     """`_adjacent_sql` without its ORDER BY (the sort is most of its cost on a big frontier)
     and with the other end only; `capped`: a trailing ``LIMIT ?`` on the whole answer."""
-    parts = [_side_sql(f"e.{other}", this, other, labels, limited, "") for this, other in _SIDES[direction]]
-    return " UNION ALL ".join(parts) + (" LIMIT ?" if capped else "")
+    parts = [_side_sql(f"e.{other} AS t", this, other, labels, limited, "") for this, other in _SIDES[direction]]
+    return _json_list(" UNION ALL ".join(parts) + (" LIMIT ?" if capped else ""))
 
 
 class AdjacencyMixin(TxBase):
@@ -290,8 +300,7 @@ class AdjacencyMixin(TxBase):
             params = _side_params(d, wanted, limit_per_vertex)
         if capped:
             params.append(int(max_rows))  # type: ignore[arg-type]
-        rows = self.raw.execute(sql, params).fetchall()
-        return [r[0] for r in rows]
+        return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
 
     def edges_joining(
         self, pairs: Iterable[tuple[int, int]], direction: Any, label_ids: Sequence[int] | None = None,
@@ -332,8 +341,9 @@ def _trim_per_vertex(rows: list[Any], pos_col: int, limit: int) -> list[Any]:
 
 def _side_params(d: str, wanted: list[Any], limit_per_vertex: int | None) -> list[Any]:
     """The parameters of an adjacency statement: the key list (and the per-vertex limit)
-    once per side it reads (`both` reads two)."""
-    arg = json_keys(wanted)
+    once per side it reads (`both` reads two). The array is `json_keys`' (ints), written
+    by orjson (~30x faster than json.dumps at ten keys)."""
+    arg = orjson.dumps([int(k) for k in wanted]).decode()
     params: list[Any] = []
     for _ in _SIDES[d]:
         params.append(arg)
