@@ -105,6 +105,24 @@ def _given(request: Request) -> dict[str, list[str]]:
     return out
 
 
+#: (kind, text) -> value of the int and bool parameters that parsed: pure functions of the
+#: text, and a workload repeats them (depth, degrees, capacity, flags) while the source
+#: varies; a bad value raises before it is kept. Cleared when it reaches `_SCALARS_MAX`.
+_SCALARS: dict[tuple[str, str], Any] = {}
+_SCALARS_MAX = 4096
+
+
+def _scalar(kind: str, name: str, raw: str) -> Any:
+    """`parse_int` / `parse_bool` of one parameter's text, remembered (see `_SCALARS`)."""
+    value = _SCALARS.get((kind, raw))
+    if value is None:
+        value = parse_int(name, raw) if kind == "int" else parse_bool(name, raw)
+        if len(_SCALARS) >= _SCALARS_MAX:
+            _SCALARS.clear()
+        _SCALARS[(kind, raw)] = value
+    return value
+
+
 def query_request(request: Request, endpoint: str) -> dict[str, Any]:
     """The request map of a GET traverser endpoint (absent parameters are left out).
 
@@ -134,9 +152,7 @@ def query_request(request: Request, endpoint: str) -> dict[str, Any]:
                 continue  # an empty id, int or bool is the parameter left out
             elif kind == "id":
                 value = _id(name, raw)
-            elif kind == "int":
-                value = parse_int(name, raw)
             else:
-                value = parse_bool(name, raw)
+                value = _scalar(kind, name, raw)
         out[name] = value
     return out

@@ -92,3 +92,49 @@ def test_query_pairs_match_parse_qsl(query: str) -> None:
     from rest_adapter.resources._traverser_params import _pairs
 
     assert _pairs(query) == parse_qsl(query, keep_blank_values=True)
+
+
+def test_remembered_scalars_parse_and_fail_as_the_first_time() -> None:
+    """Int and bool texts are remembered once parsed (`_SCALARS`); a second parse gives the
+    same typed values, and a bad text is a 400 every time (never remembered)."""
+    for _ in range(2):
+        got = _parsed("kout", b"max_depth=3&count_only=Yes&nearest=0&capacity=-1&source=7")
+        assert got == {"capacity": -1, "source": Long(7), "max_depth": 3, "nearest": False, "count_only": True}
+        assert type(got["max_depth"]) is int and got["count_only"] is True and got["nearest"] is False
+        for query, message in ((b"max_depth=x", "The query param 'max_depth' must be an integer, but got 'x'"),
+                               (b"limit=x", "The query param 'limit' must be an integer, but got 'x'"),
+                               (b"nearest=maybe", "The query param 'nearest' must be a boolean, but got 'maybe'")):
+            with pytest.raises(HttpError) as info:
+                _parsed("kout", query)
+            assert info.value.status == 400 and message in str(info.value)
+    from rest_adapter.resources import _traverser_params as tp
+
+    assert ("bool", "maybe") not in tp._SCALARS and tp._SCALARS[("int", "3")] == 3
+
+
+@pytest.mark.parametrize("result", [
+    {"vertices_size": 10, "measure": {"edge_iterations": 10, "vertice_iterations": 1, "cost(ns)": 12345}},
+    {"vertices": [Long(3), Long(2**63 - 1), Long(-(2**63)), "1:marko", 7], "measure": {"cost(ns)": 1}},
+    {"vertices": [], "measure": {}},
+    {"vertices_size": 2**64},  # exact text
+    {"vertices_size": 2**63 + 5},
+    {"vertices": [2**70]},
+    {"size": 0.5, "ok": True},
+    {"vertices": [True, None, 1.5]},
+    {"measure": {"a": True, "b": 2.5}},
+    {Long(1): 2},
+    [1, 2],
+])
+def test_light_answers_serialise_as_to_json_does(result: Any) -> None:
+    import orjson
+
+    from rest_adapter.resources.traversers import _json_ready
+    from rest_adapter.serializers.hugegraph_json import to_json
+
+    class _Graph:
+        schema = None
+
+    def dump(x: Any) -> bytes:
+        return orjson.dumps(x, option=orjson.OPT_NON_STR_KEYS)
+
+    assert dump(_json_ready(result, _Graph())) == dump(to_json(result, None))
