@@ -1,0 +1,83 @@
+"""`Tx.edges_insert(rows, unique_parts=True)`: a batch of distinct parts and no sort values
+is probed first and written without a savepoint; any other batch keeps the savepoint. Both
+must raise the same `StoreConflict` for a taken edge and leave nothing behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storage import MissingEndpoint, StoreConflict, open_store
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    st = open_store(str(tmp_path / "edges.db"))
+    st.initialise()
+    with st.write() as tx:
+        tx.vertices_insert([(f"v{i}", 1, "{}") for i in range(6)])
+        tx.edges_insert([("old", 1, 1, 2, "", "{}")], unique_parts=True)  # parts (1, 1, '', 2)
+        tx.edges_insert([("auto", 1, 3, 4, "", "{}")])  # id-identified: dup = key
+    yield st
+    st.close()
+
+
+def _insert(store: Any, rows: list[tuple[Any, ...]]) -> tuple[list[int], list[str]]:
+    seen: list[str] = []
+    with store.write() as tx:
+        tx.raw.set_trace_callback(seen.append)
+        try:
+            keys = tx.edges_insert(rows, unique_parts=True)
+        finally:
+            tx.raw.set_trace_callback(None)
+    return keys, seen
+
+
+def _rows(store: Any) -> list[tuple[Any, ...]]:
+    with store.read() as tx:
+        return tx.raw.execute("SELECT key, id, label_id, out_key, in_key, sort_values, dup, props FROM edges ORDER BY key").fetchall()
+
+
+def test_fresh_batch_goes_in_without_a_savepoint(store: Any) -> None:
+    before = _rows(store)
+    rows = [("a", 1, 2, 3, "", '{"w":1}'), ("b", 1, 3, 4, "", "{}"), ("c", 2, 1, 2, "", "{}")]
+    keys, seen = _insert(store, rows)
+    assert not [s for s in seen if "SAVEPOINT" in s]
+    after = _rows(store)
+    assert after[: len(before)] == before
+    assert after[len(before):] == [(k, i, lb, o, n, s, 0, p) for k, (i, lb, o, n, s, p) in zip(keys, rows, strict=True)]
+
+
+@pytest.mark.parametrize("rows", [
+    [("a", 1, 2, 3, "", "{}"), ("x", 1, 1, 2, "", "{}")],  # the second is taken: probe
+    [("a", 1, 2, 3, "", "{}"), ("b", 1, 2, 3, "", "{}")],  # repeated parts: savepoint
+    [("a", 1, 2, 3, "s", "{}"), ("x", 1, 1, 2, "", "{}")],  # sort values: savepoint
+])
+def test_a_taken_edge_conflicts_and_leaves_nothing(store: Any, rows: list[tuple[Any, ...]]) -> None:
+    before = _rows(store)
+    with pytest.raises(StoreConflict):
+        _insert(store, rows)
+    assert _rows(store) == before
+    with store.write() as tx:  # the keys were not used up either
+        assert tx.edges_insert([("z", 3, 5, 6, "", "{}")], unique_parts=True) == [before[-1][0] + 1]
+
+
+def test_parts_of_an_id_identified_edge_are_free(store: Any) -> None:
+    keys, seen = _insert(store, [("p", 1, 3, 4, "", "{}"), ("q", 1, 4, 3, "", "{}")])  # (3, 1, '', 4) is "auto"'s
+    assert len(keys) == 2 and not [s for s in seen if "SAVEPOINT" in s]
+
+
+def test_sort_values_and_single_rows_keep_the_savepoint(store: Any) -> None:
+    _keys, seen = _insert(store, [("s1", 1, 2, 3, "x", "{}"), ("s2", 1, 3, 2, "x", "{}")])
+    assert [s for s in seen if "SAVEPOINT" in s]
+    _keys, seen = _insert(store, [("one", 1, 5, 6, "", "{}")])
+    assert [s for s in seen if "SAVEPOINT" in s]
+
+
+def test_a_missing_end_vertex_is_refused_first(store: Any) -> None:
+    before = _rows(store)
+    with pytest.raises(MissingEndpoint):
+        _insert(store, [("a", 1, 2, 3, "", "{}"), ("b", 1, 2, 99, "", "{}")])
+    assert _rows(store) == before
