@@ -85,14 +85,6 @@ def _heads_sql(n: int) -> str:
 # printable string ids only: SQLite's JSON reader gives back exactly the text Python wrote
 _HEADS_JSON_SQL = "SELECT v.key, v.id, v.label_id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.id = k.value"
 _STR = {str}
-_INT = {int}
-_EMPTY = {""}
-# an existing parts-identified edge (dup 0) with one of these (out_key, label_id, in_key) and
-# no sort values: the row the unique index ix_edges_out would refuse
-_PARTS_TAKEN_SQL = (
-    "SELECT 1 FROM json_each(?) AS p CROSS JOIN edges AS e INDEXED BY ix_edges_out ON e.out_key = p.value ->> 0 "
-    "AND e.label_id = p.value ->> 1 AND e.sort_values = '' AND e.in_key = p.value ->> 2 AND e.dup = 0 LIMIT 1"
-)
 _FIRST = itemgetter(0)
 
 
@@ -136,6 +128,9 @@ _E_INSERT = {
     f"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {'0' if unique else '?1'})"
     for unique in (True, False)
 }
+# parts-identified rows that skip a taken (out, label, sort values, in): see `_insert_or_undo`
+_E_INSERT_OR_SKIP = _E_INSERT[True] + " ON CONFLICT DO NOTHING"
+_EDGE_SEQ_SQL = "SELECT seq FROM sqlite_sequence WHERE name = 'edges'"
 
 
 class ElementsMixin(TxBase):
@@ -359,35 +354,37 @@ class ElementsMixin(TxBase):
             params = list(zip(keys, ids, label_ids, outs, ins, sorts, props, strict=True))
         self._check_edges(outs + ins, (lambda: list(zip(outs, label_ids, sorts, ins, strict=True))) if unique_parts else None,
                           "insert edges")
-        if unique_parts and self._parts_free(outs, label_ids, sorts, ins):
-            # no row can conflict: written without the savepoint, whose journal of every page
-            # the batch changes (~1,000 index pages for 500 edges) spills to a temporary
-            # file (a file store's temp_store): ~5 us an edge. Any other error aborts the
-            # caller's transaction, which is rolled back whole.
-            try:
-                self.raw.executemany(_E_INSERT[True], params)
-            except sqlite3.Error as exc:
-                raise translate(exc, "insert edges") from exc
+        if unique_parts and len(rows) > 1:
+            self._insert_or_undo(params, base)
             return list(keys)
         self._savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
         return list(keys)
 
-    def _parts_free(self, outs: Sequence[int], label_ids: Sequence[int], sorts: Sequence[str], ins: Sequence[int]) -> bool:
-        """Whether `unique_parts` rows of no sort values, distinct parts and none of them an
-        existing edge's (one probe of ``ix_edges_out`` each) are sure to insert; raises
-        `StoreConflict` when some are taken (nothing written). False: the savepoint decides
-        (sort values, repeated parts within the batch)."""
-        if len(outs) < 2 or set(sorts) != _EMPTY:
-            return False
-        parts = list(zip(outs, label_ids, ins, strict=True))
-        if len(set(parts)) != len(parts) or _INT != set(map(type, outs)) | set(map(type, ins)) | set(map(type, label_ids)):
-            return False
-        if self._scalar(_PARTS_TAKEN_SQL, (orjson.dumps(parts).decode(),)) is not None:
-            raise StoreConflict(
-                "insert edges: UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key, "
-                "edges.dup"
-            )
-        return True
+    def _insert_or_undo(self, params: list[tuple[Any, ...]], base: int) -> None:
+        """`unique_parts` rows written without a savepoint, whose journal of every page the
+        batch changes (~1,000 index pages for 500 edges) spills to a temporary file (a file
+        store's temp_store): ~5 us an edge. The rows go in skipping any whose parts are
+        taken (``ON CONFLICT DO NOTHING``); a shortfall means a conflict, and the rows
+        that went in (keys from `base` up, all this batch's) are deleted and the key
+        sequence put back before `StoreConflict` is raised: nothing is left, as with the
+        savepoint. Any other error aborts the caller's transaction, rolled back whole."""
+        raw = self.raw
+        seq = raw.execute(_EDGE_SEQ_SQL).fetchone()
+        try:
+            inserted = raw.executemany(_E_INSERT_OR_SKIP, params).rowcount
+        except sqlite3.Error as exc:
+            raise translate(exc, "insert edges") from exc
+        if inserted == len(params):
+            return
+        raw.execute("DELETE FROM edges WHERE key >= ?", (base,))
+        if seq is None:
+            raw.execute("DELETE FROM sqlite_sequence WHERE name = 'edges'")
+        else:
+            raw.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'edges'", seq)
+        raise StoreConflict(
+            "insert edges: UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key, "
+            "edges.dup"
+        )
 
     def _check_edges(
         self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str

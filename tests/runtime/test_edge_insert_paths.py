@@ -1,6 +1,7 @@
-"""`Tx.edges_insert(rows, unique_parts=True)`: a batch of distinct parts and no sort values
-is probed first and written without a savepoint; any other batch keeps the savepoint. Both
-must raise the same `StoreConflict` for a taken edge and leave nothing behind."""
+"""`Tx.edges_insert(rows, unique_parts=True)` of two rows or more goes in without a savepoint,
+skipping taken parts, and undoes itself on a shortfall; a single row keeps the savepoint.
+Both must raise `StoreConflict` for a taken edge and leave nothing behind: no row, no index
+entry touched, the key sequence as it was."""
 
 from __future__ import annotations
 
@@ -69,11 +70,32 @@ def test_parts_of_an_id_identified_edge_are_free(store: Any) -> None:
     assert len(keys) == 2 and not [s for s in seen if "SAVEPOINT" in s]
 
 
-def test_sort_values_and_single_rows_keep_the_savepoint(store: Any) -> None:
+def test_sort_values_go_in_alike_and_single_rows_keep_the_savepoint(store: Any) -> None:
     _keys, seen = _insert(store, [("s1", 1, 2, 3, "x", "{}"), ("s2", 1, 3, 2, "x", "{}")])
-    assert [s for s in seen if "SAVEPOINT" in s]
+    assert not [s for s in seen if "SAVEPOINT" in s]
+    with pytest.raises(StoreConflict):
+        _insert(store, [("s3", 1, 4, 5, "x", "{}"), ("s1again", 1, 2, 3, "x", "{}")])
     _keys, seen = _insert(store, [("one", 1, 5, 6, "", "{}")])
     assert [s for s in seen if "SAVEPOINT" in s]
+
+
+def test_undo_keeps_index_entries_and_an_absent_sequence(tmp_path: Path) -> None:
+    st = open_store(str(tmp_path / "fresh.db"))
+    st.initialise()
+    try:
+        with st.write() as tx:
+            tx.vertices_insert([(f"v{i}", 1, "{}") for i in range(3)])
+            tx.index_add_many([(7, "x", 1, "v")])
+            assert tx.raw.execute("SELECT seq FROM sqlite_sequence WHERE name = 'edges'").fetchone() is None
+            with pytest.raises(StoreConflict):
+                tx.edges_insert([("a", 1, 1, 2, "", "{}"), ("b", 1, 2, 3, "", "{}"), ("a2", 1, 1, 2, "", "{}")],
+                                unique_parts=True)
+            assert tx.edge_count() == 0
+            assert tx.raw.execute("SELECT seq FROM sqlite_sequence WHERE name = 'edges'").fetchone() is None
+            assert tx.index_eq(7, ["x"]) == [1]
+            assert tx.edges_insert([("c", 1, 1, 3, "", "{}"), ("d", 1, 3, 1, "", "{}")], unique_parts=True) == [1, 2]
+    finally:
+        st.close()
 
 
 def test_a_missing_end_vertex_is_refused_first(store: Any) -> None:
