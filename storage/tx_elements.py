@@ -128,9 +128,10 @@ _E_INSERT = {
     f"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {'0' if unique else '?1'})"
     for unique in (True, False)
 }
-# parts-identified rows that skip a taken (out, label, sort values, in): see `_insert_or_undo`
-_E_INSERT_OR_SKIP = _E_INSERT[True] + " ON CONFLICT DO NOTHING"
-_EDGE_SEQ_SQL = "SELECT seq FROM sqlite_sequence WHERE name = 'edges'"
+# batch rows that skip what a unique index refuses: see `ElementsMixin._insert_or_undo`
+_INSERT_OR_SKIP = {"vertices": _V_INSERT + " ON CONFLICT DO NOTHING", "edges": _E_INSERT[True] + " ON CONFLICT DO NOTHING"}
+_SEQ_SQL = "SELECT seq FROM sqlite_sequence WHERE name = ?"
+_UNIQUE = {"vertices": "vertices.id", "edges": "edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup"}
 
 
 class ElementsMixin(TxBase):
@@ -247,7 +248,9 @@ class ElementsMixin(TxBase):
             for n, (id_, label_id, props) in enumerate(rows):
                 key = base + n
                 params.append((key, key if id_ is None else id_, label_id, props))
-        if params:
+        if len(params) > 1:
+            self._insert_or_undo("vertices", params, base)
+        elif params:
             self._savepoint_many(_V_INSERT, params, "insert vertices")
         return [p[0] for p in params]
 
@@ -355,36 +358,34 @@ class ElementsMixin(TxBase):
         self._check_edges(outs + ins, (lambda: list(zip(outs, label_ids, sorts, ins, strict=True))) if unique_parts else None,
                           "insert edges")
         if unique_parts and len(rows) > 1:
-            self._insert_or_undo(params, base)
+            self._insert_or_undo("edges", params, base)
             return list(keys)
         self._savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
         return list(keys)
 
-    def _insert_or_undo(self, params: list[tuple[Any, ...]], base: int) -> None:
-        """`unique_parts` rows written without a savepoint, whose journal of every page the
-        batch changes (~1,000 index pages for 500 edges) spills to a temporary file (a file
-        store's temp_store): ~5 us an edge. The rows go in skipping any whose parts are
-        taken (``ON CONFLICT DO NOTHING``); a shortfall means a conflict, and the rows
-        that went in (keys from `base` up, all this batch's) are deleted and the key
-        sequence put back before `StoreConflict` is raised: nothing is left, as with the
-        savepoint. Any other error aborts the caller's transaction, rolled back whole."""
+    def _insert_or_undo(self, table: str, params: list[tuple[Any, ...]], base: int) -> None:
+        """Rows of a batch (keys from `base` up) written without a savepoint, whose journal
+        of every page the batch changes (~1,000 index pages for 500 edges) spills to a
+        temporary file (a file store's temp_store): ~5 us an edge. The rows go in skipping
+        any that a unique index refuses (``ON CONFLICT DO NOTHING``: a taken vertex id, a
+        taken edge's parts); a shortfall means a conflict, and the rows that went in (all
+        this batch's: keys from `base` up) are deleted and the table's key sequence put
+        back before `StoreConflict` is raised: nothing is left, as with the savepoint. Any
+        other error aborts the caller's transaction, which is rolled back whole."""
         raw = self.raw
-        seq = raw.execute(_EDGE_SEQ_SQL).fetchone()
+        seq = raw.execute(_SEQ_SQL, (table,)).fetchone()
         try:
-            inserted = raw.executemany(_E_INSERT_OR_SKIP, params).rowcount
+            inserted = raw.executemany(_INSERT_OR_SKIP[table], params).rowcount
         except sqlite3.Error as exc:
-            raise translate(exc, "insert edges") from exc
+            raise translate(exc, f"insert {table}") from exc
         if inserted == len(params):
             return
-        raw.execute("DELETE FROM edges WHERE key >= ?", (base,))
+        raw.execute(f"DELETE FROM {table} WHERE key >= ?", (base,))
         if seq is None:
-            raw.execute("DELETE FROM sqlite_sequence WHERE name = 'edges'")
+            raw.execute("DELETE FROM sqlite_sequence WHERE name = ?", (table,))
         else:
-            raw.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'edges'", seq)
-        raise StoreConflict(
-            "insert edges: UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key, "
-            "edges.dup"
-        )
+            raw.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (seq[0], table))
+        raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {_UNIQUE[table]}")
 
     def _check_edges(
         self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str

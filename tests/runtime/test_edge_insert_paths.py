@@ -103,3 +103,27 @@ def test_a_missing_end_vertex_is_refused_first(store: Any) -> None:
     with pytest.raises(MissingEndpoint):
         _insert(store, [("a", 1, 2, 3, "", "{}"), ("b", 1, 2, 99, "", "{}")])
     assert _rows(store) == before
+
+
+def test_vertex_batches_undo_a_taken_id(tmp_path: Path) -> None:
+    st = open_store(str(tmp_path / "v.db"))
+    st.initialise()
+    try:
+        with st.write() as tx:
+            assert tx.vertices_insert([("a", 1, "{}"), ("b", 1, "{}")]) == [1, 2]
+            seen: list[str] = []
+            tx.raw.set_trace_callback(seen.append)
+            assert tx.vertices_insert([("c", 1, "{}"), (None, 2, "{}")]) == [3, 4]  # None: id = key
+            tx.raw.set_trace_callback(None)
+            assert not [s for s in seen if "SAVEPOINT" in s]
+            tx.index_add_many([(5, "x", 1, "v")])
+            before = tx.raw.execute("SELECT * FROM vertices ORDER BY key").fetchall()
+            for rows in ([("d", 1, "{}"), ("a", 1, "{}")], [("e", 1, "{}"), ("e", 2, "{}")], [("f", 1, "{}"), (4, 1, "{}")]):
+                with pytest.raises(StoreConflict):
+                    tx.vertices_insert(rows)
+                assert tx.raw.execute("SELECT * FROM vertices ORDER BY key").fetchall() == before
+            assert tx.index_eq(5, ["x"]) == [1]
+            assert tx.vertices_insert([(None, 1, "{}"), ("g", 1, "{}")]) == [5, 6]  # the keys were not used up
+            assert [r.id for r in tx.vertices_by_keys([5])] == [5]
+    finally:
+        st.close()
