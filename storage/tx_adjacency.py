@@ -177,8 +177,28 @@ def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool, capped:
     return _json_list(" UNION ALL ".join(parts) + (" LIMIT ?" if capped else ""))
 
 
+_VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"
+_IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
+
+
 class AdjacencyMixin(TxBase):
     __slots__ = ()
+
+    def vertex_key(self, stored_id: Any) -> int | None:
+        """The key of the vertex whose stored id is `stored_id` (None: there is none), by the
+        id index alone: where a walk starts (a traverser's source)."""
+        row = self.raw.execute(_VERTEX_KEY_SQL, (stored_id,)).fetchone()
+        return None if row is None else row[0]  # type: ignore[no-any-return]
+
+    def vertex_ids_of(self, keys: Sequence[int]) -> dict[int, Any]:
+        """key -> stored id of the vertices among `keys` that exist, by one primary-key
+        probe each: the ids of what a walk reached, without building their rows (label,
+        properties) as `vertices_by_keys` does (~115 ids: ~3x less CPU)."""
+        wanted = unique(keys)
+        if not wanted:
+            return {}
+        arg = orjson.dumps([int(k) for k in wanted]).decode()
+        return dict(self.raw.execute(_IDS_OF_KEYS_SQL, (arg,)).fetchall())
 
     def _adjacent_rows(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None,

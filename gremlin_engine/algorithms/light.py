@@ -43,7 +43,6 @@ SLOW: Any = object()
 #: the steps `answer` may take
 NAMES = frozenset({"hg_kout", "hg_kneighbor"})
 
-_VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"
 _MEMO_MAX = 256  # parameter sets remembered per schema snapshot (a handler sends few shapes)
 
 
@@ -80,14 +79,15 @@ class _Nodes(KeyNodes):
 
     def ids(self, nodes: Sequence[int]) -> list[Any]:
         """The ids of `nodes` in order (keys no longer stored left out), as
-        `KeyNodes.ids` gives them: one vertex-row read per chunk."""
+        `KeyNodes.ids` gives them: one read of (key, id) per chunk, no vertex rows."""
         found: dict[int, Any] = {}
         keys = list(nodes)
-        from_storage = idc.from_storage
         for start in range(0, len(keys), self.CHUNK):
-            for row in self.tx.vertices_by_keys(keys[start:start + self.CHUNK]):
-                found[row.key] = from_storage(row.id)
-        return [found[k] for k in keys if k in found]
+            found.update(self.tx.vertex_ids_of(keys[start:start + self.CHUNK]))
+        from_storage = idc.from_storage
+        # `from_storage` of an int is a Long; other stored forms (str, UUID bytes) go through it
+        return [Long(raw) if type(raw) is int else from_storage(raw)
+                for raw in (found[k] for k in keys if k in found)]
 
 
 def _param_key(name: str, req: Mapping[str, Any]) -> Any:
@@ -157,17 +157,17 @@ def answer(tx: Any, graph: Any, name: str, req: Mapping[str, Any], token: Any, s
     sid = stored_source(vid, auto)
     if sid is SLOW:
         return SLOW
-    row = tx.raw.execute(_VERTEX_KEY_SQL, (sid,)).fetchone()
-    if row is None:
+    key = tx.vertex_key(sid)
+    if key is None:
         raise IllegalArgument(f"The source vertex with id '{_show(vid)}' does not exist")
     opts, cap, nearest, lids = settled
     nodes = _Nodes(walker, tx, lids)
     if name == "hg_kout":
-        found, _ = KoutStep._walk(walker, nodes, row[0], opts, cap, nearest)  # type: ignore[arg-type]
+        found, _ = KoutStep._walk(walker, nodes, key, opts, cap, nearest)  # type: ignore[arg-type]
         if opts.count_only:
             return {"vertices_size": len(found), "measure": walker.measure()}
         return {"vertices": nodes.ids(found), "measure": walker.measure()}
-    layers, count = reach(nodes, row[0], opts, True)
+    layers, count = reach(nodes, key, opts, True)
     if opts.count_only:
         return {"vertices_size": count, "measure": walker.measure()}
     return {"vertices": nodes.ids([n for _, ns in layers for n in ns]), "measure": walker.measure()}

@@ -212,3 +212,40 @@ def test_a_cancelled_token_stops_it(graph: Graph) -> None:
         read_once(graph.store, lambda tx: light.answer(
             tx, graph, "hg_kout", req, token, lambda: direct_algorithms._access(tx, graph).schema,
             graph.config.schema_mode == "auto"), snapshot=True)
+
+
+def test_string_and_uuid_ids_come_back_typed_as_the_step_gives_them(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_Nodes.ids` reads (key, id) pairs (`tx.vertex_ids_of`): ints become Long, strings
+    stay, UUID bytes become UUIDs, as the step's `Vertex` ids are."""
+    import uuid
+
+    from gremlin_engine.runtime.access import StoreAccess
+
+    store = str(tmp_path / "ids.db")
+    GraphRegistry.init_store(GraphConfig(name="ids", backend="sqlite", store=store, schema_mode="auto"))
+    reg = GraphRegistry(evaluation_timeout_ms=60000)
+    try:
+        g = reg.open(GraphConfig(name="ids", backend="sqlite", store=store, schema_mode="auto"))
+        ids: list[Any] = [Long(1), "b", uuid.UUID(int=7), "d", Long(5)]
+        with g.store.write() as tx:
+            a = StoreAccess.for_graph(g, tx)
+            vs = [a.add_vertex("v", id=i) for i in ids]
+            for j in (1, 2, 3, 4, 2):
+                a.add_edge("e", vs[0], vs[j])
+            a.add_edge("e", vs[2], vs[3])
+        for depth, step in ((1, "hg_kout"), (2, "hg_kneighbor"), (2, "hg_kout")):
+            req = {"source": Long(1), "max_depth": depth, "direction": "BOTH"}
+            got = _light(g, step, dict(req))
+            slow = _pipeline(monkeypatch, lambda req=req, step=step: g.traverse(ir_of(step, dict(req))))
+            assert _same(got) == _same(slow[0])
+            assert [type(x) for x in got["vertices"]] == [type(x) for x in slow[0]["vertices"]]
+        assert _light(g, "hg_kout", {"source": Long(1), "max_depth": 1})["vertices"] == ["b", uuid.UUID(int=7), "d",
+                                                                                          Long(5)]
+        with g.store.read() as tx:
+            keys = [tx.vertex_key(x) for x in (1, "b", uuid.UUID(int=7).bytes, "zz")]
+            assert keys[3] is None and None not in keys[:3]
+            assert tx.vertex_ids_of([keys[1], 99999, keys[0], keys[1]]) == {keys[1]: "b", keys[0]: 1}
+            assert tx.vertex_ids_of([]) == {}
+    finally:
+        reg.close_all()
