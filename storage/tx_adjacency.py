@@ -118,6 +118,19 @@ def _one_target_sql(direction: str, labels: tuple[int, ...], capped: bool) -> st
                       + (" LIMIT ?" if capped else ""))
 
 
+@lru_cache(maxsize=128)
+def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
+    """The other ends of `_adjacent_sql` (or `_one_key_sql`) of one direction in their
+    order, as one JSON array; only for the shapes whose order is the nested loop's own
+    (`_loop_ordered`: one label or none, no per-vertex limit), so no ORDER BY sits in the
+    subquery: the rows reach `json_group_array` in the order the loop walks the index."""
+    this, other = _SIDES[direction][0]
+    where = f"e.{this} = ?" if one_key else f"e.{this} = k.value"
+    src = "edges AS e WHERE " if one_key else "json_each(?) AS k CROSS JOIN edges AS e ON "
+    return _json_list(f"SELECT e.{other} AS t FROM {src}{where}{label_filter('e.label_id', labels)}"
+                      + (" LIMIT ?" if capped else ""))
+
+
 def _json_list(sql: str) -> str:
     """`sql` (one column named t) as one row holding a JSON array of its values: the
     driver hands back a single string that orjson turns into a list of ints, where ~100
@@ -260,6 +273,28 @@ class AdjacencyMixin(TxBase):
             return [(r[0], r[1]) for r in rows]
         return rows
 
+
+    def adjacent_to_keys(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+        limit_per_vertex: int | None = None, max_rows: int | None = None,
+    ) -> list[int]:
+        """The to-keys of `adjacent_keys` (same arguments), in its order: for callers that
+        want the neighbours in adjacency order but not which vertex each came from (k-out /
+        k-neighbor ids). One direction with one label or none and no per-vertex limit reads
+        them as one JSON array (`_to_keys_sql`); other shapes take `adjacent_keys`."""
+        d = _direction(direction)
+        labels = label_key(label_ids)
+        if d == "both" or limit_per_vertex is not None or not _loop_ordered(labels, False):
+            return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex, max_rows)]
+        wanted = unique(keys)
+        if not wanted or (label_ids is not None and len(label_ids) == 0):
+            return []
+        one = len(wanted) == 1
+        params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
+        if max_rows is not None:
+            params.append(int(max_rows))
+        sql = _to_keys_sql(d, labels, one, max_rows is not None)
+        return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
 
     def adjacent_counts(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,

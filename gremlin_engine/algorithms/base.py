@@ -388,6 +388,9 @@ class KeyNodes(Nodes):
 
     def _flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool) -> Iterator[list[int]]:
         if ordered:
+            to_keys = getattr(self.tx, "adjacent_to_keys", None)
+            if to_keys is not None:
+                return self._chunked(nodes, step, to_keys, "keys")
             adjacent = self.tx.adjacent_keys
             return self._chunked(
                 nodes, step, lambda chunk, d, lids, lim: [to for _, to in adjacent(chunk, d, lids, lim)], "keys")

@@ -78,7 +78,8 @@ class RowBudget:
     def adjacency(self, tx: Any, keys: Sequence[int], direction: Any, label_ids: list[int] | None,
                   limit: int | None, shape: str) -> list[Any]:
         """What an unbounded run reads for `keys` (limit None: every edge): `shape` "pairs"
-        is `tx.adjacent_keys`' (from, to) rows, "keys" their to-keys in that order,
+        is `tx.adjacent_keys`' (from, to) rows, "keys" their to-keys in that order
+        (`tx.adjacent_to_keys` when the tx has it),
         "targets" `tx.adjacent_targets`' unsorted to-keys; OverBudget when that may be more
         rows than are left (nothing big is read to find out)."""
         if not keys:
@@ -87,16 +88,21 @@ class RowBudget:
         if shape != "targets" and _capped_in_order(tx, direction, limit) and not (
                 limit is not None and len(keys) * limit <= self.left):
             # the ordered read itself, capped: n + 1 rows say "too many", fewer are all of it
-            rows = tx.adjacent_keys(keys, direction, label_ids, limit, max_rows=self.left + 1)
+            if shape == "keys" and hasattr(tx, "adjacent_to_keys"):
+                rows = tx.adjacent_to_keys(keys, direction, label_ids, limit, max_rows=self.left + 1)
+            else:
+                rows = tx.adjacent_keys(keys, direction, label_ids, limit, max_rows=self.left + 1)
+                if shape == "keys":
+                    rows = [to for _, to in rows]
             if len(rows) > self.left:
                 raise OverBudget
-            if shape == "keys":
-                rows = [to for _, to in rows]
             self.left -= len(rows)
             return rows
         counted = self.fit(tx, keys, direction, label_ids, limit)
         if shape == "targets":
             rows = counted if counted is not None else tx.adjacent_targets(keys, direction, label_ids, limit)
+        elif shape == "keys" and hasattr(tx, "adjacent_to_keys"):
+            rows = tx.adjacent_to_keys(keys, direction, label_ids, limit)
         else:
             rows = tx.adjacent_keys(keys, direction, label_ids, limit)
             if shape == "keys":

@@ -124,3 +124,47 @@ def test_one_key_answers_match_the_batch_form(store, direction: str, labels: lis
                 capped = tx.adjacent_targets([key], direction, labels, max_rows=cap)
                 assert len(capped) == min(cap, len(targets))
                 assert not (set(capped) - set(targets))
+
+
+@pytest.mark.parametrize("direction", ["out", "in"])
+@pytest.mark.parametrize("labels", [(), (2,)])
+@pytest.mark.parametrize("one_key", [True, False])
+def test_to_keys_statements_walk_the_index_in_order(store, direction: str, labels: tuple[int, ...],
+                                                    one_key: bool) -> None:
+    """`_to_keys_sql` has no ORDER BY: its order is the loop's, one equality range of the
+    adjacency index per key (after json_each's keys), with no sort."""
+    this = "out_key" if direction == "out" else "in_key"
+    index = "ix_edges_out" if direction == "out" else "ix_edges_in"
+    for capped in (False, True):
+        sql = ta._to_keys_sql(direction, labels, one_key, capped)
+        assert "ORDER BY" not in sql
+        with store.read() as tx:
+            plan = _plan(tx, sql)
+        want = f"{index} ({this}=?" + (" AND label_id=?)" if labels else ")")
+        assert any(want in line for line in plan), plan
+        assert not any("TEMP B-TREE" in line for line in plan), plan
+        if not one_key:
+            assert any(line.startswith("SCAN k") for line in plan), plan
+
+
+@pytest.mark.parametrize("direction", ["out", "in", "both"])
+@pytest.mark.parametrize("labels", [None, [1], [3], [1, 2], []])
+@pytest.mark.parametrize("limit", [None, 2])
+def test_to_keys_are_the_ordered_pairs_to_column(store, direction: str, labels: list[int] | None,
+                                                 limit: int | None) -> None:
+    """`adjacent_to_keys` gives `adjacent_keys`' to-keys in its order, for one key and for
+    many (out of order, repeated), and capped (`max_rows`) where `adjacent_keys` takes it."""
+    rnd = random.Random(13)
+    with store.read() as tx:
+        batches = [[store.vkeys[0]], [rnd.choice(store.vkeys)], []]
+        for _ in range(15):
+            keys = [rnd.choice(store.vkeys) for _ in range(rnd.randint(2, 60))] + [store.vkeys[0]]
+            rnd.shuffle(keys)
+            batches.append(keys)
+        for keys in batches:
+            want = [to for _, to in tx.adjacent_keys(keys, direction, labels, limit)]
+            assert tx.adjacent_to_keys(keys, direction, labels, limit) == want
+            if direction == "both" and limit is not None:
+                continue  # max_rows is refused there, as by adjacent_keys
+            for cap in (1, 7, 100000):
+                assert tx.adjacent_to_keys(keys, direction, labels, limit, max_rows=cap) == want[:cap]
