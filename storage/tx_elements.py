@@ -129,9 +129,19 @@ _E_INSERT = {
     for unique in (True, False)
 }
 # batch rows that skip what a unique index refuses: see `ElementsMixin._insert_or_undo`
-_INSERT_OR_SKIP = {"vertices": _V_INSERT + " ON CONFLICT DO NOTHING", "edges": _E_INSERT[True] + " ON CONFLICT DO NOTHING"}
+# (table, edges identified by their parts?) -> the insert that skips rows a unique index refuses
+_INSERT_OR_SKIP = {
+    ("vertices", True): _V_INSERT + " ON CONFLICT DO NOTHING",
+    ("edges", True): _E_INSERT[True] + " ON CONFLICT DO NOTHING",
+    ("edges", False): _E_INSERT[False] + " ON CONFLICT DO NOTHING",
+}
 _SEQ_SQL = "SELECT seq FROM sqlite_sequence WHERE name = ?"
-_UNIQUE = {"vertices": "vertices.id", "edges": "edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup"}
+# what the refusing unique index covers, in SQLite's words
+_UNIQUE = {
+    ("vertices", True): "vertices.id",
+    ("edges", True): "edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup",
+    ("edges", False): "edges.id",
+}
 
 
 class ElementsMixin(TxBase):
@@ -357,25 +367,25 @@ class ElementsMixin(TxBase):
             params = list(zip(keys, ids, label_ids, outs, ins, sorts, props, strict=True))
         self._check_edges(outs + ins, (lambda: list(zip(outs, label_ids, sorts, ins, strict=True))) if unique_parts else None,
                           "insert edges")
-        if unique_parts and len(rows) > 1:
-            self._insert_or_undo("edges", params, base)
+        if len(rows) > 1:
+            self._insert_or_undo("edges", params, base, bool(unique_parts))
             return list(keys)
         self._savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
         return list(keys)
 
-    def _insert_or_undo(self, table: str, params: list[tuple[Any, ...]], base: int) -> None:
+    def _insert_or_undo(self, table: str, params: list[tuple[Any, ...]], base: int, by_parts: bool = True) -> None:
         """Rows of a batch (keys from `base` up) written without a savepoint, whose journal
         of every page the batch changes (~1,000 index pages for 500 edges) spills to a
         temporary file (a file store's temp_store): ~5 us an edge. The rows go in skipping
         any that a unique index refuses (``ON CONFLICT DO NOTHING``: a taken vertex id, a
-        taken edge's parts); a shortfall means a conflict, and the rows that went in (all
+        taken edge's parts, or with `by_parts` False, auto mode's, a taken edge id); a shortfall means a conflict, and the rows that went in (all
         this batch's: keys from `base` up) are deleted and the table's key sequence put
         back before `StoreConflict` is raised: nothing is left, as with the savepoint. Any
         other error aborts the caller's transaction, which is rolled back whole."""
         raw = self.raw
         seq = raw.execute(_SEQ_SQL, (table,)).fetchone()
         try:
-            inserted = raw.executemany(_INSERT_OR_SKIP[table], params).rowcount
+            inserted = raw.executemany(_INSERT_OR_SKIP[table, by_parts], params).rowcount
         except sqlite3.Error as exc:
             raise translate(exc, f"insert {table}") from exc
         if inserted == len(params):
@@ -385,7 +395,7 @@ class ElementsMixin(TxBase):
             raw.execute("DELETE FROM sqlite_sequence WHERE name = ?", (table,))
         else:
             raw.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (seq[0], table))
-        raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {_UNIQUE[table]}")
+        raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {_UNIQUE[table, by_parts]}")
 
     def _check_edges(
         self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str

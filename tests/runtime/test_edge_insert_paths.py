@@ -1,5 +1,6 @@
-"""`Tx.edges_insert(rows, unique_parts=True)` of two rows or more goes in without a savepoint,
-skipping taken parts, and undoes itself on a shortfall; a single row keeps the savepoint.
+"""`Tx.edges_insert(rows)` of two rows or more goes in without a savepoint, skipping taken
+parts (`unique_parts=True`) or taken ids (auto mode), and undoes itself on a shortfall; a
+single row keeps the savepoint.
 Both must raise `StoreConflict` for a taken edge and leave nothing behind: no row, no index
 entry touched, the key sequence as it was."""
 
@@ -127,3 +128,36 @@ def test_vertex_batches_undo_a_taken_id(tmp_path: Path) -> None:
             assert [r.id for r in tx.vertices_by_keys([5])] == [5]
     finally:
         st.close()
+
+
+def _insert_auto(store: Any, rows: list[tuple[Any, ...]]) -> tuple[list[int], list[str]]:
+    """An auto-mode (id-identified) batch: dup is each row's key, ids are unique."""
+    seen: list[str] = []
+    with store.write() as tx:
+        tx.raw.set_trace_callback(seen.append)
+        try:
+            keys = tx.edges_insert(rows)
+        finally:
+            tx.raw.set_trace_callback(None)
+    return keys, seen
+
+
+def test_an_id_identified_batch_goes_in_without_a_savepoint(store: Any) -> None:
+    before = _rows(store)
+    rows = [("m1", 1, 1, 2, "", "{}"), ("m2", 1, 1, 2, "", "{}")]  # parallel edges: both kept
+    keys, seen = _insert_auto(store, rows)
+    assert not [s for s in seen if "SAVEPOINT" in s]
+    assert _rows(store)[len(before):] == [(k, i, lb, o, n, s, k, p) for k, (i, lb, o, n, s, p) in zip(keys, rows, strict=True)]
+
+
+@pytest.mark.parametrize("rows", [
+    [("m1", 1, 1, 2, "", "{}"), ("auto", 1, 2, 3, "", "{}")],  # "auto" is taken
+    [("m1", 1, 1, 2, "", "{}"), ("m1", 1, 2, 3, "", "{}")],  # the same id twice in the batch
+])
+def test_a_taken_edge_id_conflicts_and_leaves_nothing(store: Any, rows: list[tuple[Any, ...]]) -> None:
+    before = _rows(store)
+    with pytest.raises(StoreConflict, match="UNIQUE constraint failed: edges.id"):
+        _insert_auto(store, rows)
+    assert _rows(store) == before
+    with store.write() as tx:  # the keys were not used up either
+        assert tx.edges_insert([("z", 3, 5, 6, "", "{}")]) == [before[-1][0] + 1]
