@@ -11,10 +11,11 @@ schema, so this module settles it once and remembers it:
   the checked options of a parameter set (`KoutStep.settle` / `KneighborStep.settle`: the
   very checks of the general run, so a bad parameter raises the same 400 in the same
   order, and is never remembered) and the edge label ids its step reads;
-* `answer`: the source's key by one indexed read, then the BFS of the general run itself
-  (`KoutStep._walk`, `neighbors.reach`, `_layer`) over `KeyNodes` with a walker that holds
-  only what they ask for (the cancel token, the row budget of a bounded run, the counters
-  of `measure`), and the ids of the answer from the vertex rows.
+* `answer`: the source's key by one indexed read (`tx.vertex_key`), then the BFS of the
+  general run itself (`KoutStep._walk`, `neighbors.reach`, `_layer`) over `KeyNodes` with
+  a walker that holds only what they ask for (the cancel token, the row budget of a
+  bounded run, the counters of `measure`), and the answer's ids from (key, id) pairs
+  (`tx.vertex_ids_of`), no vertex rows built.
 
 Same answers, same order, same errors, same `measure` counters as the general run; it
 takes only requests where that is plain: the GET form (no `steps`), no `skip_degree`,
