@@ -135,8 +135,20 @@ class JSONBytes(Response):
 _JSON_TYPE_BYTES = JSON_TYPE.encode()
 
 
+def json_bytes(data: Any) -> bytes:
+    """`orjson.dumps(data, option=OPT_NON_STR_KEYS)`, byte for byte: tried first without the
+    option, which only matters for a dict with a non-str key (then it is encoded again with
+    it) and makes orjson take its slower path for every dict (a 500-vertex list answer
+    ~140 -> ~67 µs). A value orjson cannot encode fails the same way both times."""
+    try:
+        return orjson.dumps(data)
+    except orjson.JSONEncodeError:
+        pass  # encoded again outside the handler: no chained first failure on a real error
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+
+
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    body = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    body = json_bytes(data)
     if headers:
         return Response(body, status_code=status, media_type=JSON_TYPE, headers=headers)
     return JSONBytes(body, status)

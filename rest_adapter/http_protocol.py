@@ -39,8 +39,9 @@ HTTP/1.0, pipelined requests) starts as uvicorn starts it, as a Task.
 The one thing a Task gives that the first step lacks is `asyncio.current_task()`: until its
 first suspension, a lean request has none. Code that needs one before suspending (anyio
 cancel scopes and task groups, `asyncio.timeout`, sniffio's library detection) would
-fail there; hugelite's HTTP handlers use none (the thread pool's anyio call suspends before
-it looks; sniffio, if installed, is told "asyncio" in the request's context). An app that
+fail there; hugelite's HTTP handlers use none (their engine calls go to `context.run`'s
+executor, which asks for no task; sniffio, if installed, is told "asyncio" in the request's
+context, for Starlette code that still calls anyio after a suspension). An app that
 does must set `inline_first_step = False` on a subclass: every request is then a Task.
 
 Keep-alive: uvicorn cancels a timer at each data arrival and arms a new one at each

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from rest_adapter.context import graph_of, json_response, read_json, registry_of, run
+from rest_adapter.context import graph_of, json_bytes, json_response, read_json, registry_of, run
 from rest_adapter.errors import bad_request, gremlin_error_body, gremlin_status
 from rest_adapter.serializers.hugegraph_json import dumps, to_json
 
@@ -54,7 +54,7 @@ def _evaluate(request: Request, gremlin: str, bindings: dict[str, Any], aliases:
         "status": {"message": "", "code": 200, "attributes": {}},
         "result": {"data": to_json(results), "meta": {}},
     }
-    return orjson.dumps(envelope, option=orjson.OPT_NON_STR_KEYS)
+    return json_bytes(envelope)
 
 
 def _error_response(request: Request, exc: Exception) -> Response:

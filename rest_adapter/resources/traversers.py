@@ -87,7 +87,8 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
 
     Where it runs: a traversal blocks, so it normally goes to the thread pool. But the hop
     there and back costs ~250-300 µs of server CPU (k-out depth 1 at 100k/1M: 530 µs a request inline,
-    780-830 µs through the pool), more than a light request's whole engine work, so
+    780-830 µs through the pool, measured under Starlette's anyio pool; `context.run`'s own
+    executor saves ~60-90 µs of that), more than a light request's whole engine work, so
     an `inline` request (k-out / k-neighbor of depth <= `INLINE_DEPTH`, chosen by the
     handlers) runs right here on the event loop when the graph can start a read at once
     (`Graph.read_ready`), as a *bounded run* (`gremlin_engine/algorithms/budget.py`): its
