@@ -69,7 +69,8 @@ def cardinality_of(graph: Graph) -> Any:
 
 def vertices_json(graph: Graph, vertices: list[Any]) -> list[dict[str, Any]]:
     card = cardinality_of(graph)
-    return [vertex_json(v, card) for v in vertices]
+    multi: dict[str, bool] = {}  # each key's cardinality looked up once per answer
+    return [vertex_json(v, card, multi) for v in vertices]
 
 
 def one_vertex_json(graph: Graph, v: Any) -> dict[str, Any]:

@@ -76,24 +76,43 @@ def _is_multi(card: Any) -> bool:
     return multi
 
 
-def vertex_properties_json(v: Vertex, cardinality_of: CardinalityOf | None = None) -> dict[str, Any]:
+def vertex_properties_json(v: Vertex, cardinality_of: CardinalityOf | None = None,
+                           multi: dict[str, bool] | None = None) -> dict[str, Any]:
+    """`multi`: a dict kept across the vertices of one answer, remembering per key whether
+    its cardinality shows a single value as a list (one schema lookup per key, not per
+    vertex: a 500-vertex list answer's properties ~1.6 -> ~0.6 ms)."""
     out: dict[str, Any] = {}
     props = v._props or {}
     for key, vps in props.items():
-        if len(vps) == 1 and (cardinality_of is None or not _is_multi(cardinality_of(key))):
-            value = vps[0].value
-            out[key] = value if type(value) is str else to_json(value)
-        else:
-            out[key] = [to_json(vp.value) for vp in vps]
+        if len(vps) == 1:
+            if cardinality_of is None:
+                many = False
+            elif multi is None:
+                many = _is_multi(cardinality_of(key))
+            else:
+                many = multi.get(key)  # type: ignore[assignment]
+                if many is None:
+                    many = multi[key] = _is_multi(cardinality_of(key))
+            if not many:
+                value = vps[0].value
+                t = type(value)
+                # what to_json gives, without its type walk: strings and 64-bit ints as they are
+                out[key] = value if t is str or (t is int and _LOW <= value < _HIGH) else to_json(value)
+                continue
+        out[key] = [to_json(vp.value) for vp in vps]
     return out
 
 
-def vertex_json(v: Vertex, cardinality_of: CardinalityOf | None = None) -> dict[str, Any]:
+_LOW, _HIGH = -(2**63), 2**64  # the ints `to_json` passes on as they are (others: exact text)
+
+
+def vertex_json(v: Vertex, cardinality_of: CardinalityOf | None = None,
+                multi: dict[str, bool] | None = None) -> dict[str, Any]:
     return {
         "id": id_json(v.id),
         "label": v.label,
         "type": "vertex",
-        "properties": vertex_properties_json(v, cardinality_of),
+        "properties": vertex_properties_json(v, cardinality_of, multi),
     }
 
 
