@@ -11,7 +11,7 @@ import asyncio
 import contextvars
 import functools
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
 import orjson
@@ -20,6 +20,7 @@ from starlette.responses import Response
 
 from gremlin_engine import Graph, GraphRegistry
 from rest_adapter.errors import bad_request
+from rest_adapter.thread_pools import LazyPool
 
 T = TypeVar("T")
 
@@ -45,14 +46,7 @@ def graph_of(request: Request) -> Graph:
 
 #: engine calls at once, as anyio's default thread limiter (what `run` used before) allowed
 WORKER_THREADS = 40
-_executor: ThreadPoolExecutor | None = None
-
-
-def _workers() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="hugelite-rest")
-    return _executor
+_workers = LazyPool(WORKER_THREADS, "hugelite-rest")
 
 
 async def run(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.routing import WebSocketRoute
@@ -45,6 +44,7 @@ from rest_adapter.serializers.mime import (
     codec_for,
     split_frame,
 )
+from rest_adapter.thread_pools import LazyPool
 from rest_adapter.ws.requests import Job, run_job
 from rest_adapter.ws.sasl import auth_enabled, authenticate, challenge, check_credentials, parse_basic
 from rest_adapter.ws.sessions import SessionManager
@@ -63,14 +63,7 @@ UVICORN_WS_OPTIONS: dict[str, Any] = {"ws_ping_interval": None, "ws_ping_timeout
 #: threads shared by all sessionless requests; a request holds one while it runs and while
 #: it waits for a slow client to take its frames
 WORKER_THREADS = 64
-_executor: ThreadPoolExecutor | None = None
-
-
-def _workers() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="gremlin-ws")
-    return _executor
+_workers = LazyPool(WORKER_THREADS, "gremlin-ws")
 
 
 def _sessions(app: Any) -> SessionManager:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from gremlin_engine.runtime import direct
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 
@@ -50,3 +51,13 @@ def make_graph(registry: GraphRegistry) -> Any:
         return g
 
     return make
+
+
+def through_pipeline(monkeypatch: pytest.MonkeyPatch, fn: Any) -> Any:
+    """`fn()` with direct plans switched off: what the step pipeline answers, to compare a
+    direct or light answer with."""
+    monkeypatch.setattr(direct, "ENABLED", False)
+    try:
+        return fn()
+    finally:
+        monkeypatch.setattr(direct, "ENABLED", True)

@@ -16,11 +16,11 @@ from gremlin_engine.algorithms.budget import OverBudget, bounded
 from gremlin_engine.errors import HugeliteError, TraversalCancelled, TraversalTimeout
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.limits import CancelToken
-from gremlin_engine.runtime import direct, direct_algorithms
+from gremlin_engine.runtime import direct_algorithms
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
-from tests.algorithms.conftest import load_edges
+from tests.algorithms.conftest import load_edges, through_pipeline
 
 EDGES = [(0, 1), (0, 2), (1, 2), (2, 3), (3, 4), (1, 4), (4, 5), (0, 0)]
 SCHEMA = (
@@ -52,12 +52,7 @@ def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
         reg.close_all()
 
 
-def _pipeline(monkeypatch: pytest.MonkeyPatch, fn: Any) -> Any:
-    monkeypatch.setattr(direct, "ENABLED", False)
-    try:
-        return fn()
-    finally:
-        monkeypatch.setattr(direct, "ENABLED", True)
+_pipeline = through_pipeline
 
 
 def _plain(result: list[Any]) -> Any:

@@ -18,12 +18,12 @@ from gremlin_engine.algorithms.budget import OverBudget, bounded
 from gremlin_engine.errors import HugeliteError
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.limits import CancelToken
-from gremlin_engine.runtime import direct, direct_algorithms
+from gremlin_engine.runtime import direct_algorithms
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from storage.read_once import read_once
-from tests.algorithms.conftest import load_edges
+from tests.algorithms.conftest import load_edges, through_pipeline
 
 N = 30
 SCHEMA = (
@@ -59,12 +59,7 @@ def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
         reg.close_all()
 
 
-def _pipeline(monkeypatch: pytest.MonkeyPatch, fn: Any) -> Any:
-    monkeypatch.setattr(direct, "ENABLED", False)
-    try:
-        return fn()
-    finally:
-        monkeypatch.setattr(direct, "ENABLED", True)
+_pipeline = through_pipeline
 
 
 def _same(result: dict[str, Any]) -> dict[str, Any]:
