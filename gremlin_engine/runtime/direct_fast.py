@@ -66,6 +66,17 @@ def _stored_id(value: Any) -> Any:
     return SLOW
 
 
+def _settled(graph: Any, plan: Any, state: list[tuple[Any, Any]], settle: Callable[..., tuple[Any, Any]]) -> tuple[Any, Any]:
+    """`state[0]`, (schema snapshot, what the plan needs under it), settled again by
+    `settle(graph, plan, state)` when the schema service or its snapshot has changed since
+    (every schema change replaces the snapshot object; `Graph.clear` the service)."""
+    held = state[0]
+    service = graph._schema
+    if service is None or held[0] is not service._snap or held[0] is None:
+        held = settle(graph, plan, state)
+    return held
+
+
 def prepare(graph: Any, plan: Any) -> Callable[[Any], Any] | None:
     """The prepared callable of `plan` (a `Direct` with one slot) on `graph`, or None when
     its kind has none (longer walks, bare elements, algorithms, multi-condition lookups) or
@@ -164,10 +175,7 @@ def _hop(graph: Any, plan: Any) -> Callable[[Any], Any]:
         sid = _stored_id(value)
         if sid is SLOW or not _direct.ENABLED or store._closed:
             return SLOW
-        held = state[0]
-        service = graph._schema
-        if service is None or held[0] is not service._snap or held[0] is None:
-            held = _hop_prepare(graph, plan, state)
+        held = _settled(graph, plan, state, _hop_prepare)
         how = held[1]
         if how is None:
             return []
@@ -258,10 +266,7 @@ def _walk(graph: Any, plan: Any) -> Callable[..., Any]:
         sid = _stored_id(value)
         if sid is SLOW or not _direct.ENABLED or store._closed:
             return SLOW
-        held = state[0]
-        service = graph._schema
-        if service is None or held[0] is not service._snap or held[0] is None:
-            held = _walk_prepare(graph, plan, state)
+        held = _settled(graph, plan, state, _walk_prepare)
         read = held[1]
         if timeout_ms is None or timeout_ms <= 0:
             if read is None:
