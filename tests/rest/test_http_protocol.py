@@ -17,6 +17,7 @@ import uvicorn
 from rest_adapter.cli import server_options
 from rest_adapter.http_protocol import CoalescingHttpToolsProtocol
 from tests.conftest import free_port
+from tests.rest.asgi_lifespan import answer_lifespan
 
 WRITES: list[bytes] = []
 
@@ -43,13 +44,8 @@ class _CountingProtocol(CoalescingHttpToolsProtocol):
 
 async def _app(scope: Any, receive: Any, send: Any) -> None:
     if scope["type"] == "lifespan":
-        while True:
-            message = await receive()
-            if message["type"] == "lifespan.startup":
-                await send({"type": "lifespan.startup.complete"})
-            elif message["type"] == "lifespan.shutdown":
-                await send({"type": "lifespan.shutdown.complete"})
-                return
+        await answer_lifespan(receive, send)
+        return
     path = scope["path"]
     if path == "/small":
         body = b'{"id":"1:marko"}'

@@ -23,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from rest_adapter.cli import server_options
 from rest_adapter.http_protocol import _Continuation
 from tests.conftest import free_port
+from tests.rest.asgi_lifespan import answer_lifespan
 
 SEEN: dict[str, Any] = {}
 REQUEST_VAR: contextvars.ContextVar[str] = contextvars.ContextVar("request_var", default="unset")
@@ -37,13 +38,8 @@ async def _respond(send: Any, body: bytes, status: int = 200, extra: tuple[Any, 
 
 async def _app(scope: Any, receive: Any, send: Any) -> None:
     if scope["type"] == "lifespan":
-        while True:
-            message = await receive()
-            if message["type"] == "lifespan.startup":
-                await send({"type": "lifespan.startup.complete"})
-            else:
-                await send({"type": "lifespan.shutdown.complete"})
-                return
+        await answer_lifespan(receive, send)
+        return
     path, method = scope["path"], scope["method"]
     if path == "/small":
         await _respond(send, b'{"id":"1:marko"}')

@@ -25,7 +25,7 @@ from gremlin_engine.runtime.tx_session import open_session
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.ir import TraversalIR
-from tests.runtime.conftest import _open, typed
+from tests.runtime.conftest import _open, typed, with_schema
 
 SCHEMA = (
     ("propertykey", {"name": "name", "data_type": "TEXT"}),
@@ -50,10 +50,7 @@ BLOB = uuid.UUID("12345678-1234-5678-1234-567812345678")
 
 
 def _build(graph: Graph) -> None:
-    for kind, body in SCHEMA:
-        _el, task = graph.schema.create(kind, body)
-        if task:
-            assert graph.tasks.wait(task, 30)["task_status"] == "success"
+    with_schema(graph, SCHEMA)
     with api.write_access(graph) as a:
         people = [a.add_vertex("person", Long(i), [("name", f"p{i}"), ("age", 20 + i), ("score", i / 2),
                                                    ("tags", "x"), ("tags", f"t{i}")]) for i in range(1, 9)]

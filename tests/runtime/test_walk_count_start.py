@@ -24,7 +24,7 @@ from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.ir import TraversalIR
 from gremlin_engine.traversal.strategies.walk_count import WalkCountStep
-from tests.runtime.conftest import typed
+from tests.runtime.conftest import typed, with_schema
 
 SCHEMA = (
     ("propertykey", {"name": "name", "data_type": "TEXT"}),
@@ -44,10 +44,7 @@ IDS: list[Any] = [1, 2, 5, Long(3), Int(4), 3_000_000_000, 404, "t1", "t9", "1",
 
 
 def _build(graph: Graph) -> None:
-    for kind, body in SCHEMA:
-        _el, task = graph.schema.create(kind, body)
-        if task:
-            assert graph.tasks.wait(task, 30)["task_status"] == "success"
+    with_schema(graph, SCHEMA)
     with api.write_access(graph) as a:
         people = [a.add_vertex("person", Long(i), [("name", f"p{i}")]) for i in range(1, 7)]
         people.append(a.add_vertex("person", Long(3_000_000_000), [("name", "big")]))
