@@ -15,7 +15,15 @@ v1 -> v2 (the edge layout of `tables.py`)
     does not filter on ``dup``); what the unique index cannot do for them, refusing a
     second edge with the same parts, the insert does by a probe while the meta key
     `META_V1_EDGE_ROWS` says such rows exist (``edges_insert(..., unique_parts=True)``). New edges
-    of a strict graph get ``dup = 0`` and cost neither.
+    of a strict graph get ``dup = 0`` and cost neither. The step creates the v2 table from a
+    frozen copy of its DDL (`V2_EDGES_DDL`), not from `tables.edges`, which has moved on.
+
+v2 -> v3 (the end vertices' public ids in the adjacency indexes)
+    ``out_id`` and ``in_id`` are added (ALTER TABLE: no copy of the table) and filled by one
+    UPDATE from ``vertices`` (two primary-key probes per edge), with the two adjacency
+    indexes dropped first so that the UPDATE touches the table alone, then built again in
+    their v3 form (a sort each). At 1M edges: ~9 s, and the file grows ~7% (the ids are
+    stored twice more: in the row and in an index).
 """
 
 from __future__ import annotations
@@ -25,6 +33,18 @@ from collections.abc import Callable
 from storage import tables
 from storage.tables import META_V1_EDGE_ROWS, STORE_VERSION, trigger_ddl
 from storage.tx import Tx
+
+#: the edge table and indexes of layout v2 (sqlite_master of a v2 store), frozen: what the
+#: v1 -> v2 step builds, so that the v2 -> v3 step then meets exactly a v2 store
+V2_EDGES_DDL = (
+    "CREATE TABLE edges (key INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, id BLOB NOT NULL, "
+    "label_id INTEGER NOT NULL, out_key INTEGER NOT NULL, in_key INTEGER NOT NULL, "
+    "sort_values TEXT DEFAULT '' NOT NULL, dup INTEGER DEFAULT '0' NOT NULL, props BLOB)",
+    "CREATE UNIQUE INDEX ix_edges_out ON edges (out_key, label_id, sort_values, in_key, dup)",
+    "CREATE INDEX ix_edges_in ON edges (in_key, label_id, sort_values, out_key)",
+    "CREATE INDEX ix_edges_label ON edges (label_id, key)",
+    "CREATE UNIQUE INDEX ix_edges_id ON edges (id) WHERE dup != 0",
+)
 
 
 def _v1_to_v2(tx: Tx) -> None:
@@ -36,7 +56,9 @@ def _v1_to_v2(tx: Tx) -> None:
     for name in ("ix_edges_out", "ix_edges_in", "ix_edges_label"):
         raw.execute(f"DROP INDEX IF EXISTS {name}")
     raw.execute("ALTER TABLE edges RENAME TO edges_v1")
-    tables.edges.create(tx.conn)  # the v2 table, its indexes and its cleanup trigger
+    for stmt in V2_EDGES_DDL:  # the v2 table and its indexes
+        raw.execute(stmt)
+    raw.execute(trigger_ddl("tr_edges_index_cleanup"))
     raw.execute(
         "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, dup, props) "
         "SELECT key, id, label_id, out_key, in_key, sort_values, key, props FROM edges_v1 ORDER BY key"
@@ -55,7 +77,22 @@ def _v1_to_v2(tx: Tx) -> None:
         tx.meta_set(META_V1_EDGE_ROWS, "1")
 
 
-STEPS: dict[str, tuple[str, Callable[[Tx], None]]] = {"1": ("2", _v1_to_v2)}
+def _v2_to_v3(tx: Tx) -> None:
+    raw = tx.raw
+    raw.execute("DROP INDEX IF EXISTS ix_edges_out")
+    raw.execute("DROP INDEX IF EXISTS ix_edges_in")
+    raw.execute("ALTER TABLE edges ADD COLUMN out_id BLOB")
+    raw.execute("ALTER TABLE edges ADD COLUMN in_id BLOB")
+    raw.execute(
+        "UPDATE edges SET out_id = (SELECT v.id FROM vertices AS v WHERE v.key = edges.out_key), "
+        "in_id = (SELECT v.id FROM vertices AS v WHERE v.key = edges.in_key)"
+    )
+    for index in tables.edges.indexes:  # the v3 adjacency indexes, as a fresh store has them
+        if index.name in ("ix_edges_out", "ix_edges_in"):
+            index.create(tx.conn)
+
+
+STEPS: dict[str, tuple[str, Callable[[Tx], None]]] = {"1": ("2", _v1_to_v2), "2": ("3", _v2_to_v3)}
 
 
 def can_upgrade(version: str | None) -> bool:

@@ -39,6 +39,19 @@ _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
 
 #: the column ending each adjacency index, which breaks ties of (label, sort values, other end)
 TIE = {"out_key": "dup", "in_key": "key"}
+#: the column of each side's adjacency index holding the other end's public id (layout v3)
+OTHER_ID = {"out_key": "in_id", "in_key": "out_id"}
+
+
+def tie(alias: str, this: str) -> str:
+    """The ORDER BY columns after (label, sort values, other end) that the walk of `this`
+    side's adjacency index yields: ``dup`` on the out side; on the in side ``out_id`` and
+    then the key (the rowid), since ``out_id`` sits between ``out_key`` and the rowid in
+    ``ix_edges_in``. ``out_id`` is a function of ``out_key``, so naming it changes no
+    order; leaving it out would make SQLite sort what the index already gives in order."""
+    if this == "out_key":
+        return f"{alias}.dup"
+    return f"{alias}.out_id, {alias}.key"
 
 
 def _direction(direction: Any) -> str:
@@ -57,7 +70,7 @@ def _side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limit
         return f"{head}e.{this} = k.value{label_filter('e.label_id', labels)}"
     return (
         f"{head}e.key IN (SELECT x.key FROM edges AS x WHERE x.{this} = k.value"
-        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{other}, x.{TIE[this]} LIMIT ?)"
+        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{other}, {tie('x', this)} LIMIT ?)"
     )
 
 
@@ -74,7 +87,7 @@ def _adjacent_sql(direction: str, labels: tuple[int, ...], limited: bool, keys_o
             sql = _side_sql(select, this, other, labels, limited, "")
             if _loop_ordered(labels, limited):
                 return sql
-            return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.{TIE[this]}"
+            return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
         tail = (
             f", k.key AS pos, {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, "
             f"e.{other} AS other, e.{TIE[this]} AS o_key"
@@ -106,7 +119,7 @@ def _one_key_sql(direction: str, labels: tuple[int, ...], keys_only: bool) -> st
     this, other = _SIDES[direction][0]
     select = f"e.{this}, e.{other}" if keys_only else ", ".join(f"e.{c}" for c in _E_COLS)
     return (f"SELECT {select} FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)} "
-            f"ORDER BY e.label_id, e.sort_values, e.{other}, e.{TIE[this]}")
+            f"ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}")
 
 
 @lru_cache(maxsize=128)
@@ -157,7 +170,7 @@ def _heads_sql(direction: str, labels: tuple[int, ...]) -> str:
     return (
         f"SELECT k.value, e.{other}, v.id, v.label_id FROM json_each(?) AS k CROSS JOIN edges AS e "
         f"ON e.{this} = k.value{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other}"
-        + ("" if _loop_ordered(labels, False) else f" ORDER BY k.key, e.label_id, e.sort_values, e.{other}, e.{TIE[this]}")
+        + ("" if _loop_ordered(labels, False) else f" ORDER BY k.key, e.label_id, e.sort_values, e.{other}, {tie('e', this)}")
     )
 
 
@@ -174,10 +187,10 @@ def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
     cols = ", ".join(f"e.{c}" for c in _E_COLS)
     pair = f"x.{this} = json_extract(p.value, '$[0]') AND x.{other} = json_extract(p.value, '$[1]')"
     scan = (f"SELECT x.key FROM edges AS x WHERE {pair}{label_filter('x.label_id', labels)} "
-            f"ORDER BY x.label_id, x.sort_values, x.{TIE[this]} LIMIT 1")
+            f"ORDER BY x.label_id, x.sort_values, {tie('x', this)} LIMIT 1")
     if len(labels) == 1:
         probe = (f"SELECT x.key FROM edges AS x WHERE {pair}{label_filter('x.label_id', labels)} "
-                 f"AND x.sort_values = '' ORDER BY x.{TIE[this]} LIMIT 1")
+                 f"AND x.sort_values = '' ORDER BY {tie('x', this)} LIMIT 1")
         scan = f"SELECT coalesce(({probe}), ({scan}))"
     return f"SELECT p.key, {cols} FROM json_each(?) AS p CROSS JOIN edges AS e ON e.key = ({scan})"
 

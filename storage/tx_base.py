@@ -25,9 +25,10 @@ class TxBase:
         self.conn = conn
         self.raw = raw
         self.readonly = readonly
-        # keys of the vertices the last `vertex_heads_by_ids` of this write transaction found,
-        # None once a vertex may have been deleted since (see `ElementsMixin._check_edges`)
-        self.found_vertex_keys: set[int] | None = None
+        # key -> stored id of the vertices the last `vertex_heads_by_ids` of this write
+        # transaction found, None once a vertex may have been deleted since (see
+        # `ElementsMixin._check_edges`; ids never change, so only a delete makes it stale)
+        self.found_vertex_keys: dict[int, Any] | None = None
 
     def _w(self) -> None:
         """Guard called first by every write method."""
@@ -61,7 +62,9 @@ class TxBase:
 
 def translate(exc: sqlite3.Error, what: str) -> StoreError:
     """Map a driver error raised by a write onto the storage error a caller can act on."""
-    msg = str(exc)
+    # the out-adjacency index ends in in_id (layout v3), a function of in_key that changes no
+    # uniqueness: the message names the columns that make an edge's parts, as before
+    msg = str(exc).replace(", edges.in_id", "")
     if isinstance(exc, sqlite3.IntegrityError):
         if "UNIQUE" in msg or "PRIMARY KEY" in msg:
             return StoreConflict(f"{what}: {msg}")

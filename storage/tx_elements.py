@@ -70,7 +70,8 @@ _V1_CONFLICT_SQL = (
 )
 # end vertices found, of a sorted key list (probes in key order: ~0.7 us a key, against
 # ~1.2 us for a correlated NOT EXISTS per key); only on a shortfall is the missing key sought
-_FOUND_SQL = "SELECT count(*) FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
+# with their ids: the edges' out_id / in_id (layout v3)
+_FOUND_SQL = "SELECT v.key, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 _MISSING_SQL = (
     "SELECT k.value FROM json_each(?) AS k WHERE NOT EXISTS (SELECT 1 FROM vertices AS v WHERE v.key = k.value) LIMIT 1"
 )
@@ -85,7 +86,7 @@ def _heads_sql(n: int) -> str:
 # printable string ids only: SQLite's JSON reader gives back exactly the text Python wrote
 _HEADS_JSON_SQL = "SELECT v.key, v.id, v.label_id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.id = k.value"
 _STR = {str}
-_FIRST = itemgetter(0)
+_KEY_ID = itemgetter(0, 1)
 
 
 @lru_cache(maxsize=8)
@@ -121,11 +122,11 @@ def _next_key_sql(table: str) -> str:
 _NEXT_KEY = {t: _next_key_sql(t) for t in ("vertices", "edges")}
 _V_INSERT = "INSERT INTO vertices (key, id, label_id, props) VALUES (?, ?, ?, ?)"
 _V_INSERT_AUTO = "INSERT INTO vertices (id, label_id, props) VALUES (?, ?, ?)"
-# rows (key, id, label_id, out_key, in_key, sort_values, props); dup is 0 (parts-identified)
-# or the key again (?1), so it is not bound a second time
+# rows (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id); dup is 0
+# (parts-identified) or the key again (?1), so it is not bound a second time
 _E_INSERT = {
-    unique: "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, props, dup) "
-    f"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {'0' if unique else '?1'})"
+    unique: "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id, dup) "
+    f"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {'0' if unique else '?1'})"
     for unique in (True, False)
 }
 # batch rows that skip what a unique index refuses: see `ElementsMixin._insert_or_undo`
@@ -218,8 +219,8 @@ class ElementsMixin(TxBase):
             out = []
             for size, part in padded_chunks(wanted):
                 out += self.raw.execute(_heads_sql(size), part).fetchall()
-        if not self.readonly:  # these exist until a vertex is deleted: the edge inserts' check
-            self.found_vertex_keys = set(map(_FIRST, out))
+        if not self.readonly:  # these exist until a vertex is deleted: the edge inserts' check and end ids
+            self.found_vertex_keys = dict(map(_KEY_ID, out))
         return out
 
 
@@ -335,9 +336,10 @@ class ElementsMixin(TxBase):
         self._w()
         what = f"insert edge {id!r}"
         parts = (lambda: [(out_key, label_id, sort_values or "", in_key)]) if unique_parts else None
-        self._check_edges((out_key, in_key), parts, what)
+        end_ids = self._check_edges((out_key, in_key), parts, what)
         key = self._next_key("edges")
-        row = (key, key if id is None else id, label_id, out_key, in_key, sort_values or "", props)
+        row = (key, key if id is None else id, label_id, out_key, in_key, sort_values or "", props,
+               end_ids[out_key], end_ids[in_key])
         try:
             self.raw.execute(_E_INSERT[bool(unique_parts)], row)
         except sqlite3.Error as exc:
@@ -357,16 +359,15 @@ class ElementsMixin(TxBase):
         # column-wise (a REST batch is 500 rows): ids given, sort values set
         ids, label_ids, outs, ins, sorts, props = zip(*rows, strict=True)
         keys = range(base, base + len(rows))
-        if None in ids or None in sorts:
-            params = [
-                (key, key if id_ is None else id_, label_id, out_key, in_key, sort_values or "", p)
-                for key, id_, label_id, out_key, in_key, sort_values, p in zip(keys, ids, label_ids, outs, ins, sorts, props, strict=True)
-            ]
-            sorts = tuple(p[5] for p in params)
-        else:
-            params = list(zip(keys, ids, label_ids, outs, ins, sorts, props, strict=True))
-        self._check_edges(outs + ins, (lambda: list(zip(outs, label_ids, sorts, ins, strict=True))) if unique_parts else None,
-                          "insert edges")
+        if None in sorts:
+            sorts = tuple(sort_values or "" for sort_values in sorts)
+        end_ids = self._check_edges(
+            outs + ins, (lambda: list(zip(outs, label_ids, sorts, ins, strict=True))) if unique_parts else None,
+            "insert edges")
+        id_of = end_ids.__getitem__
+        if None in ids:
+            ids = tuple(key if id_ is None else id_ for key, id_ in zip(keys, ids, strict=True))
+        params = list(zip(keys, ids, label_ids, outs, ins, sorts, props, map(id_of, outs), map(id_of, ins), strict=True))
         if len(rows) > 1:
             self._insert_or_undo("edges", params, base, bool(unique_parts))
             return list(keys)
@@ -399,28 +400,35 @@ class ElementsMixin(TxBase):
 
     def _check_edges(
         self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str
-    ) -> None:
+    ) -> dict[int, Any]:
         """What the v1 foreign keys and id index did for an insert: every end vertex exists
         (`MissingEndpoint`), and a ``unique_parts`` edge does not repeat a v1 row's parts
         (`StoreConflict`; only while the store holds v1 rows, see `migrations`). `parts`
-        gives the (out, label, sort values, in) of the new edges, asked only then."""
+        gives the (out, label, sort values, in) of the new edges, asked only then.
+        Returns key -> stored id of (at least) the end vertices: the new rows' ``out_id`` /
+        ``in_id``, from the keys `vertex_heads_by_ids` found when they cover the ends (a
+        REST batch: no SQL), else from the one statement that checks them."""
         wanted = set(map(int, ends))
         found = self.found_vertex_keys
-        if found is None or not found.issuperset(wanted):
-            self._check_vertex_keys(sorted(wanted), what)
+        if found is None or not found.keys() >= wanted:
+            found = self._end_ids(sorted(wanted), what)
         if parts is not None and self.meta_get(META_V1_EDGE_ROWS) is not None:
             hit = self._scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts()]),))
             if hit is not None:
                 raise StoreConflict(
                     f"{what}: UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key"
                 )
+        return found
 
-    def _check_vertex_keys(self, wanted: list[int], what: str) -> None:
-        """`MissingEndpoint` unless every key of `wanted` (sorted) is a vertex's."""
+    def _end_ids(self, wanted: list[int], what: str) -> dict[int, Any]:
+        """key -> stored id of every key of `wanted` (sorted), or `MissingEndpoint` unless
+        each is a vertex's."""
         arg = orjson.dumps(wanted).decode()  # the same array json.dumps writes, ~5x faster
-        if self._scalar(_FOUND_SQL, (arg,)) != len(wanted):
+        found = dict(self.raw.execute(_FOUND_SQL, (arg,)).fetchall())
+        if len(found) != len(wanted):
             missing = self._scalar(_MISSING_SQL, (arg,))
             raise MissingEndpoint(f"{what}: an end vertex does not exist (vertex key {missing})")
+        return found
 
     def edge_update(self, key: int, props: Any) -> bool:
         self._w()

@@ -2,10 +2,11 @@
 
 A 1-hop id query (`g.V(id).out('knows').id()`) through the general methods costs two
 statements (the start vertex by id, then its adjacency joined to the neighbours' ids) and
-the Python between them. `neighbour_ids` resolves the start id, walks the adjacency index
-and joins the neighbours' ids in one statement, in the order `AdjacencyMixin.adjacent_keys`
-gives for one vertex: (label_id, sort_values, other key, edge key); for 'both' the
-out-edges first, so a self-loop appears twice.
+the Python between them. `neighbour_ids` resolves the start id and walks the adjacency
+index, which holds the neighbours' ids (layout v3: no vertex row is read), in one
+statement, in the order `AdjacencyMixin.adjacent_keys` gives for one vertex: (label_id,
+sort_values, other key, edge key); for 'both' the out-edges first, so a self-loop appears
+twice.
 
 `index_rows` is an equality index lookup joined to the vertex rows: the rows whose entries
 hold any of the values, each once, in key order; `index_id_props` the same for one value
@@ -20,7 +21,7 @@ from typing import Any
 
 from storage._sql import label_filter, label_key, padded_chunks, placeholders, unique
 from storage.rows import VertexRow
-from storage.tx_adjacency import TIE, _direction
+from storage.tx_adjacency import OTHER_ID, TIE, _direction, tie
 from storage.tx_base import TxBase
 from storage.tx_elements import _ONE_SQL
 
@@ -31,17 +32,18 @@ _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
 
 @lru_cache(maxsize=128)
 def _neighbour_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
-    """One start vertex by public id; CROSS JOINs pin the loop order (id index probe, then
-    one range of the adjacency index, then one primary-key probe per edge)."""
+    """One start vertex by public id; the CROSS JOIN pins the loop order (id index probe,
+    then one range of the adjacency index, which holds the other end's id: covering, no
+    row of `edges` or `vertices` is read, layout v3)."""
     sides = _SIDES[direction]
     parts = []
     for dir_no, (this, other) in enumerate(sides):
         head = (
-            f"SELECT s.key, v.id{{tail}} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
-            f"{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other} WHERE s.id = ?"
+            f"SELECT s.key, e.{OTHER_ID[this]}{{tail}} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
+            f"{label_filter('e.label_id', labels)} WHERE s.id = ?"
         )
         if len(sides) == 1:
-            return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, e.{TIE[this]}"
+            return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
         tail = f", {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, e.{other} AS other, e.{TIE[this]} AS o_key"
         parts.append(head.format(tail=tail))
     return " UNION ALL ".join(parts) + " ORDER BY d, o_label, o_sort, other, o_key"
@@ -74,9 +76,9 @@ def _neighbour_id_list_sql(direction: str, labels: tuple[int, ...]) -> str:
     the statement's CPU went on the start key repeated in every row)."""
     this, other = _SIDES[direction][0]
     return (
-        f"SELECT v.id FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
-        f"{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other} WHERE s.id = ?"
-        f" ORDER BY e.label_id, e.sort_values, e.{other}, e.{TIE[this]}"
+        f"SELECT e.{OTHER_ID[this]} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
+        f"{label_filter('e.label_id', labels)} WHERE s.id = ?"
+        f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
     )
 
 

@@ -165,6 +165,15 @@ def test_out_label_uses_the_adjacency_index(cap: Captured) -> None:
     assert any("USING COVERING INDEX ix_edges_out (out_key=? AND label_id=?)" in ln for ln in plans[adjacency[0]])
     # the start vertex by id, the adjacency, the neighbours by key: nothing per neighbour
     assert len(stmts) <= 3, stmts
+    # once learnt (a direct plan), one statement whose neighbour ids come from the adjacency
+    # index itself (layout v3's in_id): no search of the vertex table per neighbour, no sort
+    for _ in range(3):
+        results, stmts = cap.run("g.V(10).out('knows').id()")
+    assert results == [11, 12, 13, 14, 15] and len(stmts) == 1, stmts
+    plan = assert_indexed(cap, stmts)[0]
+    assert "e.in_id" in stmts[0], stmts
+    assert plan == ["SEARCH s USING COVERING INDEX sqlite_autoindex_vertices_1 (id=?)",
+                    "SEARCH e USING COVERING INDEX ix_edges_out (out_key=? AND label_id=?)"], plan
 
 
 def test_out_without_label_and_two_hops_stay_batched(cap: Captured) -> None:

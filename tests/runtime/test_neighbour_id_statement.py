@@ -41,12 +41,17 @@ def test_statement_ids_equal_neighbour_ids(modern: Graph, direction: str, labels
             bridge_ids = access._edge_label_filter(labels)
         starts = [r[0] for r in tx.raw.execute("SELECT id FROM vertices ORDER BY key").fetchall()]
         sql, repeat, col = tx_point.neighbour_ids_statement(direction, bridge_ids)
-        if direction != "both":
-            assert (repeat, col) == (1, 0) and sql.startswith("SELECT v.id FROM")
+        if direction != "both":  # layout v3: the far end's id from the adjacency index
+            far = "in_id" if direction == "out" else "out_id"
+            assert (repeat, col) == (1, 0) and sql.startswith(f"SELECT e.{far} FROM")
+        id_of = dict(tx.raw.execute("SELECT key, id FROM vertices").fetchall())
         seen = 0
         for sid in starts:
             want = [r[1] for r in tx.neighbour_ids(sid, direction, bridge_ids)]
             got = [r[col] for r in tx.raw.execute(sql, (sid,) * repeat).fetchall()]
             assert got == want, (sid, direction, labels)
+            # and both are the ids of the vertices the keys-only adjacency read reaches, in its order
+            key = tx.vertex_key(sid)
+            assert want == [id_of[to] for _, to in tx.adjacent_keys([key], direction, bridge_ids)]
             seen += len(got)
         assert seen > 0

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from storage import Store, open_store, tables
+from storage import Store, open_store, tables, tx_point
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +156,33 @@ def test_results_are_right_on_the_big_store(big_store) -> None:
         assert tx.vertex_count([2]) == 600
         assert len(tx.index_eq(1, [5])) == 30
         assert len(tx.adjacent_keys(list(range(1, 3001)), "out", label_ids=[9])) == 3000
+
+
+def test_neighbour_ids_read_the_adjacency_index_alone(big_store) -> None:
+    """Layout v3: the far end's id is in the adjacency index, so a 1-hop id read is the
+    start's id probe and one covering range, in the index's own order (no sort), and no
+    vertex or edge row; 'both' is one covering range per side (its union is sorted)."""
+    cases = (("out", "SEARCH e USING COVERING INDEX ix_edges_out (out_key=? AND label_id=?)"),
+             ("in", "SEARCH e USING COVERING INDEX ix_edges_in (in_key=? AND label_id=?)"))
+    for direction, needle in cases:
+        for sql, lines in plans_of(big_store, lambda tx, d=direction: tx.neighbour_ids("v1", d, [1])):
+            assert lines == ["SEARCH s USING COVERING INDEX sqlite_autoindex_vertices_1 (id=?)", needle], (sql, lines)
+        sql, _repeat, _col = tx_point.neighbour_ids_statement(direction, [1])
+        with big_store.read() as tx:
+            lines = [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + sql, ("v1",))]
+        assert lines == ["SEARCH s USING COVERING INDEX sqlite_autoindex_vertices_1 (id=?)", needle], (sql, lines)
+    plans = plans_of(big_store, lambda tx: tx.neighbour_ids("v1", "both", None))
+    assert_indexed(plans, "USING COVERING INDEX ix_edges_out (out_key=?)", "USING COVERING INDEX ix_edges_in (in_key=?)")
+    assert not any("SEARCH v " in ln or "PRIMARY KEY" in ln for _sql, lines in plans for ln in lines), plans
+
+
+def test_in_side_order_by_is_the_index_walk(big_store) -> None:
+    """``ix_edges_in`` holds out_id between out_key and the rowid: the in side's ORDER BY
+    names it (`tx_adjacency.tie`), so the one-key reads sort nothing, and a per-vertex
+    limit's sub-select neither (the one sort is the outer, across vertices, as in v2)."""
+    for call in (lambda tx: tx.adjacent_keys([5], "in", [1]), lambda tx: tx.adjacent([5], "in")):
+        for sql, lines in plans_of(big_store, call):
+            assert not any("TEMP B-TREE" in ln for ln in lines), (sql, lines)
+            assert any("ix_edges_in" in ln for ln in lines), (sql, lines)
+    for _sql, lines in plans_of(big_store, lambda tx: tx.adjacent_keys([5, 6], "in", [1], limit_per_vertex=2)):
+        assert sum("TEMP B-TREE" in ln for ln in lines) == 1 and lines[-1] == "USE TEMP B-TREE FOR ORDER BY", lines
