@@ -442,7 +442,40 @@ class EdgePlan(_LabelPlan):
         a dict with the same keys in the same order, all of them `raw` keys, the required
         ones among them, every value coerced column-wise (`_raw_column`). That is a REST edge
         batch; anything else is None."""
-        if self.sort_parts or not _links_allow(self.links, outs, ins):
+        out_ids = list(map(_ID, outs))
+        in_ids = list(map(_ID, ins))
+        if _plain_end_ids(out_ids, in_ids):
+            return self.prepare_id_columns(out_ids, in_ids, list(map(_LABEL, outs)), list(map(_LABEL, ins)), props, loading)
+        columns = self._value_columns(list(map(_LABEL, outs)), list(map(_LABEL, ins)), props, loading)
+        if columns is None:
+            return None
+        middle = self.id_middle + ">"
+        parts: dict[int, str] = {}
+        eids = [_end_part(o, parts) + middle + _end_part(i, parts) for o, i in zip(outs, ins, strict=True)]
+        return eids, columns[0], columns[1]
+
+    def prepare_id_columns(
+        self, out_ids: list[str], in_ids: list[str], out_labels: list[str], in_labels: list[str], props: Sequence[Any],
+        loading: bool,
+    ) -> tuple[list[str], list[dict[str, Any]], list[str]] | None:
+        """`prepare_columns` from the end vertices' ids and labels alone, for ends whose ids
+        are strings without a `>` (`_plain_end_ids`: an end's id part is `S` + its id, no
+        escape, no storage key needed). The prepare phase of a REST edge batch calls it
+        before any vertex is looked up (`runtime/batch_prepare.py`): the labels are the ones
+        the items name, which the write phase then checks against the vertices found."""
+        columns = self._value_columns(out_labels, in_labels, props, loading)
+        if columns is None:
+            return None
+        middle = self.id_middle + ">S"
+        eids = [f"S{o}{middle}{i}" for o, i in zip(out_ids, in_ids, strict=True)]
+        return eids, columns[0], columns[1]
+
+    def _value_columns(
+        self, out_labels: list[str], in_labels: list[str], props: Sequence[Any], loading: bool
+    ) -> tuple[list[dict[str, Any]], list[str]] | None:
+        """(properties in key-id order, stored texts) of a batch `prepare_columns` covers,
+        else None."""
+        if self.sort_parts or not _links_allow(self.links, out_labels, in_labels):
             return None
         found = _raw_columns(self.keys, props)
         if found is None:
@@ -458,18 +491,15 @@ class EdgePlan(_LabelPlan):
                 columns = [columns[given.index(k)] for k in wanted]
                 names = wanted
         values = _dicts(names, columns, len(props))
-        texts = list(map(bytes.decode, map(orjson.dumps, values)))
-        out_ids = list(map(_ID, outs))
-        in_ids = list(map(_ID, ins))
-        if set(map(type, out_ids)) == _STR == set(map(type, in_ids)) and ">" not in "".join(out_ids) \
-                and ">" not in "".join(in_ids):
-            middle = self.id_middle + ">S"
-            eids = [f"S{o}{middle}{i}" for o, i in zip(out_ids, in_ids, strict=True)]
-        else:
-            middle = self.id_middle + ">"
-            parts: dict[int, str] = {}
-            eids = [_end_part(o, parts) + middle + _end_part(i, parts) for o, i in zip(outs, ins, strict=True)]
-        return eids, values, texts
+        return values, list(map(bytes.decode, map(orjson.dumps, values)))
+
+
+def _plain_end_ids(out_ids: list[Any], in_ids: list[Any]) -> bool:
+    """Every end id a string without `>`: its edge-id part is `S` + the id, unescaped."""
+    return (
+        set(map(type, out_ids)) == _STR == set(map(type, in_ids))
+        and ">" not in "".join(out_ids) and ">" not in "".join(in_ids)
+    )
 
 
 _LABEL = attrgetter("label")
@@ -498,13 +528,12 @@ def _raw_columns(keys: dict[str, KeyPlan], props: Sequence[Any]) -> tuple[tuple[
     return given, columns
 
 
-def _links_allow(links: set[tuple[str, str]], outs: list[Vertex], ins: list[Vertex]) -> bool:
+def _links_allow(links: set[tuple[str, str]], out_labels: list[str], in_labels: list[str]) -> bool:
     """Every (out label, in label) pair of the batch is among `links` (one label each side,
     the usual batch, is one test)."""
-    out_labels, in_labels = set(map(_LABEL, outs)), set(map(_LABEL, ins))
-    if all((a, b) in links for a in out_labels for b in in_labels):
+    if all((a, b) in links for a in set(out_labels) for b in set(in_labels)):
         return True
-    return links.issuperset(zip(map(_LABEL, outs), map(_LABEL, ins), strict=True))
+    return links.issuperset(zip(out_labels, in_labels, strict=True))
 
 
 def _dicts(names: tuple[str, ...], columns: list[list[Any]], n: int) -> list[dict[str, Any]]:

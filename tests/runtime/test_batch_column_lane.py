@@ -18,12 +18,20 @@ from typing import Any
 import pytest
 
 from gremlin_engine.graph import Graph, GraphRegistry
-from gremlin_engine.runtime import batch_writes
+from gremlin_engine.runtime import batch_prepare, batch_writes
 from gremlin_engine.runtime.batch_writes import BatchWritesMixin
 from tests.runtime.test_batch_direct_path import _graph, _ir
 from tests.runtime.test_batch_writes import snapshot
 
 _LANE = BatchWritesMixin._add_edge_columns
+
+
+@pytest.fixture(autouse=True)
+def _no_prepared_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests pin the lanes themselves: the prepared path that answers such batches
+    before them (`runtime/batch_prepare.py`, compared with them in test_batch_prepare.py)
+    is switched off."""
+    monkeypatch.setattr(batch_prepare, "ENABLED", False)
 
 
 @pytest.fixture
