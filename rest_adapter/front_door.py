@@ -60,27 +60,33 @@ class TrailingSlashMiddleware:
 
 
 class _Exchange:
-    """One request's view of its response: the status sent, and gzip once it is chosen."""
+    """One request's view of its response: the status sent, and gzip once it is chosen.
 
-    __slots__ = ("server_send", "status", "started", "gzip", "minimum_size", "level")
+    Whether the client accepts gzip is read from the request's headers only for a response
+    that may be gzipped (2xx, not declared smaller than `minimum_size`): most answers are
+    small, and scanning the headers was a tenth of a bare request's front-door cost."""
 
-    def __init__(self, send: Send, gzip: bool, minimum_size: int, level: int) -> None:
+    __slots__ = ("server_send", "status", "started", "gzip", "minimum_size", "level", "request_headers")
+
+    def __init__(self, send: Send, request_headers: Any, minimum_size: int, level: int) -> None:
         self.server_send = send
         self.status = 500
         self.started = False
-        self.gzip: GzipSender | bool = gzip  # True: client accepts it, not chosen yet
+        self.gzip: GzipSender | None = None  # once chosen
+        self.request_headers = request_headers
         self.minimum_size = minimum_size
         self.level = level
 
     async def send(self, message: Message) -> None:
         gzip = self.gzip
-        if gzip is not True and gzip is not False:
+        if gzip is not None:
             await gzip(message)
             return
         if message["type"] == "http.response.start":
             self.started = True
             self.status = status = message["status"]
-            if gzip and 200 <= status < 300 and status != 204 and self._may_be_large(message):
+            if (200 <= status < 300 and status != 204 and self._may_be_large(message)
+                    and client_accepts_gzip(self.request_headers)):
                 self.gzip = sender = GzipSender(self.server_send, self.minimum_size, self.level)
                 await sender(message)
                 return
@@ -129,7 +135,7 @@ class FrontDoor:
         if len(path) > 1 and path[-1] == "/":
             scope = strip_trailing_slash(scope)
         scope["starlette.exception_handlers"] = self.scope_handlers
-        exchange = _Exchange(send, client_accepts_gzip(scope["headers"]), self.minimum_size, self.level)
+        exchange = _Exchange(send, scope["headers"], self.minimum_size, self.level)
         start = time.perf_counter()
         try:
             await self.route(scope, receive, exchange.send)

@@ -189,6 +189,9 @@ class IndexedRouter(Router):
                     for shape in exact if shape.last_literal for key in shape.table}
             self._volatile[(kind, size)] = frozenset(last)
         self._heads: dict[tuple[str, str], _HeadPlan] = {}  # (scope type, head) -> plan
+        # (scope type, path) -> the hits of a path whose last segment some template has as
+        # a literal (never handed out: `lookup` copies the params)
+        self._literal: dict[tuple[str, str], list[Hit]] = {}
 
     def _shapes(self, kind: str, size: int) -> list[_Shape]:
         shapes = self._by_size.get((kind, size))
@@ -211,6 +214,16 @@ class IndexedRouter(Router):
                 plan = self._head_plan(kind, path, cut)
             if last not in plan.volatile:
                 return plan.hits(last)
+            # a literal last segment (`.../traversers/kout`, `.../vertices/batch`): the hits
+            # of such a path are fixed, found once (each lookup still gets its own dicts)
+            fixed = self._literal.get((kind, path))
+            if fixed is None:
+                fixed = self._match(path[1:].split("/"), kind)
+                if len(self._literal) < MAX_HEAD_PLANS:
+                    self._literal[(kind, path)] = fixed
+                    fixed = [(n, route, dict(params)) for n, route, params in fixed]
+                return fixed
+            return [(n, route, dict(params)) for n, route, params in fixed]
         return self._match(path[1:].split("/"), kind)
 
     def _head_plan(self, kind: str, path: str, cut: int) -> _HeadPlan:
