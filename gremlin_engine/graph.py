@@ -134,6 +134,19 @@ def _runtime_api() -> Any:
     return _API
 
 
+_DIRECT_ALGORITHMS: Any = None
+
+
+def _direct_algorithms() -> Any:
+    """`gremlin_engine.runtime.direct_algorithms`, imported once as `_runtime_api` is."""
+    global _DIRECT_ALGORITHMS
+    if _DIRECT_ALGORITHMS is None:
+        from gremlin_engine.runtime import direct_algorithms
+
+        _DIRECT_ALGORITHMS = direct_algorithms
+    return _DIRECT_ALGORITHMS
+
+
 def _not_ready(cfg: GraphConfig, why: str) -> StoreNotReady:
     return StoreNotReady(f"Graph '{cfg.name}': {why}; run `{INIT_HINT}` before starting the server")
 
@@ -296,9 +309,7 @@ class Graph:
         it runs as its direct plan on any schema mode, auto included, because an algorithm
         step reads through its own walker and never needs the auto-mode write fall-backs
         (see `runtime/direct_algorithms.py`); any other IR runs as `traverse` does."""
-        from gremlin_engine.runtime import direct_algorithms
-
-        return direct_algorithms.traverse(self, ir, timeout_ms=timeout_ms, cancel=cancel)
+        return (_DIRECT_ALGORITHMS or _direct_algorithms()).traverse(self, ir, timeout_ms, cancel)  # type: ignore[no-any-return]
 
     def read_ready(self) -> bool:
         """True when a read-only call could start at once, without waiting for a lock or a

@@ -92,14 +92,13 @@ class _Nodes(KeyNodes):
 
 
 def _param_key(name: str, req: Mapping[str, Any]) -> Any:
-    """The request's parameters but the source, typed (`1` and `True` differ), or None when
-    a value cannot be a dict key."""
-    key = (name, tuple((k, type(v), v) for k, v in req.items() if k != "source"))
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
+    """The request's parameters but the source, in order and typed (`1` and `True` are equal
+    keys, not equal requests). Built by C calls alone (a copy, its items, their types):
+    this is the per-request cost of a memo hit. Hashing it raises TypeError when a value
+    cannot be a dict key."""
+    rest = dict(req)
+    rest.pop("source", None)
+    return name, tuple(rest.items()), tuple(map(type, rest.values()))
 
 
 def settle(graph: Any, name: str, req: Mapping[str, Any], schema_of: Any) -> Any:
@@ -114,7 +113,10 @@ def settle(graph: Any, name: str, req: Mapping[str, Any], schema_of: Any) -> Any
         if snap is not None:
             graph._light_memo = held
     key = _param_key(name, req)
-    got = held[1].get(key) if key is not None else None
+    try:
+        got = held[1].get(key)
+    except TypeError:  # an unhashable value (a list): checked each time, never remembered
+        key = got = None
     if got is not None:
         return got
     schema = schema_of()

@@ -63,7 +63,14 @@ INLINE_DEPTH = 2
 
 def traversal(step: str, req: dict[str, Any]) -> TraversalIR:
     """`g.inject(req).<step>()`: the whole request as one engine traversal."""
-    return TraversalIR((), (Instruction("inject", (req,)), Instruction(step, ())))
+    last = _STEPS.get(step)
+    if last is None:
+        last = _STEPS[step] = Instruction(step, ())
+    return TraversalIR((), (Instruction("inject", (req,)), last))
+
+
+#: step name -> its argument-less instruction (immutable, so one serves every request)
+_STEPS: dict[str, Instruction] = {}
 
 
 def _cardinality(graph: Graph) -> Callable[[str], Any]:
