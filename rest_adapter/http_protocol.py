@@ -95,9 +95,43 @@ def _nothing() -> None:
     """A finished cycle's `on_response` (uvicorn sets a fresh lambda per request)."""
 
 
+#: heads built for the server's current default headers (a new list each second: the
+#: date): (status, keep-alive, the response's headers as a tuple) -> (head, content length).
+#: A JSON answer's headers are the same two but for its length, so most heads are found here.
+_HEADS: dict[Any, tuple[bytes, int]] = {}
+_HEADS_FOR: list[Any] = [None]  # the default headers `_HEADS` was built with
+_HEADS_MAX = 256
+
+
 def _lean_head(cycle: RequestResponseCycle, status: Any, headers: Any) -> bytes | None:
     """The head uvicorn would write for a start message, with the cycle's framing state
-    set as uvicorn sets it; None (state untouched) when uvicorn must handle it."""
+    set as uvicorn sets it; None (state untouched) when uvicorn must handle it. Remembered
+    in `_HEADS` while the default headers stay the same object: a head is a function of
+    those, the status, the keep-alive flag and the headers (their names and values as
+    given: a value equal to the bytes of a remembered head is one whose head was built)."""
+    if type(status) is int and type(headers) is list:
+        try:
+            key = (status, cycle.keep_alive, tuple(headers))
+            if _HEADS_FOR[0] is cycle.default_headers:
+                found = _HEADS.get(key)
+                if found is not None:
+                    cycle.expected_content_length = found[1]
+                    cycle.chunked_encoding = False
+                    return found[0]
+            else:
+                _HEADS.clear()
+                _HEADS_FOR[0] = cycle.default_headers
+        except TypeError:  # an unhashable header value: built, not remembered
+            return _build_head(cycle, status, headers)
+        head = _build_head(cycle, status, headers)
+        if head is not None and len(_HEADS) < _HEADS_MAX:
+            _HEADS[key] = (head, cycle.expected_content_length)
+        return head
+    return _build_head(cycle, status, headers)
+
+
+def _build_head(cycle: RequestResponseCycle, status: Any, headers: Any) -> bytes | None:
+    """`_lean_head` without its memo."""
     line = STATUS_LINE.get(status) if type(status) is int else None
     if line is None:
         return None
