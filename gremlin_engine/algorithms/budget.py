@@ -112,8 +112,21 @@ class RowBudget:
 
 def _capped_in_order(tx: Any, direction: Any, limit: int | None) -> bool:
     """Whether `tx.adjacent_keys` can cap its ordered answer (`max_rows`): every form but
-    'both' with a per-vertex limit (trimmed after the statement)."""
-    return hasattr(tx, "adjacent_keys") and not (limit is not None and _both(direction)) and _takes_max_rows(tx)
+    'both' with a per-vertex limit (trimmed after the statement). Remembered per tx class,
+    direction and whether there is a limit (a function of those alone)."""
+    key = (type(tx), direction, limit is None)
+    try:
+        ok = _CAPPED.get(key)
+    except TypeError:  # an unhashable direction
+        ok, key = None, None
+    if ok is None:
+        ok = hasattr(tx, "adjacent_keys") and not (limit is not None and _both(direction)) and _takes_max_rows(tx)
+        if key is not None and len(_CAPPED) < 256:
+            _CAPPED[key] = ok
+    return ok
+
+
+_CAPPED: dict[tuple[Any, ...], bool] = {}
 
 
 def _takes_max_rows(tx: Any) -> bool:
@@ -132,7 +145,21 @@ _MAX_ROWS: dict[type, bool] = {}
 
 
 def _both(direction: Any) -> bool:
-    return str(getattr(direction, "name", direction)).lower() == "both"
+    try:
+        both = _BOTH.get(direction)
+    except TypeError:
+        both = None
+    if both is None:
+        both = str(getattr(direction, "name", direction)).lower() == "both"
+        try:
+            if len(_BOTH) < 64:
+                _BOTH[direction] = both
+        except TypeError:
+            pass
+    return both
+
+
+_BOTH: dict[Any, bool] = {}  # direction (an enum member or its text) -> whether it is 'both'
 
 
 def current() -> RowBudget | None:

@@ -27,7 +27,7 @@ step as before, in the same read.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
@@ -37,6 +37,7 @@ from gremlin_engine.structure.numbers import Int, Long
 from . import budget as budgets
 from .base import KeyNodes, Walker, _show
 from .neighbors import KneighborStep, KoutStep, reach
+from .steps import NO_LIMIT
 
 #: "run the step as before": this request is not one `answer` takes
 SLOW: Any = object()
@@ -77,6 +78,35 @@ class _Nodes(KeyNodes):
 
     def _label_ids(self, step: Any) -> list[int] | None:
         return self.lids
+
+    def flat(self, nodes: Sequence[int], step: Any, ordered: bool = True) -> Iterator[list[int]] | None:
+        """`KeyNodes.flat` for the steps `settle` lets through (no `skip_degree`, no
+        `sample`) over a storage tx: the same reads, chunks, counters and budget, without
+        its three hops to reach them (one BFS layer of a light request)."""
+        read = getattr(self.tx, "adjacent_to_keys" if ordered else "adjacent_targets", None)
+        if read is None or step.skip_degree > 0 or step.sample != NO_LIMIT:
+            return super().flat(nodes, step, ordered)
+        return self._layer_reads(nodes, step, read, "keys" if ordered else "targets")
+
+    def _layer_reads(self, nodes: Sequence[int], step: Any, read: Any, shape: str) -> Iterator[list[int]]:
+        """`KeyNodes._chunked` with the label ids and the read settled."""
+        w = self.walker
+        lids = self.lids
+        lim = None if step.max_degree == NO_LIMIT else step.max_degree
+        direction = step.direction
+        budget = w.budget
+        for start in range(0, len(nodes), self.CHUNK):
+            w.ctx.check()
+            chunk = nodes[start:start + self.CHUNK]
+            w.vertex_iterations += len(chunk)
+            if lids is not None and not lids:
+                continue
+            if budget is None:
+                rows = read(chunk, direction, lids, lim)
+            else:
+                rows = budget.adjacency(self.tx, chunk, direction, lids, lim, shape)
+            w.edge_iterations += len(rows)
+            yield rows
 
     def ids(self, nodes: Sequence[int]) -> list[Any]:
         """The ids of `nodes` in order (keys no longer stored left out), as
