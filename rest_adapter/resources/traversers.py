@@ -133,7 +133,7 @@ def _json_ready(result: Any, graph: Graph) -> Any:
     as they are (orjson writes a `Long` as the int), without `to_json`'s walk over every
     value (~7 us a count answer). Anything else (elements, paths, floats, bools, other
     id types, ints `to_json` writes as exact text) takes `to_json`."""
-    if type(result) is not dict or not all(type(k) is str for k in result):
+    if type(result) is not dict or not _STR.issuperset(map(type, result)):
         return to_json(result, _cardinality(graph))
     for v in result.values():
         t = type(v)
@@ -141,14 +141,30 @@ def _json_ready(result: Any, graph: Graph) -> Any:
             if _LOW <= v < _HIGH:
                 continue
         elif t is dict:
-            if all((type(x) is int or type(x) is Long) and _LOW <= x < _HIGH for x in v.values()) and all(
-                    type(k) is str for k in v):
+            if _STR.issuperset(map(type, v)) and _plain_ints(v.values()):
                 continue
         elif t is list:
-            if all(type(x) is str or ((type(x) is Long or type(x) is int) and _LOW <= x < _HIGH) for x in v):
+            if _plain_ints(v) or _STR.issuperset(map(type, v)) or _plain_ids(v):
                 continue
         return to_json(result, _cardinality(graph))
     return result
+
+
+_STR = frozenset({str})
+_INTS = frozenset({int, Long})
+
+
+def _plain_ints(values: Any) -> bool:
+    """All of `values` are ints (`Long` or int) JSON carries as they are (none: True). The
+    type test and the range test by C loops (`map`, `min`, `max`): a k-out answer's ids."""
+    if not _INTS.issuperset(map(type, values)):
+        return False
+    return not values or (min(values) >= _LOW and max(values) < _HIGH)
+
+
+def _plain_ids(values: list[Any]) -> bool:
+    """A list of strings and such ints (ids of both kinds)."""
+    return all(type(x) is str or ((type(x) is Long or type(x) is int) and _LOW <= x < _HIGH) for x in values)
 
 
 def get(endpoint: str, step: str, extra: dict[str, Any] | None = None) -> Handler:

@@ -124,6 +124,14 @@ def test_remembered_scalars_parse_and_fail_as_the_first_time() -> None:
     {"measure": {"a": True, "b": 2.5}},
     {Long(1): 2},
     [1, 2],
+    {"vertices": [Long(2**64)], "measure": {"a": 1}},
+    {"vertices": [Long(-(2**63) - 1)]},
+    {"vertices": ["a", "b"], "measure": {"a": 2**64}},
+    {"vertices": [Long(1), "x", 2**64]},
+    {"vertices": [Long(1), "x", Long(2)], "measure": {}},
+    {"vertices": [1, True]},
+    {"measure": {Long(1): 2}},
+    {"measure": {"a": -(2**63), "b": 2**64 - 1}},
 ])
 def test_light_answers_serialise_as_to_json_does(result: Any) -> None:
     import orjson
