@@ -27,7 +27,7 @@ from typing import Any
 from gremlin_engine import traversal as engine
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken
-from gremlin_engine.runtime import batch_prepare, direct, direct_fast, direct_scripts, intent
+from gremlin_engine.runtime import batch_commit, batch_prepare, direct, direct_fast, direct_scripts, intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
@@ -151,16 +151,22 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
                 return results  # type: ignore[no-any-return]
     token = make_token(timeout_ms, cancel)
     write = intent.ir_may_write(ir)
-    # a REST batch is prepared before the writer is taken (`batch_prepare.py`)
+    # a REST batch is prepared before the writer is taken (`batch_prepare.py`), then
+    # written, maybe with other requests' batches under one commit (`batch_commit.py`)
     prepared = batch_prepare.prepare(graph, ir) if write else None
+    if prepared is not None:
+        try:
+            results = batch_commit.write(graph, prepared, token)
+        except BaseException as exc:
+            _reraise(exc)
+        if results is not None:
+            return results
     while True:
         session = Session(_SingleGraph(graph), write, token)
         try:
             access = session.access(graph.name)
-            results = None if prepared is None else prepared.write(graph, access, token)
-            if results is None:
-                results = list(engine.run(ir, access, cancel=token, strategies=access.strategies))
-                load_results(access, results)
+            results = list(engine.run(ir, access, cancel=token, strategies=access.strategies))
+            load_results(access, results)
         except ReadOnlyTransaction as exc:
             session.close(exc)
             if write:

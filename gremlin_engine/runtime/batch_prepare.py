@@ -56,20 +56,22 @@ _LABEL_ID = itemgetter(2)
 
 
 class Prepared:
-    """A batch prepared against one schema snapshot (`snap`), written by `write`."""
+    """A batch of `size` elements prepared against one schema snapshot (`snap`), written by
+    `write` (through `batch_commit.write`, which may group it with others)."""
 
-    __slots__ = ("snap",)
+    __slots__ = ("snap", "size")
 
-    def __init__(self, snap: Any) -> None:
+    def __init__(self, snap: Any, size: int) -> None:
         self.snap = snap
+        self.size = size
 
-    def write(self, graph: Any, access: Any, token: CancelToken) -> list[Any] | None:
-        """The ids the traversal would return, having written the batch through `access`'s
-        write transaction; None (nothing written) when the traversal must run instead."""
+    def write(self, graph: Any, tx: Any, token: CancelToken) -> list[Any] | None:
+        """The ids the traversal would return, having written the batch in the write
+        transaction `tx`; None (nothing written) when the traversal must run instead."""
         if getattr(graph.schema, "_snap", None) is not self.snap:
             return None  # the schema changed since: prepare again, i.e. the reference path
         token.check()  # as the write step checks its token before each chunk
-        return self._write(access.tx)
+        return self._write(tx)
 
     def _write(self, tx: Any) -> list[Any] | None:
         raise NotImplementedError
@@ -81,7 +83,7 @@ class PreparedVertices(Prepared):
     __slots__ = ("ids", "rows", "index")
 
     def __init__(self, snap: Any, ids: list[Any], rows: list[tuple[Any, int, str]], index: list[Any] | None) -> None:
-        super().__init__(snap)
+        super().__init__(snap, len(ids))
         self.ids = ids
         self.rows = rows
         self.index = index  # per vertex, its (index id, value) entries; None: no index label
@@ -108,7 +110,7 @@ class PreparedEdges(Prepared):
         self, snap: Any, ids: list[str], label_id: int, outs: list[str], ins: list[str],
         end_labels: tuple[list[int], list[int]] | int, texts: list[str], index: list[Any] | None,
     ) -> None:
-        super().__init__(snap)
+        super().__init__(snap, len(ids))
         self.ids = ids
         self.label_id = label_id
         self.outs = outs

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from gremlin_engine.errors import HugeliteError
 from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.runtime import api, batch_prepare
 from gremlin_engine.traversal.predicates import make_predicate
@@ -38,8 +37,8 @@ def answered(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     calls: list[bool] = []
     real = batch_prepare.Prepared.write
 
-    def spy(self: Any, graph: Any, access: Any, token: Any) -> Any:
-        out = real(self, graph, access, token)
+    def spy(self: Any, graph: Any, tx: Any, token: Any) -> Any:
+        out = real(self, graph, tx, token)
         calls.append(out is not None)
         return out
 
@@ -248,7 +247,7 @@ def test_a_stale_prepared_batch_never_writes(strict_graph: Graph) -> None:
     assert prepared is not None
     strict_graph.schema.create("propertykey", {"name": "extra", "data_type": "TEXT"})
     with api.write_access(strict_graph) as access:
-        assert prepared.write(strict_graph, access, _NoLimit()) is None
+        assert prepared.write(strict_graph, access.tx, _NoLimit()) is None
         assert access.tx.vertices_by_ids(["1:late"]) == []
 
 
@@ -341,25 +340,26 @@ def test_an_invalid_batch_of_four_concurrent_rolls_back_alone(registry: GraphReg
     assert len(written) == 300
 
 
-def test_a_failing_prepared_write_rolls_back(strict_graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A driver error inside the prepared write (not a conflict) ends the call as any other
-    failure does: raised as the engine error, nothing kept."""
+def test_a_failing_prepared_write_runs_the_traversal(strict_graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A driver error inside the prepared write (not a conflict) rolls its transaction back
+    and the request runs its traversal, which answers as it always did."""
     with api.write_access(strict_graph) as a:
         a.add_vertex("person", properties=[("name", "ann")])
         a.add_vertex("person", properties=[("name", "bob")])
     real = batch_prepare.prepare
+    spoilt: list[Any] = []
 
-    def spoilt(graph: Any, ir: Any) -> Any:
+    def spoil(graph: Any, ir: Any) -> Any:
         found = real(graph, ir)
         assert isinstance(found, batch_prepare.PreparedEdges)
         found.texts = [found.texts[0], object()]  # unbindable: the second row's insert raises
+        spoilt.append(found)
         return found
 
-    monkeypatch.setattr(batch_prepare, "prepare", spoilt)
+    monkeypatch.setattr(batch_prepare, "prepare", spoil)
     items = [_edge("knows", "1:ann", "1:bob", {"weight": 0.5}), _edge("knows", "1:bob", "1:ann", {"weight": 0.5})]
-    with pytest.raises(HugeliteError, match="Error binding parameter"):
-        strict_graph.traverse(_ir(("inject", *items), ("hgAddEdges", True), ("id",)))
-    assert _rows(strict_graph) == []
-    monkeypatch.setattr(batch_prepare, "prepare", real)
     assert strict_graph.traverse(_ir(("inject", *items), ("hgAddEdges", True), ("id",))) == [
         "S1:ann>1>1>>S1:bob", "S1:bob>1>1>>S1:ann"]
+    assert len(spoilt) == 1
+    rows = _rows(strict_graph)
+    assert [(r[0], r[5]) for r in rows] == [("S1:ann>1>1>>S1:bob", '{"weight":0.5}'), ("S1:bob>1>1>>S1:ann", '{"weight":0.5}')]
