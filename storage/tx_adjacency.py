@@ -29,6 +29,7 @@ import orjson
 from storage._sql import json_keys, label_filter, label_key, unique
 from storage.errors import StoreError
 from storage.rows import EdgeRow
+from storage.tables import IN_SIDE_IDS
 from storage.tx_base import TxBase
 
 _E_COLS = ("key", "id", "label_id", "out_key", "in_key", "sort_values", "props")
@@ -39,19 +40,20 @@ _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
 
 #: the column ending each adjacency index, which breaks ties of (label, sort values, other end)
 TIE = {"out_key": "dup", "in_key": "key"}
-#: the column of each side's adjacency index holding the other end's public id (layout v3)
-OTHER_ID = {"out_key": "in_id", "in_key": "out_id"}
+#: the column of each side's adjacency index holding the other end's public id (layout v3);
+#: None where the index does not cover it (`tables.IN_SIDE_IDS`): the id is then joined in
+OTHER_ID: dict[str, str | None] = {"out_key": "in_id", "in_key": "out_id" if IN_SIDE_IDS else None}
 
 
 def tie(alias: str, this: str) -> str:
     """The ORDER BY columns after (label, sort values, other end) that the walk of `this`
-    side's adjacency index yields: ``dup`` on the out side; on the in side ``out_id`` and
-    then the key (the rowid), since ``out_id`` sits between ``out_key`` and the rowid in
-    ``ix_edges_in``. ``out_id`` is a function of ``out_key``, so naming it changes no
-    order; leaving it out would make SQLite sort what the index already gives in order."""
+    side's adjacency index yields: ``dup`` on the out side; on the in side the key (the
+    rowid), preceded by ``out_id`` when ``ix_edges_in`` holds it between ``out_key`` and
+    the rowid (`tables.IN_SIDE_IDS`). ``out_id`` is a function of ``out_key``, so naming
+    it changes no order; leaving it out would make SQLite sort what the index gives."""
     if this == "out_key":
         return f"{alias}.dup"
-    return f"{alias}.out_id, {alias}.key"
+    return f"{alias}.out_id, {alias}.key" if IN_SIDE_IDS else f"{alias}.key"
 
 
 def _direction(direction: Any) -> str:

@@ -3,8 +3,8 @@
 A 1-hop id query (`g.V(id).out('knows').id()`) through the general methods costs two
 statements (the start vertex by id, then its adjacency joined to the neighbours' ids) and
 the Python between them. `neighbour_ids` resolves the start id and walks the adjacency
-index, which holds the neighbours' ids (layout v3: no vertex row is read), in one
-statement, in the order `AdjacencyMixin.adjacent_keys` gives for one vertex: (label_id,
+index, which holds the neighbours' ids on the out side (layout v3: no vertex row is read;
+the in side joins them by key, see `tables.IN_SIDE_IDS`), in one statement, in the order `AdjacencyMixin.adjacent_keys` gives for one vertex: (label_id,
 sort_values, other key, edge key); for 'both' the out-edges first, so a self-loop appears
 twice.
 
@@ -30,17 +30,27 @@ _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
           "both": (("out_key", "in_key"), ("in_key", "out_key"))}
 
 
+def _far_id(this: str, other: str) -> tuple[str, str]:
+    """(the select expression of the other end's id, the join that gives it): the adjacency
+    index's own copy where it holds one (layout v3: covering, no row of `edges` or
+    `vertices` read), else a primary-key probe of `vertices` per edge."""
+    col = OTHER_ID[this]
+    if col is not None:
+        return f"e.{col}", ""
+    return "v.id", f" CROSS JOIN vertices AS v ON v.key = e.{other}"
+
+
 @lru_cache(maxsize=128)
 def _neighbour_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
-    """One start vertex by public id; the CROSS JOIN pins the loop order (id index probe,
-    then one range of the adjacency index, which holds the other end's id: covering, no
-    row of `edges` or `vertices` is read, layout v3)."""
+    """One start vertex by public id; the CROSS JOINs pin the loop order (id index probe,
+    then one range of the adjacency index, then the other end's id: `_far_id`)."""
     sides = _SIDES[direction]
     parts = []
     for dir_no, (this, other) in enumerate(sides):
+        far, join = _far_id(this, other)
         head = (
-            f"SELECT s.key, e.{OTHER_ID[this]}{{tail}} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
-            f"{label_filter('e.label_id', labels)} WHERE s.id = ?"
+            f"SELECT s.key, {far}{{tail}} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
+            f"{label_filter('e.label_id', labels)}{join} WHERE s.id = ?"
         )
         if len(sides) == 1:
             return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
@@ -75,9 +85,10 @@ def _neighbour_id_list_sql(direction: str, labels: tuple[int, ...]) -> str:
     same order: a caller that wants the ids alone gets 1-tuples (at 10 neighbours, ~10% of
     the statement's CPU went on the start key repeated in every row)."""
     this, other = _SIDES[direction][0]
+    far, join = _far_id(this, other)
     return (
-        f"SELECT e.{OTHER_ID[this]} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
-        f"{label_filter('e.label_id', labels)} WHERE s.id = ?"
+        f"SELECT {far} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
+        f"{label_filter('e.label_id', labels)}{join} WHERE s.id = ?"
         f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
     )
 

@@ -12,6 +12,7 @@ import pytest
 from gremlin_engine.graph import Graph
 from gremlin_engine.runtime.access import StoreAccess
 from storage import tx_point
+from storage.tables import IN_SIDE_IDS
 
 
 def _more_edges(graph: Graph) -> None:
@@ -41,9 +42,9 @@ def test_statement_ids_equal_neighbour_ids(modern: Graph, direction: str, labels
             bridge_ids = access._edge_label_filter(labels)
         starts = [r[0] for r in tx.raw.execute("SELECT id FROM vertices ORDER BY key").fetchall()]
         sql, repeat, col = tx_point.neighbour_ids_statement(direction, bridge_ids)
-        if direction != "both":  # layout v3: the far end's id from the adjacency index
-            far = "in_id" if direction == "out" else "out_id"
-            assert (repeat, col) == (1, 0) and sql.startswith(f"SELECT e.{far} FROM")
+        if direction != "both":  # layout v3: the far end's id from the out-adjacency index
+            far = "e.in_id" if direction == "out" else ("e.out_id" if IN_SIDE_IDS else "v.id")
+            assert (repeat, col) == (1, 0) and sql.startswith(f"SELECT {far} FROM")
         id_of = dict(tx.raw.execute("SELECT key, id FROM vertices").fetchall())
         seen = 0
         for sid in starts:

@@ -1,5 +1,5 @@
 """Layout v3: edges carry their end vertices' public ids (``out_id`` / ``in_id``) and the
-adjacency indexes cover them. Every insert path fills them with the exact stored value (1,
+out-adjacency index covers ``in_id`` (the in side ``out_id`` only with `IN_SIDE_IDS`). Every insert path fills them with the exact stored value (1,
 '1' and b'1' stay distinct); the neighbour-id reads take them from the index alone; a v2
 store (written here with a frozen copy of the v2 DDL) is upgraded on open and answers as
 before, and accepts every write it accepted before."""
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from storage import STORE_VERSION, MissingEndpoint, StoreConflict, open_store
+from storage.tables import IN_SIDE_IDS
 from storage.tx_adjacency import TIE
 
 # ---- a v2 store, as hugelite's layout v2 wrote it -------------------------------------------
@@ -195,7 +196,7 @@ def test_fresh_layout_columns_and_indexes(tmp_path: Path) -> None:
     assert [c[0] for c in cols][-2:] == ["out_id", "in_id"]
     assert all(c[1] == "BLOB" for c in cols if c[0] in ("out_id", "in_id"))  # no type affinity
     assert idx["ix_edges_out"] == ["out_key", "label_id", "sort_values", "in_key", "dup", "in_id"]
-    assert idx["ix_edges_in"] == ["in_key", "label_id", "sort_values", "out_key", "out_id"]
+    assert idx["ix_edges_in"] == ["in_key", "label_id", "sort_values", "out_key"] + (["out_id"] if IN_SIDE_IDS else [])
     assert unique["ix_edges_out"] == 1 and unique["ix_edges_in"] == 0
 
 
