@@ -477,7 +477,9 @@ class CoalescingHttpToolsProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         self._idle_since = None
-        self.flow.resume_reading()
+        flow = self.flow
+        if flow.read_paused:  # `flow.resume_reading()`'s own test, without the call
+            flow.resume_reading()
         if self.pipeline:
             cycle, app = self.pipeline.pop()
             self._start_asgi_task(cycle, app)
