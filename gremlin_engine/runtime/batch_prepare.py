@@ -38,8 +38,9 @@ from operator import itemgetter
 from typing import Any
 
 from gremlin_engine.limits import CancelToken
+from gremlin_engine.runtime.column_lanes import plain_end_ids
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
-from gremlin_engine.runtime.write_plans import EdgePlan, VertexPlan, _plain_end_ids
+from gremlin_engine.runtime.write_plans import EdgePlan, VertexPlan
 from gremlin_engine.schema.model import IdStrategy
 from gremlin_engine.traversal.ir import TraversalIR
 from gremlin_engine.traversal.steps.hugegraph.writes import WRITE_BATCH
@@ -223,7 +224,7 @@ def _edges(snap: Any, schema: SchemaBridge, items: Sequence[dict[str, Any]]) -> 
     end-vertex lookup, taking the end labels the items name as the labels found (the write
     checks them)."""
     outs, ins = _column(items, "outV"), _column(items, "inV")
-    if not _plain_end_ids(outs, ins) or "" in outs or "" in ins:
+    if not plain_end_ids(outs, ins) or "" in outs or "" in ins:
         return None
     out_labels, in_labels = _column(items, "outVLabel"), _column(items, "inVLabel")
     if set(map(type, out_labels)) != _STR or set(map(type, in_labels)) != _STR:

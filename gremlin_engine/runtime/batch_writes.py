@@ -433,7 +433,7 @@ class BatchWritesMixin(MutationsMixin):
 
 
 def _end_parts(cache: dict[int, Vertex], specs: Sequence[EdgeSpec]) -> dict[int, str]:
-    """Storage key -> the end vertex's part of an edge id (`write_plans._end_part`), made
+    """Storage key -> the end vertex's part of an edge id (`key_plans.end_part`), made
     column-wise for a batch whose end vertices (as cached) all have string ids needing no
     escape, the usual REST batch; empty otherwise (the plans then make each part once)."""
     given = [*map(_OUT_V, specs), *map(_IN_V, specs)]
