@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import partial
 from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
@@ -77,6 +78,22 @@ class Prepared:
     def _write(self, tx: Any) -> list[Any] | None:
         raise NotImplementedError
 
+    @staticmethod
+    def _inserted(insert: Any, rows: list[Any], index: list[Any] | None, tx: Any, kind: str) -> bool:
+        """Inserts `rows` by `insert` and adds each new element's index entries (`index`:
+        per element, its (index id, value) pairs; None when the label has no index). False,
+        with nothing written, when an element exists already: an upsert (storage left
+        nothing behind), which is the traversal's to do."""
+        try:
+            keys = insert(rows)
+        except StoreConflict:
+            return False
+        if index is not None:
+            entries = [(i, value, key, kind) for key, found in zip(keys, index, strict=True) for i, value in found]
+            if entries:
+                tx.index_add_many(entries)
+        return True
+
 
 class PreparedVertices(Prepared):
     """A vertex batch of one label with one TEXT primary key (`VertexPlan.prepare_columns`)."""
@@ -90,15 +107,7 @@ class PreparedVertices(Prepared):
         self.index = index  # per vertex, its (index id, value) entries; None: no index label
 
     def _write(self, tx: Any) -> list[Any] | None:
-        try:
-            keys = tx.vertices_insert(self.rows)
-        except StoreConflict:  # some exist already: an upsert (storage left nothing behind)
-            return None
-        if self.index is not None:
-            rows = [(i, value, key, "v") for key, entries in zip(keys, self.index, strict=True) for i, value in entries]
-            if rows:
-                tx.index_add_many(rows)
-        return self.ids
+        return self.ids if self._inserted(tx.vertices_insert, self.rows, self.index, tx, "v") else None
 
 
 class PreparedEdges(Prepared):
@@ -140,15 +149,8 @@ class PreparedEdges(Prepared):
         n = len(self.ids)
         rows = list(zip(self.ids, repeat(self.label_id, n), map(key_of, self.outs), map(key_of, self.ins),
                         repeat("", n), self.texts, strict=True))
-        try:
-            keys = tx.edges_insert(rows, unique_parts=True)
-        except StoreConflict:  # some exist already: an upsert (storage left nothing behind)
-            return None
-        if self.index is not None:
-            entries = [(i, value, key, "e") for key, found in zip(keys, self.index, strict=True) for i, value in found]
-            if entries:
-                tx.index_add_many(entries)
-        return self.ids
+        insert = partial(tx.edges_insert, unique_parts=True)
+        return self.ids if self._inserted(insert, rows, self.index, tx, "e") else None
 
 
 def prepare(graph: Any, ir: TraversalIR) -> Prepared | None:
@@ -190,16 +192,34 @@ def _column(items: Sequence[dict[str, Any]], name: str) -> list[Any]:
     return list(map(dict.get, items, repeat(name)))
 
 
-def _vertices(snap: Any, schema: SchemaBridge, items: Sequence[dict[str, Any]]) -> PreparedVertices | None:
-    """`add_vertices`' column lane (`_add_vertex_columns`) up to the insert."""
+def _one_label(items: Sequence[dict[str, Any]]) -> tuple[str, list[Any]] | None:
+    """(the one label every item names, every item's properties) when those are all
+    dicts: the shape both column lanes start from; else None."""
     labels = _column(items, "label")
     label = labels[0]
     if type(label) is not str or labels.count(label) != len(labels):
         return None
-    ids = _column(items, "id")
     props = _column(items, "properties")
     if set(map(type, props)) != _DICT:
         return None
+    return label, props
+
+
+def _index_values(schema: SchemaBridge, kind: str, label: str, values: list[dict[str, Any]]) -> list[Any] | None:
+    """Each element's (index id, value) entries, or None when the label has no index."""
+    if not schema.has_indexes(kind, label):
+        return None
+    entries = schema.index_entries
+    return [entries(kind, label, found) for found in values]
+
+
+def _vertices(snap: Any, schema: SchemaBridge, items: Sequence[dict[str, Any]]) -> PreparedVertices | None:
+    """`add_vertices`' column lane (`_add_vertex_columns`) up to the insert."""
+    found = _one_label(items)
+    if found is None:
+        return None
+    label, props = found
+    ids = _column(items, "id")
     plan = VertexPlan.build(schema, label)
     if plan is None:
         return None
@@ -212,10 +232,7 @@ def _vertices(snap: Any, schema: SchemaBridge, items: Sequence[dict[str, Any]]) 
     if len(set(vids)) != len(vids):
         return None  # a repeated id: the grouping (upsert) path
     vl = plan.label
-    index = None
-    if schema.has_indexes("vertex", vl.name):
-        entries = schema.index_entries
-        index = [entries("vertex", vl.name, view) for view in values]
+    index = _index_values(schema, "vertex", vl.name, values)
     return PreparedVertices(snap, vids, list(zip(vids, repeat(vl.id), texts)), index)
 
 
@@ -235,13 +252,10 @@ def _edges(snap: Any, schema: SchemaBridge, items: Sequence[dict[str, Any]]) -> 
         if vl is None or vl.id_strategy == IdStrategy.CUSTOMIZE_UUID:
             return None
         label_ids[name] = vl.id
-    labels = _column(items, "label")
-    label = labels[0]
-    if type(label) is not str or labels.count(label) != len(labels):
+    found = _one_label(items)
+    if found is None:
         return None
-    props = _column(items, "properties")
-    if set(map(type, props)) != _DICT:
-        return None
+    label, props = found
     plan = EdgePlan.build(schema, label)
     if plan is None:
         return None
@@ -256,8 +270,5 @@ def _edges(snap: Any, schema: SchemaBridge, items: Sequence[dict[str, Any]]) -> 
     else:
         end_labels = (list(map(label_ids.__getitem__, out_labels)), list(map(label_ids.__getitem__, in_labels)))
     el = plan.label
-    index = None
-    if schema.has_indexes("edge", el.name):
-        entries = schema.index_entries
-        index = [entries("edge", el.name, found) for found in values]
+    index = _index_values(schema, "edge", el.name, values)
     return PreparedEdges(snap, eids, el.id, outs, ins, end_labels, texts, index)
