@@ -8,14 +8,16 @@ written whole, a batch holding one invalid element answers 400 naming it and lea
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import httpx
 import orjson
 import pytest
 from hg_elements import epath, error
+
+from tests.runtime.together import run_together
 
 G = "/graphs/cgraph"
 V = f"{G}/graph/vertices"
@@ -44,22 +46,13 @@ def client(cserver: Any) -> Iterator[httpx.Client]:
 
 
 def _post_together(url: str, path: str, bodies: list[list[dict[str, Any]]]) -> list[httpx.Response]:
-    """Posts each body from its own client thread, all released at once."""
-    barrier = threading.Barrier(len(bodies))
-    out: list[Any] = [None] * len(bodies)
-
-    def post(n: int) -> None:
-        with httpx.Client(base_url=url, timeout=60, headers=_JSON) as c:
-            content = orjson.dumps(bodies[n])
-            barrier.wait()
-            out[n] = c.post(path, content=content)
-
-    threads = [threading.Thread(target=post, args=(n,)) for n in range(len(bodies))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return out
+    """Posts each body from its own client, all released at once (`run_together`)."""
+    clients = [httpx.Client(base_url=url, timeout=60, headers=_JSON) for _ in bodies]
+    try:
+        return run_together([partial(c.post, path, content=orjson.dumps(b)) for c, b in zip(clients, bodies, strict=True)])
+    finally:
+        for c in clients:
+            c.close()
 
 
 def _knows(o: int, i: int, weight: Any) -> dict[str, Any]:

@@ -20,9 +20,19 @@ import pytest
 from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.runtime import api, batch_prepare
 from gremlin_engine.traversal.predicates import make_predicate
-from tests.runtime.test_batch_column_lane import CASES, VCASES, _edge, _pair, _person, _rows, _vrows
+from tests.runtime.test_batch_column_lane import (
+    CASES,
+    VCASES,
+    _edge,
+    _pair,
+    _person,
+    _rows,
+    _vrows,
+    same_outcome,
+)
 from tests.runtime.test_batch_direct_path import _ir
 from tests.runtime.test_batch_writes import snapshot
+from tests.runtime.together import run_together
 
 #: the edge cases of the column lane the prepared path answers; every other declines (ends
 #: whose ids hold `>` or are not strings, a repeated edge) or is refused by the lane
@@ -67,17 +77,8 @@ def _off(monkeypatch: pytest.MonkeyPatch, run: Any, g: Graph, items: list[Any]) 
 
 
 def _compare(pair: tuple[Graph, Graph], items: list[Any], monkeypatch: pytest.MonkeyPatch, vertices: bool) -> Any:
-    g1, g2 = pair
     run, rows = (_vrun, _vrows) if vertices else (_erun, _rows)
-    before = rows(g1)
-    r1 = run(g1, items)
-    r2 = _off(monkeypatch, run, g2, items)
-    assert r1 == r2
-    assert rows(g1) == rows(g2)
-    assert snapshot(g1) == snapshot(g2)
-    if r1[0] != "ok":
-        assert rows(g1) == before  # all or nothing
-    return r1
+    return same_outcome(pair, rows, lambda g: run(g, items), lambda g: _off(monkeypatch, run, g, items))
 
 
 def _item(g: Graph) -> Any:
@@ -282,29 +283,12 @@ def test_prepare_runs_while_another_call_holds_the_writer(
     assert result == [("ok", ["1:w1"])]
 
 
-def _concurrently(jobs: list[Any]) -> list[Any]:
-    """Runs the callables on threads that start together; their results in order."""
-    barrier = threading.Barrier(len(jobs))
-    out: list[Any] = [None] * len(jobs)
-
-    def run(n: int) -> None:
-        barrier.wait()
-        out[n] = jobs[n]()
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(jobs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return out
-
-
 def test_concurrent_batches_over_the_same_ids(registry: GraphRegistry, tmp_path: Path) -> None:
     g = _pair(registry, tmp_path)[0]
     for rnd in range(4):
         a = [_person({"name": f"s{rnd}-{i}", "age": 1}) for i in range(0, 60)]
         b = [_person({"name": f"s{rnd}-{i}", "age": 2}) for i in range(30, 90)]
-        assert [r[0] for r in _concurrently([lambda a=a: _vrun(g, a), lambda b=b: _vrun(g, b)])] == ["ok", "ok"]
+        assert [r[0] for r in run_together([lambda a=a: _vrun(g, a), lambda b=b: _vrun(g, b)])] == ["ok", "ok"]
         with api.read_access(g) as acc:
             found = {v.id: v for v in acc.vertices(ids=[f"1:s{rnd}-{i}" for i in range(90)])}
             acc.load(list(found.values()))
@@ -314,7 +298,7 @@ def test_concurrent_batches_over_the_same_ids(registry: GraphRegistry, tmp_path:
         assert len(set(ages[30:60])) == 1  # the batch that committed last holds every shared vertex
         ea = [_edge("knows", f"1:s{rnd}-{i}", f"1:s{rnd}-{i + 1}", {"weight": 1.0}) for i in range(0, 40)]
         eb = [_edge("knows", f"1:s{rnd}-{i}", f"1:s{rnd}-{i + 1}", {"weight": 2.0}) for i in range(20, 60)]
-        assert [r[0] for r in _concurrently([lambda ea=ea: _erun(g, ea), lambda eb=eb: _erun(g, eb)])] == ["ok", "ok"]
+        assert [r[0] for r in run_together([lambda ea=ea: _erun(g, ea), lambda eb=eb: _erun(g, eb)])] == ["ok", "ok"]
         weights = {e[0]: e[4] for e in snapshot(g)["edges"] if e[0].startswith(f"S1:s{rnd}-")}
         assert len(weights) == 60
         shared = {str(w) for eid, w in weights.items() if int(eid.split("-")[1].split(">")[0]) in range(20, 40)}
@@ -331,7 +315,7 @@ def test_an_invalid_batch_of_four_concurrent_rolls_back_alone(registry: GraphReg
                for k in range(4)]
     batches[2][57] = _edge("knows", "1:c57", "1:c3", {"weight": "heavy"})
     before = {e[0] for e in snapshot(g1)["edges"]}
-    results = _concurrently([lambda b=b: _erun(g1, b) for b in batches])
+    results = run_together([lambda b=b: _erun(g1, b) for b in batches])
     expected_error = _off(monkeypatch, _erun, g2, batches[2])
     assert expected_error[0] == "IllegalArgument" and results[2] == expected_error
     assert [r[0] for n, r in enumerate(results) if n != 2] == ["ok"] * 3
