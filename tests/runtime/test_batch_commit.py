@@ -51,21 +51,29 @@ def _batch(k: int, n: int = 10) -> list[dict[str, Any]]:
 
 def _queued_behind_the_writer(g: Graph, jobs: list[Any]) -> list[Any]:
     """Runs the jobs on threads while this thread holds the store's writer, so their batches
-    queue up (waiting a moment for all to be prepared and queued), then lets them go."""
+    queue up (waiting a moment for all to be prepared and queued), then lets them go. The
+    first job's request is the first leader (it holds the group's lock before the others
+    start), so its batch is the oldest of the group it writes, however the threads are
+    scheduled."""
     out: list[Any] = [None] * len(jobs)
     group = batch_commit._group_of(g)
 
     def run(n: int) -> None:
         out[n] = jobs[n]()
 
+    def wait_for(ready: Any) -> None:
+        deadline = time.monotonic() + 10
+        while not ready() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert ready()
+
     threads = [threading.Thread(target=run, args=(n,)) for n in range(len(jobs))]
     with g.store.write():
-        for t in threads:
+        threads[0].start()
+        wait_for(lambda: len(group.queue) == 1 and group.lock.locked())
+        for t in threads[1:]:
             t.start()
-        deadline = time.monotonic() + 10
-        while len(group.queue) < len(jobs) and time.monotonic() < deadline:
-            time.sleep(0.005)
-        assert len(group.queue) == len(jobs)
+        wait_for(lambda: len(group.queue) == len(jobs))
     for t in threads:
         t.join(30)
     return out
@@ -129,7 +137,7 @@ def test_groups_are_bounded(graph: Graph, monkeypatch: pytest.MonkeyPatch, trans
     for tx, _out in transactions:
         per_tx[tx] = per_tx.get(tx, 0) + 1
     # 10 elements a batch: a leader takes batches up to 20 elements, or up to its own batch
-    # if more are queued before it, so no commit holds all five
+    # if more are queued before it; the first leader's is the oldest, so no commit holds all five
     assert sum(per_tx.values()) == 5 and len(per_tx) >= 2
 
 
