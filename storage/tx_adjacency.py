@@ -146,6 +146,24 @@ def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped:
                       + (" LIMIT ?" if capped else ""))
 
 
+@lru_cache(maxsize=128)
+def _key_ids_sql(direction: str, labels: tuple[int, ...], one_key: bool, limited: bool) -> str:
+    """(other key, other end's public id) rows of one direction in `adjacent_keys`' order,
+    read from the adjacency index alone where it covers the far id (`OTHER_ID`): the last
+    BFS layer of a light k-out / k-neighbor gets its answer's ids with no `vertices` probe.
+    The ORDER BY names the index's own columns, so it stays a walk of the index (dropped
+    where the nested loop already yields that order, see `_loop_ordered`)."""
+    this, other = _SIDES[direction][0]
+    select = f"e.{other}, e.{OTHER_ID[this]}"
+    order = f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
+    if one_key and not limited:
+        return f"SELECT {select} FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}{order}"
+    sql = _side_sql(select, this, other, labels, limited, "")
+    if _loop_ordered(labels, limited):
+        return sql
+    return sql + order.replace(" ORDER BY ", " ORDER BY k.key, ", 1)
+
+
 def _json_list(sql: str) -> str:
     """`sql` (one column named t) as one row holding a JSON array of its values: the
     driver hands back a single string that orjson turns into a list of ints, where ~100
@@ -310,6 +328,36 @@ class AdjacencyMixin(TxBase):
             params.append(int(max_rows))
         sql = _to_keys_sql(d, labels, one, max_rows is not None)
         return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
+
+    def far_ids_covered(self, direction: Any) -> bool:
+        """Whether `adjacent_key_ids` can read `direction`: a single side whose adjacency
+        index holds the far end's id (layout v3: 'out'; 'in' too when `IN_SIDE_IDS`)."""
+        d = _direction(direction)
+        return d != "both" and OTHER_ID[_SIDES[d][0][0]] is not None
+
+    def adjacent_key_ids(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+        limit_per_vertex: int | None = None, max_rows: int | None = None,
+    ) -> list[tuple[int, Any]]:
+        """(to_key, to's stored id) per edge, in the order of `adjacent_keys` (same
+        arguments, same rows), from the covering adjacency index: no `vertices` probe. Only
+        for a direction `far_ids_covered` accepts (StoreError otherwise)."""
+        if not self.far_ids_covered(direction):
+            raise StoreError(f"adjacent_key_ids: the index of {direction!r} does not hold the far ids")
+        d = _direction(direction)
+        wanted = unique(keys)
+        if not wanted or (label_ids is not None and len(label_ids) == 0):
+            return []
+        if limit_per_vertex is not None and limit_per_vertex <= 0:
+            return []
+        limited = limit_per_vertex is not None
+        one = len(wanted) == 1 and not limited
+        sql = _key_ids_sql(d, label_key(label_ids), one, limited)
+        params = [int(wanted[0])] if one else _side_params(d, wanted, limit_per_vertex)
+        if max_rows is not None:
+            sql += " LIMIT ?"  # after the ORDER BY, if any: a prefix of the ordered answer
+            params.append(int(max_rows))
+        return self.raw.execute(sql, params).fetchall()
 
     def adjacent_counts(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,

@@ -79,7 +79,8 @@ class RowBudget:
         """What an unbounded run reads for `keys` (limit None: every edge): `shape` "pairs"
         is `tx.adjacent_keys`' (from, to) rows, "keys" their to-keys in that order
         (`tx.adjacent_to_keys` when the tx has it),
-        "targets" `tx.adjacent_targets`' unsorted to-keys; OverBudget when that may be more
+        "targets" `tx.adjacent_targets`' unsorted to-keys, "key_ids" `tx.adjacent_key_ids`'
+        (to-key, to-id) rows in the order of "keys"; OverBudget when that may be more
         rows than are left (nothing big is read to find out)."""
         if not keys:
             return []
@@ -87,7 +88,9 @@ class RowBudget:
         if shape != "targets" and _capped_in_order(tx, direction, limit) and not (
                 limit is not None and len(keys) * limit <= self.left):
             # the ordered read itself, capped: n + 1 rows say "too many", fewer are all of it
-            if shape == "keys" and hasattr(tx, "adjacent_to_keys"):
+            if shape == "key_ids":
+                rows = tx.adjacent_key_ids(keys, direction, label_ids, limit, max_rows=self.left + 1)
+            elif shape == "keys" and hasattr(tx, "adjacent_to_keys"):
                 rows = tx.adjacent_to_keys(keys, direction, label_ids, limit, max_rows=self.left + 1)
             else:
                 rows = tx.adjacent_keys(keys, direction, label_ids, limit, max_rows=self.left + 1)
@@ -100,6 +103,8 @@ class RowBudget:
         counted = self.fit(tx, keys, direction, label_ids, limit)
         if shape == "targets":
             rows = counted if counted is not None else tx.adjacent_targets(keys, direction, label_ids, limit)
+        elif shape == "key_ids":
+            rows = tx.adjacent_key_ids(keys, direction, label_ids, limit)
         elif shape == "keys" and hasattr(tx, "adjacent_to_keys"):
             rows = tx.adjacent_to_keys(keys, direction, label_ids, limit)
         else:

@@ -14,8 +14,10 @@ schema, so this module settles it once and remembers it:
 * `answer`: the source's key by one indexed read (`tx.vertex_key`), then the BFS of the
   general run itself (`KoutStep._walk`, `neighbors.reach`, `_layer`) over `KeyNodes` with
   a walker that holds only what they ask for (the cancel token, the row budget of a
-  bounded run, the counters of `measure`), and the answer's ids from (key, id) pairs
-  (`tx.vertex_ids_of`), no vertex rows built.
+  bounded run, the counters of `measure`), and the answer's ids with no vertex rows built:
+  read with the answer's layers from the adjacency index where it covers the far ids
+  (`tx.adjacent_key_ids`, direction OUT in layout v3), else from (key, id) pairs
+  (`tx.vertex_ids_of`, a `vertices` probe each).
 
 Same answers, same order, same errors, same `measure` counters as the general run; it
 takes only requests where that is plain: the GET form (no `steps`), no `skip_degree`,
@@ -68,10 +70,16 @@ class _Nodes(KeyNodes):
     """`KeyNodes` with the step's label ids settled in advance and ids read from vertex
     rows (no `Vertex` objects, no access)."""
 
-    def __init__(self, walker: Any, tx: Any, lids: list[int] | None) -> None:
+    def __init__(self, walker: Any, tx: Any, lids: list[int] | None, ids_from: int) -> None:
         self.walker = walker
         self.tx = tx
         self.lids = lids
+        #: the first layer (1-based `flat` call) whose keys are in the answer: from there on an
+        #: ordered read of a side whose index holds the far ids reads (key, id) pairs
+        self.ids_from = ids_from
+        self.layers = 0
+        #: key -> stored id of the vertices those reads met (`ids` needs no probe for them)
+        self.id_of: dict[int, Any] = {}
 
     def start(self, v: Any) -> int:
         return v  # type: ignore[no-any-return]
@@ -83,10 +91,19 @@ class _Nodes(KeyNodes):
         """`KeyNodes.flat` for the steps `settle` lets through (no `skip_degree`, no
         `sample`) over a storage tx: the same reads, chunks, counters and budget, without
         its three hops to reach them (one BFS layer of a light request)."""
+        self.layers += 1
         read = getattr(self.tx, "adjacent_to_keys" if ordered else "adjacent_targets", None)
         if read is None or step.skip_degree > 0 or step.sample != NO_LIMIT:
             return super().flat(nodes, step, ordered)
+        if ordered and self.layers >= self.ids_from and self._covered(step.direction):
+            return self._layer_reads(nodes, step, self.tx.adjacent_key_ids, "key_ids")
         return self._layer_reads(nodes, step, read, "keys" if ordered else "targets")
+
+    def _covered(self, direction: Any) -> bool:
+        """Whether the tx reads `direction`'s far ids from its adjacency index (layout v3:
+        OUT); 'in' / 'both' keep the `vertices` probe of `ids`."""
+        covered = getattr(self.tx, "far_ids_covered", None)
+        return covered is not None and covered(direction)  # type: ignore[no-any-return]
 
     def _layer_reads(self, nodes: Sequence[int], step: Any, read: Any, shape: str) -> Iterator[list[int]]:
         """`KeyNodes._chunked` with the label ids and the read settled."""
@@ -106,15 +123,22 @@ class _Nodes(KeyNodes):
             else:
                 rows = budget.adjacency(self.tx, chunk, direction, lids, lim, shape)
             w.edge_iterations += len(rows)
+            if shape == "key_ids":  # (key, id) rows: the ids kept, the keys walked on
+                self.id_of.update(rows)
+                rows = [r[0] for r in rows]
             yield rows
 
     def ids(self, nodes: Sequence[int]) -> list[Any]:
         """The ids of `nodes` in order (keys no longer stored left out), as
         `KeyNodes.ids` gives them: one read of (key, id) per chunk, no vertex rows."""
-        found: dict[int, Any] = {}
+        known = self.id_of
         keys = list(nodes)
-        for start in range(0, len(keys), self.CHUNK):
-            found.update(self.tx.vertex_ids_of(keys[start:start + self.CHUNK]))
+        missing = [k for k in keys if k not in known]
+        found: dict[int, Any] = known
+        if missing:
+            found = dict(known)
+            for start in range(0, len(missing), self.CHUNK):
+                found.update(self.tx.vertex_ids_of(missing[start:start + self.CHUNK]))
         from_storage = idc.from_storage
         # `from_storage` of an int is a Long; other stored forms (str, UUID bytes) go through it
         return [Long(raw) if type(raw) is int else from_storage(raw)
@@ -194,12 +218,15 @@ def answer(tx: Any, graph: Any, name: str, req: Mapping[str, Any], token: Any, s
     if key is None:
         raise IllegalArgument(f"The source vertex with id '{_show(vid)}' does not exist")
     opts, cap, nearest, lids = settled
-    nodes = _Nodes(walker, tx, lids)
+    # k-out answers its last layer; k-neighbor every layer and the source, whose stored id
+    # is the one just looked up (`sid` found it by equality)
+    nodes = _Nodes(walker, tx, lids, opts.max_depth if name == "hg_kout" else 1)
     if name == "hg_kout":
         found, _ = KoutStep._walk(walker, nodes, key, opts, cap, nearest)  # type: ignore[arg-type]
         if opts.count_only:
             return {"vertices_size": len(found), "measure": walker.measure()}
         return {"vertices": nodes.ids(found), "measure": walker.measure()}
+    nodes.id_of[key] = sid
     layers, count = reach(nodes, key, opts, True)
     if opts.count_only:
         return {"vertices_size": count, "measure": walker.measure()}
