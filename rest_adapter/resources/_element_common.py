@@ -58,23 +58,49 @@ async def traverse(graph: Graph, traversal: TraversalIR, point: bool = False) ->
 
 
 def cardinality_of(graph: Graph) -> Any:
+    """`key -> cardinality` under `graph`'s current schema (None for an unknown key)."""
+    return _settled(graph)[0]
+
+
+def _settled(graph: Graph) -> tuple[Any, dict[str, bool]]:
+    """(`cardinality_of`, {key: shows one value as a list}) for the schema snapshot in force.
+
+    Both are remembered per snapshot: the schema service replaces its snapshot object on
+    every change (and `Graph.clear` the service), so while the same object is in force every
+    key's answer stands, and a GET by id makes no closure and no schema lookup per key. A
+    service without snapshots gets a fresh pair per call (looked up as before)."""
     schema = graph.schema
+    snapshot = getattr(schema, "_snapshot", None)
+    snap = snapshot() if snapshot is not None else None
+    held = _BY_SCHEMA.get(id(schema))
+    if held is not None and held[0] is snap and snap is not None:
+        return held[1]
 
     def card(key: str) -> Any:
         pk = schema.property_key(key)
         return pk.cardinality if pk is not None else None
 
-    return card
+    pair: tuple[Any, dict[str, bool]] = (card, {})
+    if snap is not None:
+        if len(_BY_SCHEMA) >= 64:  # services of dropped graphs: forget them all at once
+            _BY_SCHEMA.clear()
+        _BY_SCHEMA[id(schema)] = (snap, pair, schema)
+    return pair
+
+
+#: id(schema service) -> (its snapshot, (cardinality_of, multi memo), the service: kept
+#: alive so that its id is not reused while the entry stands)
+_BY_SCHEMA: dict[int, tuple[Any, tuple[Any, dict[str, bool]], Any]] = {}
 
 
 def vertices_json(graph: Graph, vertices: list[Any]) -> list[dict[str, Any]]:
-    card = cardinality_of(graph)
-    multi: dict[str, bool] = {}  # each key's cardinality looked up once per answer
+    card, multi = _settled(graph)  # each key's cardinality looked up once per snapshot
     return [vertex_json(v, card, multi) for v in vertices]
 
 
 def one_vertex_json(graph: Graph, v: Any) -> dict[str, Any]:
-    return vertex_json(v, cardinality_of(graph))
+    card, multi = _settled(graph)
+    return vertex_json(v, card, multi)
 
 
 def edges_json(edges: list[Any]) -> list[dict[str, Any]]:
