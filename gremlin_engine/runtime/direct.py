@@ -46,12 +46,14 @@ from gremlin_engine.runtime.session import make_token
 from gremlin_engine.schema.coercion import coercer
 from gremlin_engine.schema.model import Cardinality, IdStrategy
 from gremlin_engine.structure import ids as idc
-from gremlin_engine.structure.numbers import Long
-from gremlin_engine.structure.values import entry_value
+from gremlin_engine.structure.elements import Vertex
+from gremlin_engine.structure.numbers import Int, Long
+from gremlin_engine.structure.values import decode_vertex_props, entry_value
 from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.point import _values
-from storage.read_once import DECLINED, read_once
+from storage.read_once import DECLINED, read_once, reader
 from storage.tx_aggregates import CHAIN_MAX_HOPS
+from storage.tx_point import VERTEX_BY_ID_SQL
 
 #: returned when the ordinary path must answer (the caller then runs the traversal)
 FALLBACK: Any = object()
@@ -89,6 +91,10 @@ def run(graph: Any, direct: Any, values: list[Any], timeout_ms: float | None = N
         if len(direct.hops) <= CHAIN_MAX_HOPS:  # one statement finds the start and counts
             return read_once(graph.store, _walk_chain, graph, direct, values[0], token)
         return read_once(graph.store, _walk, graph, direct, values[0], token, snapshot=True)
+    if kind == "element" and direct.element_kind == "vertex" and len(values) == 1:
+        found = _one_vertex(graph, values[0])  # `V(id)` alone: a REST GET by id
+        if found is not DECLINED:
+            return found
     return read_once(graph.store, _RUNNERS[kind], graph, direct, values, snapshot=direct.snapshot)
 
 
@@ -327,6 +333,36 @@ def _element(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
     found = list(fetch(values, None, (), None))
     load_results(access, found)
     return found
+
+
+def _one_vertex(graph: Any, value: Any) -> Any:
+    """`_element` for one vertex id on a prepared reader (`read_once.reader`, kept on the
+    graph per store): one statement, the `Vertex` built and its properties decoded as the
+    loader does (`ElementLoader._vertex` + `_decode`), without a `Tx`, a `StoreAccess`, a
+    generator or a `load_results` round. `DECLINED` for an id of a type other than
+    `int`/`Long`/`Int`/`str` (whose conversion `ids.lookup_id` owns) and whenever the reader
+    declines (a memory store, a closed store, this thread inside a transaction, no idle
+    connection, checkout listeners): `_element` then answers. An undefined label id raises
+    as the loader's strict bridge does."""
+    t = type(value)
+    if t is int or t is Long or t is Int:
+        sid: Any = int(value)
+    elif t is str:
+        sid = value
+    else:
+        return DECLINED
+    store = graph.store
+    held = getattr(graph, "_direct_one_vertex", None)
+    if held is None or held[0] is not store:
+        held = graph._direct_one_vertex = (store, reader(store, VERTEX_BY_ID_SQL, one=True))
+    row = held[1]((sid,))
+    if row is None:
+        return []
+    if row is DECLINED:
+        return DECLINED
+    v = Vertex(idc.from_storage(row[1]), bridge(graph).vertex_label_by_id(row[2]).name, row[0])
+    v._props = decode_vertex_props(row[3], v)
+    return [v]
 
 
 def _walk_chain(tx: Any, graph: Any, direct: Any, ident: Any, token: CancelToken) -> Any:
