@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
@@ -46,6 +47,9 @@ SLOW: Any = object()
 
 #: the steps `answer` may take
 NAMES = frozenset({"hg_kout", "hg_kneighbor"})
+
+_first = itemgetter(0)
+_INT_ONLY = frozenset({int})
 
 _MEMO_MAX = 256  # parameter sets remembered per schema snapshot (a handler sends few shapes)
 
@@ -125,7 +129,7 @@ class _Nodes(KeyNodes):
             w.edge_iterations += len(rows)
             if shape == "key_ids":  # (key, id) rows: the ids kept, the keys walked on
                 self.id_of.update(rows)
-                rows = [r[0] for r in rows]
+                rows = list(map(_first, rows))
             yield rows
 
     def ids(self, nodes: Sequence[int]) -> list[Any]:
@@ -133,16 +137,19 @@ class _Nodes(KeyNodes):
         `KeyNodes.ids` gives them: one read of (key, id) per chunk, no vertex rows."""
         known = self.id_of
         keys = list(nodes)
-        missing = [k for k in keys if k not in known]
-        found: dict[int, Any] = known
-        if missing:
+        if known.keys() >= set(keys):  # every id read with the layers: C calls alone
+            raws = list(map(known.__getitem__, keys))
+        else:
             found = dict(known)
+            missing = [k for k in keys if k not in known]
             for start in range(0, len(missing), self.CHUNK):
                 found.update(self.tx.vertex_ids_of(missing[start:start + self.CHUNK]))
-        from_storage = idc.from_storage
+            raws = [found[k] for k in keys if k in found]
         # `from_storage` of an int is a Long; other stored forms (str, UUID bytes) go through it
-        return [Long(raw) if type(raw) is int else from_storage(raw)
-                for raw in (found[k] for k in keys if k in found)]
+        if set(map(type, raws)) <= _INT_ONLY:
+            return list(map(Long, raws))
+        from_storage = idc.from_storage
+        return [Long(raw) if type(raw) is int else from_storage(raw) for raw in raws]
 
 
 def _param_key(name: str, req: Mapping[str, Any]) -> Any:
