@@ -70,11 +70,12 @@ def _settled(graph: Graph) -> tuple[Any, dict[str, bool]]:
     key's answer stands, and a GET by id makes no closure and no schema lookup per key. A
     service without snapshots gets a fresh pair per call (looked up as before)."""
     schema = graph.schema
-    snapshot = getattr(schema, "_snapshot", None)
-    snap = snapshot() if snapshot is not None else None
+    snap = getattr(schema, "_snap", None)  # the snapshot in force, None until loaded
     held = _BY_SCHEMA.get(id(schema))
     if held is not None and held[0] is snap and snap is not None:
         return held[1]
+    snapshot = getattr(schema, "_snapshot", None)
+    snap = snapshot() if snapshot is not None else None  # loads it when needed
 
     def card(key: str) -> Any:
         pk = schema.property_key(key)
