@@ -8,11 +8,12 @@ goes"). This measures the floor each layout sets, with the store's PRAGMAs:
 
 * ``v1``: store layout v1 (`STORE_VERSION` "1": rowid edge table with AUTOINCREMENT, a
   unique text edge id, out/in adjacency indexes, a label index, foreign keys on);
-* ``keyed``: store layout v2, the DDL of `storage/tables.py` today: the rowid edge table kept
+* ``keyed``: store layout v2 (`storage/tables.py` before layout v3 added the end vertices'
+  ids to the edge rows and ``in_id`` to the out-adjacency index): the rowid edge table kept
   (its integer key is the engine's edge handle), no index on the text edge id of HugeGraph
   edges (derivable from the edge's parts; a partial index serves auto-mode ids), no foreign
   keys, and the out-adjacency index UNIQUE with ``dup`` so it also enforces edge identity;
-* ``store``: layout v2 through the storage API (`Store.write()` + ``edges_insert(rows,
+* ``store``: the store's current layout (v3) through the storage API (`Store.write()` + ``edges_insert(rows,
   unique_parts=True)``): what the storage layer adds to the DDL's floor (its end-vertex
   check, savepoint, key allocation, SQLAlchemy-free but Python-side row building);
 * ``clustered``: an edge table ``WITHOUT ROWID`` whose primary key is the out-adjacency tuple
@@ -77,7 +78,7 @@ def _ids(pairs: list[tuple[int, int]]) -> list[tuple[object, ...]]:
 
 
 def measure_store(vertices: int, pairs: list[tuple[int, int]], batch: int) -> str:
-    """Layout v2 through `storage`: one write transaction per batch, as a REST request."""
+    """The current layout through `storage`: one write transaction per batch, as a REST request."""
     from storage import open_store
 
     fd, path = tempfile.mkstemp(suffix=".db")
