@@ -227,6 +227,15 @@ _VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"
 _IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 
 
+def _start_keys(keys: Iterable[int], label_ids: Sequence[int] | None, limit_per_vertex: int | None = None) -> list[int]:
+    """The distinct start keys of an adjacency read, or none when the read can have no row
+    (no keys, an empty label set, a per-vertex limit of 0 or less): every read method
+    answers that case without SQL."""
+    if (label_ids is not None and len(label_ids) == 0) or (limit_per_vertex is not None and limit_per_vertex <= 0):
+        return []
+    return unique(keys)
+
+
 class AdjacencyMixin(TxBase):
     __slots__ = ()
 
@@ -255,10 +264,8 @@ class AdjacencyMixin(TxBase):
         d = _direction(direction)
         if max_rows is not None and d == "both" and limit_per_vertex is not None:
             raise StoreError("max_rows needs a single direction or no per-vertex limit")
-        wanted = unique(keys)
-        if not wanted or (label_ids is not None and len(label_ids) == 0):
-            return [], False
-        if limit_per_vertex is not None and limit_per_vertex <= 0:
+        wanted = _start_keys(keys, label_ids, limit_per_vertex)
+        if not wanted:
             return [], False
         limited = limit_per_vertex is not None
         if len(wanted) == 1 and d != "both" and not limited:
@@ -319,8 +326,8 @@ class AdjacencyMixin(TxBase):
         labels = label_key(label_ids)
         if d == "both" or limit_per_vertex is not None or not _loop_ordered(labels, False):
             return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex, max_rows)]
-        wanted = unique(keys)
-        if not wanted or (label_ids is not None and len(label_ids) == 0):
+        wanted = _start_keys(keys, label_ids)
+        if not wanted:
             return []
         one = len(wanted) == 1
         params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
@@ -345,10 +352,8 @@ class AdjacencyMixin(TxBase):
         if not self.far_ids_covered(direction):
             raise StoreError(f"adjacent_key_ids: the index of {direction!r} does not hold the far ids")
         d = _direction(direction)
-        wanted = unique(keys)
-        if not wanted or (label_ids is not None and len(label_ids) == 0):
-            return []
-        if limit_per_vertex is not None and limit_per_vertex <= 0:
+        wanted = _start_keys(keys, label_ids, limit_per_vertex)
+        if not wanted:
             return []
         limited = limit_per_vertex is not None
         one = len(wanted) == 1 and not limited
@@ -366,8 +371,8 @@ class AdjacencyMixin(TxBase):
         self-loop counts twice, as `adjacent` lists it twice). Keys with no edges map to 0.
         The form for `out().count()`: the count alone, from the adjacency index."""
         d = _direction(direction)
-        wanted = unique(keys)
-        if not wanted or (label_ids is not None and len(label_ids) == 0):
+        wanted = _start_keys(keys, label_ids)
+        if not wanted:
             return {k: 0 for k in wanted}
         sql = _count_sql(d, label_key(label_ids))
         return dict(self.raw.execute(sql, [json_keys(wanted)]).fetchall())
@@ -382,8 +387,8 @@ class AdjacencyMixin(TxBase):
         d = _direction(direction)
         if d == "both":
             raise StoreError("adjacent_heads takes direction 'out' or 'in'")
-        wanted = unique(keys)
-        if not wanted or (label_ids is not None and len(label_ids) == 0):
+        wanted = _start_keys(keys, label_ids)
+        if not wanted:
             return []
         return self.raw.execute(_heads_sql(d, label_key(label_ids)), [json_keys(wanted)]).fetchall()
 
@@ -403,10 +408,8 @@ class AdjacencyMixin(TxBase):
             if max_rows is not None:
                 raise StoreError("adjacent_targets: max_rows needs a single direction or no per-vertex limit")
             return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
-        wanted = unique(keys)
-        if not wanted or (label_ids is not None and len(label_ids) == 0):
-            return []
-        if limit_per_vertex is not None and limit_per_vertex <= 0:
+        wanted = _start_keys(keys, label_ids, limit_per_vertex)
+        if not wanted:
             return []
         limited = limit_per_vertex is not None
         capped = max_rows is not None
