@@ -1,0 +1,154 @@
+"""`groupCount().by(key)` pushed into SQLite on a strict-schema graph: for every data type a
+property key can have, the pushed-down answer equals the general path's (values, Java types,
+map order = order of first appearance), with and without label filters, on vertices and edges.
+
+Why a file of its own: `test_pushdowns.py` covers an auto-mode graph whose one key mixes
+every stored form; here each key has ONE declared type, the case a cheaper statement (SQL
+values instead of JSON text) would be tempted to special-case, so any such change must keep
+these answers. The groups' order is also pinned against a hand count in scan order.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gremlin_engine import GraphConfig, GraphRegistry
+from gremlin_engine.graph import Graph
+from gremlin_engine.runtime.access import StoreAccess
+from gremlin_engine.structure.numbers import Byte, Float, Long
+from gremlin_engine.traversal import compile_traversal
+from gremlin_engine.traversal.tokens import T
+
+from .gremlin import g
+
+#: per key: its data type and the values the vertices take in turn (None: the vertex lacks it);
+#: repeats out of sorted order, so first-appearance order differs from any sort
+VALUES: dict[str, tuple[str, list[Any]]] = {
+    "s": ("TEXT", ["b", "a", None, "b", "1", "true", "[1]", "a"]),
+    "i": ("INT", [3, 1, 3, None, -7, 1, 0, 2_000_000_000]),
+    "l": ("LONG", [Long(5), Long(3_000_000_000), None, Long(5), Long(-1), Long(0), Long(1), Long(5)]),
+    "d": ("DOUBLE", [1.5, 1.0, 2.0, 1.5, None, 0.0, -3.25, 1e20]),
+    "f": ("FLOAT", [Float(1.5), Float(1.0), None, Float(1.5), Float(0.0), Float(2.0), Float(1.0), Float(-1.0)]),
+    "b": ("BOOLEAN", [True, False, True, None, True, False, False, True]),
+    "y": ("BYTE", [Byte(1), Byte(-1), Byte(1), Byte(0), None, Byte(127), Byte(1), Byte(0)]),
+    "t": ("DATE", [dt.datetime(2020, 1, 2, tzinfo=dt.UTC), dt.datetime(2019, 5, 6, tzinfo=dt.UTC), None,
+                   dt.datetime(2020, 1, 2, tzinfo=dt.UTC), dt.datetime(2021, 1, 1, tzinfo=dt.UTC),
+                   dt.datetime(2019, 5, 6, tzinfo=dt.UTC), dt.datetime(2022, 3, 4, tzinfo=dt.UTC),
+                   dt.datetime(2020, 1, 2, tzinfo=dt.UTC)]),
+    "u": ("UUID", [uuid.UUID(int=2), uuid.UUID(int=1), uuid.UUID(int=2), None, uuid.UUID(int=3),
+                   uuid.UUID(int=1), uuid.UUID(int=2), uuid.UUID(int=4)]),
+    "x": ("BLOB", [b"\x01", b"\x00\x02", None, b"\x01", b"", b"\x00\x02", b"zz", b"\x01"]),
+}
+N = 8
+
+
+@pytest.fixture(scope="module")
+def typed_graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Graph]:
+    """Vertices of two labels (alternating) and edges of two labels, each element taking the
+    i-th value of every key."""
+    path: Path = tmp_path_factory.mktemp("gct") / "g.db"
+    cfg = GraphConfig(name="gct", backend="sqlite", store=str(path), schema_mode="strict")
+    GraphRegistry.init_store(cfg)
+    registry = GraphRegistry(evaluation_timeout_ms=0)
+    graph = registry.open(cfg)
+    keys = list(VALUES)
+    for key, (dtype, _vals) in VALUES.items():
+        graph.schema.create("propertykey", {"name": key, "data_type": dtype})
+    graph.schema.create("propertykey", {"name": "tags", "data_type": "TEXT", "cardinality": "LIST"})
+    for label in ("red", "blue"):
+        graph.schema.create("vertexlabel", {"name": label, "properties": [*keys, "tags"],
+                                            "nullable_keys": [*keys, "tags"]})
+    for label in ("near", "far"):
+        graph.schema.create("edgelabel", {"name": label, "source_label": "red", "target_label": "blue",
+                                          "properties": keys, "nullable_keys": keys})
+    with graph.store.write() as tx:
+        a = StoreAccess.for_graph(graph, tx)
+        vs = []
+        for i in range(N):
+            props = [(k, vals[i]) for k, (_d, vals) in VALUES.items() if vals[i] is not None]
+            if i % 3:
+                props += [("tags", f"t{i % 2}"), ("tags", "z")]
+            vs.append(a.add_vertex("red" if i % 2 == 0 else "blue", None, props))
+        for i in range(N):
+            props = [(k, vals[i]) for k, (_d, vals) in VALUES.items() if vals[i] is not None]
+            a.add_edge("near" if i % 3 else "far", vs[(2 * i) % N], vs[(2 * i + 1) % N], None, props)
+    try:
+        yield graph
+    finally:
+        registry.close_all()
+
+
+def _typed(result: list[Any]) -> list[Any]:
+    """The map as an ordered item list with every key's and count's exact type."""
+    (m,) = result
+    return [(type(k).__name__, k, type(n).__name__, n) for k, n in m.items()]
+
+
+def _pushed_and_general(graph: Graph, b: Any) -> list[Any]:
+    assert "groupCount(V" in repr(compile_traversal(b.ir)) or "groupCount(E" in repr(compile_traversal(b.ir)), b.ir
+    fast = graph.traverse(b.ir)
+    slow = graph.traverse(b.ir.with_source("withoutStrategies", "GroupCountStrategy"))
+    assert _typed(fast) == _typed(slow), b.ir
+    return fast
+
+
+@pytest.mark.parametrize("key", [*VALUES, "tags"])
+def test_vertex_groups_by_each_data_type(typed_graph: Graph, key: str) -> None:
+    for b in (g.V().groupCount().by(key), g.V().hasLabel("red").groupCount().by(key),
+              g.V().hasLabel("blue", "red").groupCount().by(key),
+              g.withStrategies("ProductiveByStrategy").V().groupCount().by(key)):
+        _pushed_and_general(typed_graph, b)
+
+
+@pytest.mark.parametrize("key", list(VALUES))
+def test_edge_groups_by_each_data_type(typed_graph: Graph, key: str) -> None:
+    for b in (g.E().groupCount().by(key), g.E().hasLabel("near").groupCount().by(key)):
+        _pushed_and_general(typed_graph, b)
+
+
+@pytest.mark.parametrize("key", list(VALUES))
+def test_groups_come_in_first_appearance_order_with_declared_types(typed_graph: Graph, key: str) -> None:
+    """The answer against a count by hand: first appearance order, values of the declared type."""
+    expected: dict[Any, int] = {}
+    for v in VALUES[key][1]:
+        if v is not None:
+            expected[v] = expected.get(v, 0) + 1
+    (got,) = typed_graph.traverse(g.V().groupCount().by(key).ir)
+    assert list(got) == list(expected)
+    assert {k: int(n) for k, n in got.items()} == expected
+    assert all(type(n) is Long for n in got.values())
+    assert [type(k) for k in got] == [type(k) for k in expected]
+
+
+def test_values_that_look_alike_across_types_stay_apart(typed_graph: Graph) -> None:
+    """The text '1', 'true' and '[1]' are strings, never the number, boolean or list they spell."""
+    (got,) = typed_graph.traverse(g.V().groupCount().by("s").ir)
+    assert list(got) == ["b", "a", "1", "true", "[1]"]
+    (flags,) = typed_graph.traverse(g.V().groupCount().by("b").ir)
+    assert [(type(k), k) for k in flags] == [(bool, True), (bool, False)]
+    (labels,) = typed_graph.traverse(g.V().groupCount().by(T.label).ir)
+    assert labels == {"red": Long(4), "blue": Long(4)} and list(labels) == ["red", "blue"]
+
+
+def test_the_storage_statement_answers(typed_graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fused step really took the pushdown (not its fallback) for every key kind here."""
+    from storage.tx_aggregates import AggregatesMixin
+
+    seen: list[str] = []
+    original = AggregatesMixin.property_groups
+
+    def recording(self: Any, kind: str, label_ids: Any, key: str, stop: Any = None) -> Any:
+        out = original(self, kind, label_ids, key, stop)
+        seen.append(key if out is not None else "")
+        return out
+
+    monkeypatch.setattr(AggregatesMixin, "property_groups", recording)
+    for key in (*VALUES, "tags"):
+        typed_graph.traverse(g.V().groupCount().by(key).ir)
+    assert seen == [*VALUES, "tags"]
