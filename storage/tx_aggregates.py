@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -46,6 +47,8 @@ HAS_JSON_ARROW = sqlite3.sqlite_version_info >= (3, 38, 0)
 
 #: SQLite virtual-machine steps between two polls of `stop`
 POLL_EVERY = 20_000
+#: rows per `property_groups` statement: bounds the joined text held at once
+GROUP_CHUNK = 20_000
 #: the longest walk `walk_count_from_id` answers with one join chain ('both' hops double
 #: the branches: 2**hops at most)
 CHAIN_MAX_HOPS = 3
@@ -108,9 +111,18 @@ def _chain_sql(hops: tuple[Hop, ...]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
-    where = "" if labels is None else f" WHERE 1{label_filter('label_id', labels)}"
-    return f"SELECT props -> ?, count(*), min(key) AS first FROM {table}{where} GROUP BY 1 ORDER BY first"
+def _member_texts_sql(table: str, labels: tuple[int, ...] | None) -> str:
+    """One chunk of `property_groups`: the member's JSON text of every row with a key in
+    ``(?2, ?3]`` ('' where absent: JSON text is never empty), joined by line breaks (which
+    JSON text never holds raw), and the number of rows. A rowid range scan meets the rows in
+    key order; ``+label_id`` keeps the planner off the label index, whose order is not."""
+    return (f"SELECT group_concat(coalesce(props -> ?1, ''), char(10)), count(*) FROM {table} "
+            f"WHERE key > ?2 AND key <= ?3{label_filter('+label_id', labels)}")
+
+
+@lru_cache(maxsize=4)
+def _key_bounds_sql(table: str) -> str:
+    return f"SELECT (SELECT min(key) FROM {table}), (SELECT max(key) FROM {table})"
 
 
 @lru_cache(maxsize=64)
@@ -223,14 +235,42 @@ class AggregatesMixin(TxBase):
     ) -> list[tuple[str | None, int]] | None:
         """(JSON text of member `key` of `props`, or None where absent; row count) per
         distinct text, for the rows of `kind` ('vertex' / 'edge') with a label in
-        `label_ids` (None: all), in the order of each group's first row."""
+        `label_ids` (None: all), in the order of each group's first row.
+
+        Why not ``GROUP BY``: its sorter sorted every row (n log n), half the statement's
+        cost at 10k rows and two thirds at 100k. Instead each chunk of `GROUP_CHUNK` keys
+        comes back as ONE joined text that `Counter` counts in C, and a dict keeps the order
+        of first appearance by itself (chunks go in key order)."""
         path = member_path(key)
         if not HAS_JSON_ARROW or path is None:
             raise AggregateUnsupported("this SQLite cannot extract a member's JSON text")
         if label_ids is not None and len(label_ids) == 0:
             return []
-        rows = self._aggregate(_groups_sql(_TABLES[kind], _labels(label_ids)), [path], stop)
-        return None if rows is None else [(r[0], int(r[1])) for r in rows]
+        table = _TABLES[kind]
+        sql = _member_texts_sql(table, _labels(label_ids))
+        raw = self.raw
+        if stop is not None:
+            raw.set_progress_handler(lambda: 1 if stop() else 0, POLL_EVERY)
+        try:
+            low, high = raw.execute(_key_bounds_sql(table)).fetchone()
+            counts: Counter[str] = Counter()
+            if low is not None:
+                for start in range(low - 1, high, GROUP_CHUNK):
+                    joined, n = raw.execute(sql, (path, start, start + GROUP_CHUNK)).fetchone()
+                    if joined is None:
+                        continue
+                    texts = joined.split("\n")
+                    if len(texts) != n:
+                        raise AggregateUnsupported("a member's JSON text holds a raw line break")
+                    counts.update(texts)
+        except sqlite3.OperationalError as exc:
+            if stop is not None and stop():
+                return None
+            raise AggregateUnsupported(str(exc)) from exc
+        finally:
+            if stop is not None:
+                raw.set_progress_handler(None, 0)
+        return [(text or None, n) for text, n in counts.items()]
 
     def label_groups(
         self, kind: str, label_ids: Sequence[int] | None = None, stop: Callable[[], bool] | None = None,

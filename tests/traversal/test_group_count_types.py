@@ -152,3 +152,97 @@ def test_the_storage_statement_answers(typed_graph: Graph, monkeypatch: pytest.M
     for key in (*VALUES, "tags"):
         typed_graph.traverse(g.V().groupCount().by(key).ir)
     assert seen == [*VALUES, "tags"]
+
+
+# ---- the chunked statement against the GROUP BY statement it replaced -------------------------
+
+#: the statement `property_groups` ran before the chunked texts (session 5): the reference
+OLD_SQL = "SELECT props -> ?, count(*), min(key) AS first FROM {table}{where} GROUP BY 1 ORDER BY first"
+
+
+def _old_groups(tx: Any, table: str, label_ids: list[int] | None, key: str) -> list[tuple[Any, int]]:
+    where = "" if label_ids is None else f" WHERE label_id IN ({','.join(map(str, label_ids))})"
+    rows = tx.raw.execute(OLD_SQL.format(table=table, where=where), [f'$."{key}"']).fetchall()
+    return [(r[0], int(r[1])) for r in rows]
+
+
+def _label_id_sets(graph: Graph, kind: str) -> list[list[int] | None]:
+    names = ("red", "blue") if kind == "vertex" else ("near", "far")
+    by_name = graph.schema.vertex_label if kind == "vertex" else graph.schema.edge_label
+    ids = [by_name(n).id for n in names]
+    return [None, ids[:1], ids[1:], ids]
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 20_000])
+def test_chunked_groups_equal_the_old_statement(typed_graph: Graph, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    import storage.tx_aggregates
+
+    monkeypatch.setattr(storage.tx_aggregates, "GROUP_CHUNK", chunk)
+    with typed_graph.store.read() as tx:
+        for kind, table in (("vertex", "vertices"), ("edge", "edges")):
+            for lids in _label_id_sets(typed_graph, kind):
+                for key in (*VALUES, "tags", "nosuch"):
+                    got = tx.property_groups(kind, lids, key)
+                    assert got == _old_groups(tx, table, lids, key), (kind, lids, key)
+                    assert all(type(n) is int for _t, n in got)
+
+
+@pytest.fixture
+def mixed_graph(tmp_path: Path) -> Iterator[Graph]:
+    """Auto mode: one key holding JSON forms that SQL values would merge (1, 1.0, true, '1',
+    a tagged Long, a list, a meta-property entry), with absent rows and deleted keys between."""
+    cfg = GraphConfig(name="mixed", backend="sqlite", store=str(tmp_path / "m.db"), schema_mode="auto")
+    GraphRegistry.init_store(cfg)
+    registry = GraphRegistry(evaluation_timeout_ms=0)
+    graph = registry.open(cfg)
+    forms: list[Any] = [1, 1.0, True, "1", Long(1), [1], "[1]", None, 1, "a\nb", True, 1.0, "1", Long(1), None]
+    with graph.store.write() as tx:
+        a = StoreAccess.for_graph(graph, tx)
+        vs = []
+        for i, v in enumerate(forms):
+            props = [] if v is None else [("k", v)]
+            vs.append(a.add_vertex("x" if i % 2 else "y", None, props))
+        a.add_vertex("y", None, [("k", "meta", None, {"since": 1})])
+        a.drop([vs[3], vs[4]])  # gaps in the keys
+    try:
+        yield graph
+    finally:
+        registry.close_all()
+
+
+@pytest.mark.parametrize("chunk", [1, 4, 20_000])
+def test_mixed_forms_stay_apart_as_before(mixed_graph: Graph, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    import storage.tx_aggregates
+
+    monkeypatch.setattr(storage.tx_aggregates, "GROUP_CHUNK", chunk)
+    ids = [mixed_graph.schema.vertex_label(n).id for n in ("x", "y")]
+    with mixed_graph.store.read() as tx:
+        for lids in (None, ids[:1], ids[1:], ids):
+            got = tx.property_groups("vertex", lids, "k")
+            assert got == _old_groups(tx, "vertices", lids, "k"), lids
+        texts = [t for t, _n in tx.property_groups("vertex", None, "k")]
+    assert texts == ["1", "1.0", "true", '{"@t":"list","v":[1]}', '"[1]"', None, '"a\\nb"', '"1"',
+                     '{"@t":"L","v":1}', '{"@v":"meta","@m":{"since":1}}']
+    for b in (g.V().groupCount().by("k"), g.V().hasLabel("x").groupCount().by("k"),
+              g.withStrategies("ProductiveByStrategy").V().groupCount().by("k")):
+        _pushed_and_general(mixed_graph, b)
+
+
+def test_an_empty_table_and_a_stop(typed_graph: Graph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import storage.tx_aggregates
+
+    cfg = GraphConfig(name="empty", backend="sqlite", store=str(tmp_path / "e.db"), schema_mode="auto")
+    GraphRegistry.init_store(cfg)
+    registry = GraphRegistry(evaluation_timeout_ms=0)
+    try:
+        empty = registry.open(cfg)
+        with empty.store.read() as tx:
+            assert tx.property_groups("vertex", None, "k") == []
+            assert tx.property_groups("edge", [1], "k") == []
+        assert empty.traverse(g.V().groupCount().by("k").ir) == [{}]
+    finally:
+        registry.close_all()
+    monkeypatch.setattr(storage.tx_aggregates, "POLL_EVERY", 1)
+    with typed_graph.store.read() as tx:
+        assert tx.property_groups("vertex", None, "s", stop=lambda: True) is None
+        assert tx.property_groups("vertex", None, "s", stop=lambda: False) == _old_groups(tx, "vertices", None, "s")
