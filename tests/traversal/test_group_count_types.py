@@ -154,9 +154,9 @@ def test_the_storage_statement_answers(typed_graph: Graph, monkeypatch: pytest.M
     assert seen == [*VALUES, "tags"]
 
 
-# ---- the chunked statement against the GROUP BY statement it replaced -------------------------
+# ---- the chunked statements against the one whole-table statement they replaced -------------------------
 
-#: the statement `property_groups` ran before the chunked texts (session 5): the reference
+#: the statement `property_groups` ran before it went by key chunks (session 5): the reference
 OLD_SQL = "SELECT props -> ?, count(*), min(key) AS first FROM {table}{where} GROUP BY 1 ORDER BY first"
 
 
