@@ -111,12 +111,14 @@ def _chain_sql(hops: tuple[Hop, ...]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
+def _groups_sql(table: str, labels: tuple[int, ...] | None, whole: bool = False) -> str:
     """One chunk of `property_groups`: the groups of the rows with a key in ``(?2, ?3]``, in
     the order of their first row. The rowid range bounds the sorter's work per chunk;
-    ``+label_id`` keeps the planner on that range rather than the label index."""
+    ``+label_id`` keeps the planner on that range rather than the label index. `whole`:
+    every row at once (no ?2, ?3), for a table that fits in one chunk."""
+    where = "1" if whole else "key > ?2 AND key <= ?3"
     return (f"SELECT props -> ?1, count(*), min(key) AS first FROM {table} "
-            f"WHERE key > ?2 AND key <= ?3{label_filter('+label_id', labels)} GROUP BY 1 ORDER BY first")
+            f"WHERE {where}{label_filter('+label_id', labels)} GROUP BY 1 ORDER BY first")
 
 
 @lru_cache(maxsize=4)
@@ -248,7 +250,6 @@ class AggregatesMixin(TxBase):
         if label_ids is not None and len(label_ids) == 0:
             return []
         table = _TABLES[kind]
-        sql = _groups_sql(table, _labels(label_ids))
         raw = self.raw
         if stop is not None:
             raw.set_progress_handler(lambda: 1 if stop() else 0, POLL_EVERY)
@@ -256,9 +257,12 @@ class AggregatesMixin(TxBase):
             low, high = raw.execute(_key_bounds_sql(table)).fetchone()
             counts: dict[str | None, int] = {}
             if low is not None:
+                whole = high - low < GROUP_CHUNK
+                sql = _groups_sql(table, _labels(label_ids), whole)
+                spans = [()] if whole else [(s, s + GROUP_CHUNK) for s in range(low - 1, high, GROUP_CHUNK)]
                 get = counts.get
-                for start in range(low - 1, high, GROUP_CHUNK):
-                    for text, n, _first in raw.execute(sql, (path, start, start + GROUP_CHUNK)):
+                for span in spans:
+                    for text, n, _first in raw.execute(sql, (path, *span)):
                         counts[text] = get(text, 0) + n
         except sqlite3.OperationalError as exc:
             if stop is not None and stop():
