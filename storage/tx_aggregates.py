@@ -35,7 +35,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from storage._sql import label_filter, label_key
 from storage.errors import StoreError
@@ -55,6 +55,8 @@ CHAIN_MAX_HOPS = 3
 
 _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
           "both": (("out_key", "in_key"), ("in_key", "out_key"))}
+_T = TypeVar("_T")
+
 _TABLES = {"vertex": "vertices", "edge": "edges"}
 
 Hop = tuple[str, tuple[int, ...] | None]  # (direction, label ids or None for every label)
@@ -171,12 +173,15 @@ def member_path(key: str) -> str | None:
 class AggregatesMixin(TxBase):
     __slots__ = ()
 
-    def _aggregate(self, sql: str, params: list[Any], stop: Callable[[], bool] | None) -> list[Any] | None:
+    def _stoppable(self, read: Callable[[Any], _T], stop: Callable[[], bool] | None) -> _T | None:
+        """`read(raw connection)` polled by `stop` (a progress handler): None when `stop`
+        interrupted it; any other driver refusal is `AggregateUnsupported`, so the caller
+        falls back to the step pipeline."""
         raw = self.raw
         if stop is not None:
             raw.set_progress_handler(lambda: 1 if stop() else 0, POLL_EVERY)
         try:
-            return raw.execute(sql, params).fetchall()
+            return read(raw)
         except sqlite3.OperationalError as exc:
             if stop is not None and stop():
                 return None
@@ -184,6 +189,9 @@ class AggregatesMixin(TxBase):
         finally:
             if stop is not None:
                 raw.set_progress_handler(None, 0)
+
+    def _aggregate(self, sql: str, params: list[Any], stop: Callable[[], bool] | None) -> list[Any] | None:
+        return self._stoppable(lambda raw: raw.execute(sql, params).fetchall(), stop)
 
     def walk_count_from_id(
         self, vertex_id: Any, hops: Sequence[tuple[str, Sequence[int] | None]], stop: Callable[[], bool] | None = None,
@@ -250,28 +258,22 @@ class AggregatesMixin(TxBase):
         if label_ids is not None and len(label_ids) == 0:
             return []
         table = _TABLES[kind]
-        raw = self.raw
-        if stop is not None:
-            raw.set_progress_handler(lambda: 1 if stop() else 0, POLL_EVERY)
-        try:
+        labels = _labels(label_ids)
+
+        def read(raw: Any) -> list[tuple[str | None, int]]:
             low, high = raw.execute(_key_bounds_sql(table)).fetchone()
             counts: dict[str | None, int] = {}
             if low is not None:
                 whole = high - low < GROUP_CHUNK
-                sql = _groups_sql(table, _labels(label_ids), whole)
+                sql = _groups_sql(table, labels, whole)
                 spans = [()] if whole else [(s, s + GROUP_CHUNK) for s in range(low - 1, high, GROUP_CHUNK)]
                 get = counts.get
                 for span in spans:
                     for text, n, _first in raw.execute(sql, (path, *span)):
                         counts[text] = get(text, 0) + n
-        except sqlite3.OperationalError as exc:
-            if stop is not None and stop():
-                return None
-            raise AggregateUnsupported(str(exc)) from exc
-        finally:
-            if stop is not None:
-                raw.set_progress_handler(None, 0)
-        return list(counts.items())
+            return list(counts.items())
+
+        return self._stoppable(read, stop)
 
     def label_groups(
         self, kind: str, label_ids: Sequence[int] | None = None, stop: Callable[[], bool] | None = None,
