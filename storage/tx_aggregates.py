@@ -115,12 +115,16 @@ def _chain_sql(hops: tuple[Hop, ...]) -> str:
 @lru_cache(maxsize=64)
 def _groups_sql(table: str, labels: tuple[int, ...] | None, whole: bool = False) -> str:
     """One chunk of `property_groups`: the groups of the rows with a key in ``(?2, ?3]``, in
-    the order of their first row. The rowid range bounds the sorter's work per chunk;
-    ``+label_id`` keeps the planner on that range rather than the label index. `whole`:
-    every row at once (no ?2, ?3), for a table that fits in one chunk."""
-    where = "1" if whole else "key > ?2 AND key <= ?3"
+    the order of their first row; the rowid range bounds the sorter's work per chunk. Chunks
+    are only read over every label (`labels` None). `whole`: every row at once (no ?2, ?3),
+    for a table that fits in one chunk or a label filter, which the label index serves."""
+    if whole:
+        return (f"SELECT props -> ?1, count(*), min(key) AS first FROM {table} "
+                f"WHERE 1{label_filter('label_id', labels)} GROUP BY 1 ORDER BY first")
+    if labels is not None:
+        raise ValueError("property_groups reads chunks over every label only")
     return (f"SELECT props -> ?1, count(*), min(key) AS first FROM {table} "
-            f"WHERE {where}{label_filter('+label_id', labels)} GROUP BY 1 ORDER BY first")
+            f"WHERE key > ?2 AND key <= ?3 GROUP BY 1 ORDER BY first")
 
 
 @lru_cache(maxsize=4)
@@ -251,6 +255,8 @@ class AggregatesMixin(TxBase):
         Chunks keep each sort small; merged in key order in a dict, the groups keep the
         order of their first row (a group first met in a later chunk comes after all the
         groups of earlier ones, and inside a chunk the statement orders them by first row).
+        Only a read of every label is chunked: a label filter goes through the label index
+        (`ix_vertices_label`), one statement, as a rowid range scan would read every label.
         """
         path = member_path(key)
         if not HAS_JSON_ARROW or path is None:
@@ -261,7 +267,9 @@ class AggregatesMixin(TxBase):
         labels = _labels(label_ids)
 
         def read(raw: Any) -> list[tuple[str | None, int]]:
-            low, high = raw.execute(_key_bounds_sql(table)).fetchone()
+            # a label filter reads its rows through the label index in one statement; the
+            # chunks are for the scan of every row
+            low, high = (0, 0) if labels is not None else raw.execute(_key_bounds_sql(table)).fetchone()
             counts: dict[str | None, int] = {}
             if low is not None:
                 whole = high - low < GROUP_CHUNK
