@@ -335,6 +335,19 @@ def _element(tx: Any, graph: Any, direct: Any, values: list[Any]) -> Any:
     return found
 
 
+def stored_id(value: Any) -> Any:
+    """The stored form of a vertex id bound as an `int`/`Long`/`Int` (the int) or a `str`
+    (itself), as `ids.lookup_id` + `ids.to_storage` make them, for the prepared readers here
+    and in `direct_fast`; `DECLINED` for any other type, whose conversion the general path
+    owns."""
+    t = type(value)
+    if t is str:
+        return value
+    if t is int or t is Long or t is Int:
+        return int(value)
+    return DECLINED
+
+
 def _one_vertex(graph: Any, value: Any) -> Any:
     """`_element` for one vertex id on a prepared reader (`read_once.reader`, kept on the
     graph per store): one statement, the `Vertex` built and its properties decoded as the
@@ -344,12 +357,8 @@ def _one_vertex(graph: Any, value: Any) -> Any:
     declines (a memory store, a closed store, this thread inside a transaction, no idle
     connection, checkout listeners): `_element` then answers. An undefined label id raises
     as the loader's strict bridge does."""
-    t = type(value)
-    if t is int or t is Long or t is Int:
-        sid: Any = int(value)
-    elif t is str:
-        sid = value
-    else:
+    sid = stored_id(value)
+    if sid is DECLINED:
         return DECLINED
     store = graph.store
     held = getattr(graph, "_direct_one_vertex", None)

@@ -40,7 +40,7 @@ from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import direct as _direct
 from gremlin_engine.runtime.reads import storage_direction
 from gremlin_engine.structure import ids as idc
-from gremlin_engine.structure.numbers import Int, Long
+from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.steps.point import _values
 from storage import tx_aggregates, tx_point
@@ -52,18 +52,6 @@ SLOW: Any = DECLINED
 
 _NONE: tuple[Any, Any] = (None, None)
 _ABSENT: Any = object()
-
-
-def _stored_id(value: Any) -> Any:
-    """The stored form of a vertex id bound as an `int`/`Long`/`Int` (the int) or a `str`
-    (itself), as `ids.lookup_id` + `ids.to_storage` make them; `SLOW` for any other type,
-    whose conversion `direct.run` owns."""
-    t = type(value)
-    if t is str:
-        return value
-    if t is int or t is Long or t is Int:
-        return int(value)
-    return SLOW
 
 
 def _settled(graph: Any, plan: Any, state: list[tuple[Any, Any]], settle: Callable[..., tuple[Any, Any]]) -> tuple[Any, Any]:
@@ -114,7 +102,7 @@ def _point(graph: Any, plan: Any) -> Callable[[Any], Any]:
     state: list[tuple[Any, dict[int, str]]] = [(None, {})]
 
     def run(value: Any) -> Any:
-        sid = _stored_id(value)
+        sid = _direct.stored_id(value)
         if sid is SLOW or not _direct.ENABLED:
             return SLOW
         row = read((sid,))
@@ -172,7 +160,7 @@ def _hop(graph: Any, plan: Any) -> Callable[[Any], Any]:
     state: list[tuple[Any, Any]] = [_NONE]
 
     def run(value: Any) -> Any:
-        sid = _stored_id(value)
+        sid = _direct.stored_id(value)
         if sid is SLOW or not _direct.ENABLED or store._closed:
             return SLOW
         held = _settled(graph, plan, state, _hop_prepare)
@@ -263,7 +251,7 @@ def _walk(graph: Any, plan: Any) -> Callable[..., Any]:
     state: list[tuple[Any, Any]] = [_NONE]
 
     def run(value: Any, timeout_ms: float | None = None) -> Any:
-        sid = _stored_id(value)
+        sid = _direct.stored_id(value)
         if sid is SLOW or not _direct.ENABLED or store._closed:
             return SLOW
         held = _settled(graph, plan, state, _walk_prepare)
