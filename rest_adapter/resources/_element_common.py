@@ -8,6 +8,7 @@ transaction: a failing batch leaves nothing behind), and serialise the result.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from itertools import repeat
 from operator import is_
@@ -71,7 +72,7 @@ def _settled(graph: Graph) -> tuple[Any, dict[str, bool]]:
     service without snapshots gets a fresh pair per call (looked up as before)."""
     schema = graph.schema
     snap = getattr(schema, "_snap", None)  # the snapshot in force, None until loaded
-    held = _BY_SCHEMA.get(id(schema))
+    held = _BY_SCHEMA.get(schema)
     if held is not None and held[0] is snap and snap is not None:
         return held[1]
     snapshot = getattr(schema, "_snapshot", None)
@@ -83,15 +84,13 @@ def _settled(graph: Graph) -> tuple[Any, dict[str, bool]]:
 
     pair: tuple[Any, dict[str, bool]] = (card, {})
     if snap is not None:
-        if len(_BY_SCHEMA) >= 64:  # services of dropped graphs: forget them all at once
-            _BY_SCHEMA.clear()
-        _BY_SCHEMA[id(schema)] = (snap, pair, schema)
+        _BY_SCHEMA[schema] = (snap, pair)
     return pair
 
 
-#: id(schema service) -> (its snapshot, (cardinality_of, multi memo), the service: kept
-#: alive so that its id is not reused while the entry stands)
-_BY_SCHEMA: dict[int, tuple[Any, tuple[Any, dict[str, bool]], Any]] = {}
+#: schema service -> (its snapshot, (cardinality_of, multi memo)); an entry goes with its
+#: service (a dropped or cleared graph's)
+_BY_SCHEMA: weakref.WeakKeyDictionary[Any, tuple[Any, tuple[Any, dict[str, bool]]]] = weakref.WeakKeyDictionary()
 
 
 def vertices_json(graph: Graph, vertices: list[Any]) -> list[dict[str, Any]]:
