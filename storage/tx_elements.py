@@ -136,6 +136,17 @@ _INSERT_OR_SKIP = {
     ("edges", True): _E_INSERT[True] + " ON CONFLICT DO NOTHING",
     ("edges", False): _E_INSERT[False] + " ON CONFLICT DO NOTHING",
 }
+# the same rows as multi-row `INSERT OR IGNORE`s (`TxBase._insert_values`): (head, row
+# template, parameters per row); OR IGNORE skips what ON CONFLICT DO NOTHING skips, and a
+# NULL in a NOT NULL column too, which `_insert_or_undo` tells apart on a shortfall
+_E_HEAD = "INSERT OR IGNORE INTO edges (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id, dup)"
+_INSERT_VALUES = {
+    ("vertices", True): ("INSERT OR IGNORE INTO vertices (key, id, label_id, props)", "(?{0},?{1},?{2},?{3})", 4),
+    ("edges", True): (_E_HEAD, "(?{0},?{1},?{2},?{3},?{4},?{5},?{6},?{7},?{8},0)", 9),
+    ("edges", False): (_E_HEAD, "(?{0},?{1},?{2},?{3},?{4},?{5},?{6},?{7},?{8},?{0})", 9),
+}
+# the row positions of each table's NOT NULL columns (key, id, label_id, ...)
+_NOT_NULL = {"vertices": range(3), "edges": range(6)}
 _SEQ_SQL = "SELECT seq FROM sqlite_sequence WHERE name = ?"
 # what the refusing unique index covers, in SQLite's words
 _UNIQUE = {
@@ -377,16 +388,19 @@ class ElementsMixin(TxBase):
     def _insert_or_undo(self, table: str, params: list[tuple[Any, ...]], base: int, by_parts: bool = True) -> None:
         """Rows of a batch (keys from `base` up) written without a savepoint, whose journal
         of every page the batch changes (~1,000 index pages for 500 edges) spills to a
-        temporary file (a file store's temp_store): ~5 us an edge. The rows go in skipping
-        any that a unique index refuses (``ON CONFLICT DO NOTHING``: a taken vertex id, a
-        taken edge's parts, or with `by_parts` False, auto mode's, a taken edge id); a shortfall means a conflict, and the rows that went in (all
-        this batch's: keys from `base` up) are deleted and the table's key sequence put
-        back before `StoreConflict` is raised: nothing is left, as with the savepoint. Any
-        other error aborts the caller's transaction, which is rolled back whole."""
+        temporary file (a file store's temp_store): ~5 us an edge. The rows go in as
+        multi-row statements (`TxBase._insert_values`), skipping any that a unique index
+        refuses (a taken vertex id, a taken edge's parts, or with `by_parts` False, auto
+        mode's, a taken edge id); a shortfall means a conflict, and the rows that went in
+        (all this batch's: keys from `base` up) are deleted and the table's key sequence
+        put back before `StoreConflict` is raised: nothing is left, as with the savepoint.
+        A shortfall from a NULL in a NOT NULL column is undone alike, and the rows then go
+        through the one-row statement, which raises the driver's NOT NULL error as before.
+        Any other error aborts the caller's transaction, which is rolled back whole."""
         raw = self.raw
         seq = raw.execute(_SEQ_SQL, (table,)).fetchone()
         try:
-            inserted = raw.executemany(_INSERT_OR_SKIP[table, by_parts], params).rowcount
+            inserted = self._insert_values(*_INSERT_VALUES[table, by_parts], params)
         except sqlite3.Error as exc:
             raise translate(exc, f"insert {table}") from exc
         if inserted == len(params):
@@ -396,6 +410,12 @@ class ElementsMixin(TxBase):
             raw.execute("DELETE FROM sqlite_sequence WHERE name = ?", (table,))
         else:
             raw.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (seq[0], table))
+        columns = list(zip(*params, strict=True))
+        if any(None in columns[n] for n in _NOT_NULL[table]):
+            try:  # the error (and the rows before the NULL) the one-row statement gives
+                raw.executemany(_INSERT_OR_SKIP[table, by_parts], params)
+            except sqlite3.Error as exc:
+                raise translate(exc, f"insert {table}") from exc
         raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {_UNIQUE[table, by_parts]}")
 
     def _check_edges(

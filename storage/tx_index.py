@@ -22,6 +22,10 @@ from storage.errors import StoreError
 from storage.tx_base import TxBase
 
 _ADD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key) VALUES (?, ?, ?, ?)"
+# `index_add_many`'s rows (index_id, value, elem_key, elem_kind) as multi-row statements
+# (`TxBase._insert_values`); the numbered parameters put each in its column, no new tuples
+_ADD_HEAD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key)"
+_ADD_ROW = "(?{0},?{1},?{3},?{2})"
 _ANY = object()
 # The entries of one element in one index. Naming both kinds lets the planner use all three
 # columns of ix_index_entries_elem; left to itself it prefers walking the primary key of the
@@ -103,9 +107,10 @@ class IndexMixin(TxBase):
         self.raw.execute(_ADD, (index_id, value, elem_kind, elem_key))
 
     def index_add_many(self, rows: Iterable[tuple[int, Any, int, str]]) -> None:
-        """Add (index_id, value, elem_key, elem_kind) entries in one executemany."""
+        """Add (index_id, value, elem_key, elem_kind) entries (each a no-op if it exists), a
+        few multi-row statements for the lot."""
         self._w()
-        self.raw.executemany(_ADD, [(i, v, kind, k) for i, v, k, kind in rows])
+        self._insert_values(_ADD_HEAD, _ADD_ROW, 4, rows if type(rows) is list else list(rows))
 
     def index_remove(self, index_id: int, elem_key: int, value: Any = _ANY) -> int:
         """Remove the entries of one element in one index (only the one with `value` if given)."""

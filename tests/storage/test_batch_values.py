@@ -1,0 +1,139 @@
+"""Batch inserts as multi-row statements (`TxBase._insert_values`): every chunk size writes
+every row, a conflict anywhere leaves nothing behind with the one-row path's message, a
+NULL in a NOT NULL column fails as it did, and index entries land for every row."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from storage import Store, StoreConflict, StoreError
+from storage.tx_base import ROWS_MAX, _sizes
+
+SIZES = [2, 3, ROWS_MAX - 1, ROWS_MAX, ROWS_MAX + 1, 2 * ROWS_MAX + 3]
+
+
+def _vertices(tx, n: int, prefix: str = "v") -> list[int]:
+    return tx.vertices_insert([(f"{prefix}{i}", 1, f'{{"i":{i}}}') for i in range(n)])
+
+
+def _counts(store: Store) -> tuple[int, int, int]:
+    with store.read() as tx:
+        entries = tx.raw.execute("SELECT count(*) FROM index_entries").fetchone()[0]
+        return tx.vertex_count(), tx.edge_count(), entries
+
+
+def test_sizes_are_powers_of_two_summing_to_the_total() -> None:
+    for total in range(0, 3 * ROWS_MAX):
+        sizes = _sizes(total, ROWS_MAX)
+        assert sum(sizes) == total
+        assert all(s & (s - 1) == 0 and s <= ROWS_MAX for s in sizes)
+    assert _sizes(500, 512) == [256, 128, 64, 32, 16, 4]
+    assert _sizes(1025, 512) == [512, 512, 1]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_vertex_batch_of_any_size_writes_every_row(store: Store, n: int) -> None:
+    with store.write() as tx:
+        keys = _vertices(tx, n)
+    assert keys == list(range(keys[0], keys[0] + n))
+    with store.read() as tx:
+        rows = tx.vertices_by_keys(keys)
+    assert [(r.key, r.id, r.label_id, r.props) for r in rows] == [
+        (k, f"v{i}", 1, f'{{"i":{i}}}') for i, k in enumerate(keys)
+    ]
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("unique_parts", [True, False])
+def test_edge_batch_of_any_size_writes_every_row(store: Store, n: int, unique_parts: bool) -> None:
+    with store.write() as tx:
+        vk = _vertices(tx, n + 1)
+        rows = [(f"e{i}", 2, vk[i], vk[i + 1], "", f"p{i}") for i in range(n)]
+        keys = tx.edges_insert(rows, unique_parts=unique_parts)
+    assert keys == list(range(keys[0], keys[0] + n))
+    with store.read() as tx:
+        got = tx.raw.execute(
+            "SELECT key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id, dup FROM edges ORDER BY key"
+        ).fetchall()
+    assert got == [
+        (k, f"e{i}", 2, vk[i], vk[i + 1], "", f"p{i}", f"v{i}", f"v{i + 1}", 0 if unique_parts else k)
+        for i, k in enumerate(keys)
+    ]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_index_entries_for_every_row(store: Store, n: int) -> None:
+    with store.write() as tx:
+        keys = _vertices(tx, n)
+        tx.index_add_many([(7, f"c{i % 5}", k, "v") for i, k in enumerate(keys)] + [(7, "c0", keys[0], "v")])
+    with store.read() as tx:
+        scanned = tx.index_scan(7)
+        kinds = {r[0] for r in tx.raw.execute("SELECT elem_kind FROM index_entries")}
+        assert tx.index_eq(7, ["c0"]) == [k for i, k in enumerate(keys) if i % 5 == 0]
+    assert sorted(scanned) == sorted((f"c{i % 5}", k) for i, k in enumerate(keys))  # the repeat: once
+    assert kinds == {"v"}
+
+
+@pytest.mark.parametrize("at", [0, ROWS_MAX // 2, ROWS_MAX - 1, ROWS_MAX, ROWS_MAX + 2])
+def test_vertex_conflict_inside_a_chunk_leaves_nothing(store: Store, at: int) -> None:
+    with store.write() as tx:
+        tx.vertex_insert("taken", 1, None)
+    before = _counts(store)
+    with store.write() as tx:
+        with pytest.raises(StoreConflict) as err:
+            tx.vertices_insert([("taken" if i == at else f"v{i}", 1, None) for i in range(ROWS_MAX + 3)])
+        assert tx.vertex_count() == 1
+        fresh = _vertices(tx, 2, "w")  # the key sequence was put back
+    assert str(err.value) == "insert vertices: UNIQUE constraint failed: vertices.id"
+    assert fresh == [2, 3]
+    assert _counts(store) == (before[0] + 2, 0, 0)
+
+
+@pytest.mark.parametrize("at", [1, ROWS_MAX - 1, ROWS_MAX + 1])
+@pytest.mark.parametrize("unique_parts", [True, False])
+def test_edge_conflict_inside_a_chunk_leaves_nothing(store: Store, at: int, unique_parts: bool) -> None:
+    n = ROWS_MAX + 2
+    with store.write() as tx:
+        vk = _vertices(tx, n + 1)
+        tx.edges_insert([("e-old", 2, vk[at], vk[at + 1], "", None)], unique_parts=unique_parts)
+    with store.write() as tx:
+        # a repeat of the old edge: its parts (HugeGraph mode) or its id (auto mode)
+        rows = [("e-old" if i == at else f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(n)]
+        with pytest.raises(StoreConflict) as err:
+            tx.edges_insert(rows, unique_parts=unique_parts)
+        assert tx.edge_count() == 1
+        assert tx.edges_insert([("e-new", 2, vk[0], vk[2], "", None)] * 1, unique_parts=unique_parts) == [2]
+    cols = ("edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup" if unique_parts
+            else "edges.id")
+    assert str(err.value) == f"insert edges: UNIQUE constraint failed: {cols}"
+
+
+def test_conflict_within_the_batch_itself(store: Store) -> None:
+    with store.write() as tx:
+        with pytest.raises(StoreConflict):
+            tx.vertices_insert([(f"v{i % (ROWS_MAX + 1)}", 1, None) for i in range(ROWS_MAX + 5)])
+        assert tx.vertex_count() == 0
+
+
+def test_null_in_a_not_null_column_fails_as_the_one_row_statement_does(store: Store) -> None:
+    with store.write() as tx:
+        vk = _vertices(tx, 4)
+    with pytest.raises(StoreError) as err, store.write() as tx:
+        tx.edges_insert([("e0", 2, vk[0], vk[1], "", None), ("e1", None, vk[1], vk[2], "", None)], unique_parts=True)
+    assert not isinstance(err.value, StoreConflict)
+    assert str(err.value) == "insert edges: NOT NULL constraint failed: edges.label_id"
+    assert _counts(store) == (4, 0, 0)  # the transaction was rolled back whole
+
+
+def test_chunks_follow_the_connection_parameter_limit(store: Store) -> None:
+    with store.write() as tx:
+        old = tx.raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100)  # 25 vertices, 11 edges a statement
+        try:
+            vk = _vertices(tx, 60)
+            keys = tx.edges_insert([(f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(59)], unique_parts=True)
+        finally:
+            tx.raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, old)
+    assert len(keys) == 59
+    assert _counts(store) == (60, 59, 0)
