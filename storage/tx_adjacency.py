@@ -20,6 +20,7 @@ vertex with a million edges costs `limit` index steps, not a million.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -162,6 +163,18 @@ def _key_ids_sql(direction: str, labels: tuple[int, ...], one_key: bool, limited
     if _loop_ordered(labels, limited):
         return sql
     return sql + order.replace(" ORDER BY ", " ORDER BY k.key, ", 1)
+
+
+@lru_cache(maxsize=128)
+def _key_id_lists_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
+    """`_key_ids_sql`'s rows (no per-vertex limit, one label or none: the nested loop's own
+    order, or one key's index range) as one row of two JSON arrays, the other keys and
+    their ids: pysqlite steps a statement once per row and builds a tuple for each (a
+    721-row layer: ~620 us as rows, ~330 as two arrays)."""
+    this, other = _SIDES[direction][0]
+    inner = _key_ids_sql(direction, labels, one_key, False).replace(
+        f"SELECT e.{other}, e.{OTHER_ID[this]}", f"SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i", 1)
+    return f"SELECT json_group_array(t), json_group_array(i) FROM ({inner}{' LIMIT ?' if capped else ''})"
 
 
 def _json_list(sql: str) -> str:
@@ -363,6 +376,35 @@ class AdjacencyMixin(TxBase):
             sql += " LIMIT ?"  # after the ORDER BY, if any: a prefix of the ordered answer
             params.append(int(max_rows))
         return self.raw.execute(sql, params).fetchall()
+
+    def adjacent_key_id_lists(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+        limit_per_vertex: int | None = None, max_rows: int | None = None,
+    ) -> tuple[list[int], list[Any]]:
+        """`adjacent_key_ids` (same arguments, same rows in the same order) as two lists:
+        the to-keys and their stored ids. One label or none and no per-vertex limit read
+        them as one row of two JSON arrays (`_key_id_lists_sql`); other shapes, and ids
+        JSON cannot hold (UUIDs stored as blobs), split the rows of `adjacent_key_ids`."""
+        labels = label_key(label_ids)
+        if limit_per_vertex is None and _loop_ordered(labels, False) and self.far_ids_covered(direction):
+            wanted = _start_keys(keys, label_ids)
+            if not wanted:
+                return [], []
+            keys = wanted  # read once (an iterator) when the rows are needed below
+            one = len(wanted) == 1
+            params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
+            if max_rows is not None:
+                params.append(int(max_rows))
+            try:
+                tos, ids = self.raw.execute(_key_id_lists_sql(_direction(direction), labels, one, max_rows is not None),
+                                            params).fetchone()
+            except sqlite3.OperationalError as e:
+                if "BLOB" not in str(e):
+                    raise
+            else:
+                return orjson.loads(tos), orjson.loads(ids)
+        rows = self.adjacent_key_ids(keys, direction, label_ids, limit_per_vertex, max_rows)
+        return [r[0] for r in rows], [r[1] for r in rows]
 
     def adjacent_counts(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,

@@ -80,14 +80,21 @@ class RowBudget:
         is `tx.adjacent_keys`' (from, to) rows, "keys" their to-keys in that order
         (`tx.adjacent_to_keys` when the tx has it),
         "targets" `tx.adjacent_targets`' unsorted to-keys, "key_ids" `tx.adjacent_key_ids`'
-        (to-key, to-id) rows in the order of "keys"; OverBudget when that may be more
+        (to-key, to-id) rows in the order of "keys", "key_id_lists" the same as two lists
+        (`tx.adjacent_key_id_lists`: to-keys, to-ids); OverBudget when that may be more
         rows than are left (nothing big is read to find out)."""
         if not keys:
-            return []
+            return ([], []) if shape == "key_id_lists" else []  # type: ignore[return-value]
         rows: list[Any]
         if shape != "targets" and _capped_in_order(tx, direction, limit) and not (
                 limit is not None and len(keys) * limit <= self.left):
             # the ordered read itself, capped: n + 1 rows say "too many", fewer are all of it
+            if shape == "key_id_lists":
+                lists = tx.adjacent_key_id_lists(keys, direction, label_ids, limit, max_rows=self.left + 1)
+                if len(lists[0]) > self.left:
+                    raise OverBudget
+                self.left -= len(lists[0])
+                return lists  # type: ignore[return-value]
             if shape == "key_ids":
                 rows = tx.adjacent_key_ids(keys, direction, label_ids, limit, max_rows=self.left + 1)
             elif shape == "keys" and hasattr(tx, "adjacent_to_keys"):
@@ -105,6 +112,10 @@ class RowBudget:
             rows = counted if counted is not None else tx.adjacent_targets(keys, direction, label_ids, limit)
         elif shape == "key_ids":
             rows = tx.adjacent_key_ids(keys, direction, label_ids, limit)
+        elif shape == "key_id_lists":
+            lists = tx.adjacent_key_id_lists(keys, direction, label_ids, limit)
+            self.left -= len(lists[0])
+            return lists  # type: ignore[return-value]
         elif shape == "keys" and hasattr(tx, "adjacent_to_keys"):
             rows = tx.adjacent_to_keys(keys, direction, label_ids, limit)
         else:

@@ -16,7 +16,9 @@ schema, so this module settles it once and remembers it:
   a walker that holds only what they ask for (the cancel token, the row budget of a
   bounded run, the counters of `measure`), and the answer's ids with no vertex rows built:
   read with the answer's layers from the adjacency index where it covers the far ids
-  (`tx.adjacent_key_ids`, direction OUT in layout v3), else from (key, id) pairs
+  (`tx.adjacent_key_id_lists`, direction OUT in layout v3: the keys and their ids as two
+  lists, from one row of two JSON arrays where storage can: a 100-row layer as rows cost
+  pysqlite a step and a tuple per row), else from (key, id) pairs
   (`tx.vertex_ids_of`, a `vertices` probe each).
 
 Same answers, same order, same errors, same `measure` counters as the general run; it
@@ -30,7 +32,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from operator import itemgetter
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
@@ -48,7 +49,6 @@ SLOW: Any = object()
 #: the steps `answer` may take
 NAMES = frozenset({"hg_kout", "hg_kneighbor"})
 
-_first = itemgetter(0)
 _INT_ONLY = frozenset({int})
 
 _MEMO_MAX = 256  # parameter sets remembered per schema snapshot (a handler sends few shapes)
@@ -100,14 +100,14 @@ class _Nodes(KeyNodes):
         if read is None or step.skip_degree > 0 or step.sample != NO_LIMIT:
             return super().flat(nodes, step, ordered)
         if ordered and self.layers >= self.ids_from and self._covered(step.direction):
-            return self._layer_reads(nodes, step, self.tx.adjacent_key_ids, "key_ids")
+            return self._layer_reads(nodes, step, self.tx.adjacent_key_id_lists, "key_id_lists")
         return self._layer_reads(nodes, step, read, "keys" if ordered else "targets")
 
     def _covered(self, direction: Any) -> bool:
         """Whether the tx reads `direction`'s far ids from its adjacency index (layout v3:
         OUT); 'in' / 'both' keep the `vertices` probe of `ids`."""
         covered = getattr(self.tx, "far_ids_covered", None)
-        return covered is not None and covered(direction)  # type: ignore[no-any-return]
+        return covered is not None and hasattr(self.tx, "adjacent_key_id_lists") and covered(direction)  # type: ignore[no-any-return]
 
     def _layer_reads(self, nodes: Sequence[int], step: Any, read: Any, shape: str) -> Iterator[list[int]]:
         """`KeyNodes._chunked` with the label ids and the read settled."""
@@ -126,10 +126,10 @@ class _Nodes(KeyNodes):
                 rows = read(chunk, direction, lids, lim)
             else:
                 rows = budget.adjacency(self.tx, chunk, direction, lids, lim, shape)
+            if shape == "key_id_lists":  # (keys, ids): the ids kept, the keys walked on
+                rows, ids = rows
+                self.id_of.update(zip(rows, ids, strict=True))
             w.edge_iterations += len(rows)
-            if shape == "key_ids":  # (key, id) rows: the ids kept, the keys walked on
-                self.id_of.update(rows)
-                rows = list(map(_first, rows))
             yield rows
 
     def ids(self, nodes: Sequence[int]) -> list[Any]:
