@@ -137,9 +137,9 @@ class _Nodes(KeyNodes):
         `KeyNodes.ids` gives them: one read of (key, id) per chunk, no vertex rows."""
         known = self.id_of
         keys = list(nodes)
-        if known.keys() >= set(keys):  # every id read with the layers: C calls alone
+        try:  # every id read with the layers: C calls alone
             raws = list(map(known.__getitem__, keys))
-        else:
+        except KeyError:
             found = dict(known)
             missing = [k for k in keys if k not in known]
             for start in range(0, len(missing), self.CHUNK):

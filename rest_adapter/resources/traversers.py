@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -48,7 +49,7 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 # isort: split
 # (after the traversal package: its step registry loads the algorithms package, which cannot load first)
 from gremlin_engine.algorithms.budget import OverBudget, bounded
-from rest_adapter.context import graph_of, json_response, read_json, run
+from rest_adapter.context import JSONBytes, graph_of, json_bytes, read_json, run
 from rest_adapter.resources._traverser_params import query_request
 from rest_adapter.serializers.hugegraph_json import to_json
 
@@ -121,50 +122,49 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
             result = await run(go, ir)
     else:
         result = await run(go, ir)
-    return json_response(_json_ready(result[0], graph), status=status)
+    return JSONBytes(_body(result[0], graph), status)
 
 
-_LOW, _HIGH = -(2**63), 2**64  # the ints JSON carries as they are (`to_json`: others as exact text)
+def _body(result: Any, graph: Graph) -> bytes:
+    """The JSON of one result map: `json_bytes(to_json(result))`, byte for byte.
+
+    A light answer is already what `to_json` would make of it (`_json_ready`), so it is
+    encoded as it is, without `to_json`'s walk over every value (~7 us a count answer, more
+    per id listed). Its ints are not range-checked: orjson encodes exactly the ints
+    `to_json` passes as they are (-2**63 <= v < 2**64) and refuses any other, which then
+    takes `to_json` (exact text) like every other shape."""
+    if _json_ready(result):
+        try:
+            return orjson.dumps(result)
+        except orjson.JSONEncodeError:
+            pass  # an int beyond 64 bits: `to_json` writes it as exact text
+    return json_bytes(to_json(result, _cardinality(graph)))
 
 
-def _json_ready(result: Any, graph: Graph) -> Any:
-    """`to_json(result)`, which a light answer already is: a map of plain ints (a count,
-    `measure`), maps of them, and lists of `Long`/int/str ids (k-out / k-neighbor) come back
-    as they are (orjson writes a `Long` as the int), without `to_json`'s walk over every
-    value (~7 us a count answer). Anything else (elements, paths, floats, bools, other
-    id types, ints `to_json` writes as exact text) takes `to_json`."""
+def _json_ready(result: Any) -> bool:
+    """Whether `to_json(result)` would equal `result` but for ints beyond 64 bits: a map
+    with str keys of ints (a count), maps of ints (`measure`), and lists of `Long`/int/str
+    ids (k-out / k-neighbor; orjson writes a `Long` as the int). Anything else (elements,
+    paths, floats, bools, other id types) is not."""
     if type(result) is not dict or not _STR.issuperset(map(type, result)):
-        return to_json(result, _cardinality(graph))
+        return False
     for v in result.values():
         t = type(v)
         if t is int or t is Long:
-            if _LOW <= v < _HIGH:
-                continue
-        elif t is dict:
-            if _STR.issuperset(map(type, v)) and _plain_ints(v.values()):
+            continue
+        if t is dict:
+            if _STR.issuperset(map(type, v)) and _INTS.issuperset(map(type, v.values())):
                 continue
         elif t is list:
-            if _plain_ints(v) or _STR.issuperset(map(type, v)) or _plain_ids(v):
+            if _IDS.issuperset(map(type, v)):
                 continue
-        return to_json(result, _cardinality(graph))
-    return result
+        return False
+    return True
 
 
 _STR = frozenset({str})
 _INTS = frozenset({int, Long})
-
-
-def _plain_ints(values: Any) -> bool:
-    """All of `values` are ints (`Long` or int) JSON carries as they are (none: True). The
-    type test and the range test by C loops (`map`, `min`, `max`): a k-out answer's ids."""
-    if not _INTS.issuperset(map(type, values)):
-        return False
-    return not values or (min(values) >= _LOW and max(values) < _HIGH)
-
-
-def _plain_ids(values: list[Any]) -> bool:
-    """A list of strings and such ints (ids of both kinds)."""
-    return all(type(x) is str or ((type(x) is Long or type(x) is int) and _LOW <= x < _HIGH) for x in values)
+_IDS = frozenset({int, Long, str})
 
 
 def get(endpoint: str, step: str, extra: dict[str, Any] | None = None) -> Handler:

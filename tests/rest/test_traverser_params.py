@@ -132,17 +132,20 @@ def test_remembered_scalars_parse_and_fail_as_the_first_time() -> None:
     {"vertices": [1, True]},
     {"measure": {Long(1): 2}},
     {"measure": {"a": -(2**63), "b": 2**64 - 1}},
+    {"vertices": [Long(2**64 - 1), Long(-(2**63))], "measure": {"b": 2**64}},  # the edges of 64 bits, one past
+    {"vertices_size": -(2**63) - 1},
+    {"vertices": ["a", Long(5)], "measure": {"a": Long(-(2**63) - 1)}},
 ])
 def test_light_answers_serialise_as_to_json_does(result: Any) -> None:
     import orjson
 
-    from rest_adapter.resources.traversers import _json_ready
+    from rest_adapter.context import json_bytes
+    from rest_adapter.resources.traversers import _body
     from rest_adapter.serializers.hugegraph_json import to_json
 
     class _Graph:
         schema = None
 
-    def dump(x: Any) -> bytes:
-        return orjson.dumps(x, option=orjson.OPT_NON_STR_KEYS)
-
-    assert dump(_json_ready(result, _Graph())) == dump(to_json(result, None))
+    expected = json_bytes(to_json(result, None))
+    assert _body(result, _Graph()) == expected
+    assert expected == orjson.dumps(to_json(result, None), option=orjson.OPT_NON_STR_KEYS)
