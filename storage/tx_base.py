@@ -18,9 +18,11 @@ from sqlalchemy.engine import Connection
 
 from storage.errors import MissingEndpoint, ReadOnlyTransaction, StoreConflict, StoreError
 
-#: most rows in one multi-row INSERT (`TxBase._insert_values`); a power of two, so a batch
-#: is a few statements of at most log2(ROWS_MAX) + 1 distinct sizes
-ROWS_MAX = 512
+#: row counts of the multi-row INSERTs (`TxBase._insert_values`): a chunk is padded up to
+#: the next one, so a batch of up to ROWS_MAX rows is one statement and the driver's
+#: statement cache keeps the few texts; padding wastes at most a third of a chunk
+ROW_BUCKETS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+ROWS_MAX = ROW_BUCKETS[-1]
 
 
 @lru_cache(maxsize=128)
@@ -30,17 +32,14 @@ def _values_sql(head: str, row: str, width: int, n: int) -> str:
     return f"{head} VALUES " + ",".join(row.format(*range(k * width + 1, k * width + width + 1)) for k in range(n))
 
 
-def _sizes(total: int, most: int) -> list[int]:
-    """Chunk sizes for `total` rows: `most` (a power of two) while that many remain, then the
-    binary decomposition of the rest, so every chunk size is a power of two <= `most` and
-    the driver's statement cache keeps the few texts."""
-    sizes = [most] * (total // most)
+def _chunks(total: int, most: int) -> list[tuple[int, int]]:
+    """(rows, bucket) of each chunk of `total` rows: full chunks of `most` (a bucket), then
+    the rest in the smallest bucket that holds it."""
+    out = [(most, most)] * (total // most)
     rest = total % most
-    while rest:
-        size = 1 << (rest.bit_length() - 1)
-        sizes.append(size)
-        rest -= size
-    return sizes
+    if rest:
+        out.append((rest, next(b for b in ROW_BUCKETS if b >= rest)))
+    return out
 
 
 class TxBase:
@@ -83,18 +82,21 @@ class TxBase:
         ``INSERT OR IGNORE``: with any conflict clause that can abort (the default ABORT of a
         NOT NULL column, an upsert's ``ON CONFLICT``), a multi-row INSERT writes a
         statement journal of every page it changes, which costs more than the steps saved.
-        The chunks stay within the connection's host-parameter limit."""
+        The chunks stay within the connection's host-parameter limit, and each is padded
+        to its bucket (`ROW_BUCKETS`) with repeats of its last row, which the table's
+        primary key refuses and OR IGNORE skips: the table's primary key must be among
+        the row's values (vertices and edges: key; index entries: all but the kind)."""
         raw = self.raw
-        most = ROWS_MAX
         limit = raw.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width
-        while most > limit:
-            most >>= 1
+        most = max([b for b in ROW_BUCKETS if b <= limit], default=1)
         written = 0
         start = 0
-        for size in _sizes(len(rows), most):
-            part = rows[start : start + size]
+        for size, bucket in _chunks(len(rows), most):
+            params = list(chain.from_iterable(rows[start : start + size]))
             start += size
-            written += raw.execute(_values_sql(head, row, width, size), list(chain.from_iterable(part))).rowcount
+            if bucket > size:
+                params += params[-width:] * (bucket - size)
+            written += raw.execute(_values_sql(head, row, width, bucket), params).rowcount
         return written
 
     def _savepoint_many(self, sql: str, rows: list[tuple[Any, ...]], what: str) -> None:

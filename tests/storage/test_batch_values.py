@@ -9,9 +9,9 @@ import sqlite3
 import pytest
 
 from storage import Store, StoreConflict, StoreError
-from storage.tx_base import ROWS_MAX, _sizes
+from storage.tx_base import ROW_BUCKETS, ROWS_MAX, _chunks
 
-SIZES = [2, 3, ROWS_MAX - 1, ROWS_MAX, ROWS_MAX + 1, 2 * ROWS_MAX + 3]
+SIZES = [2, 3, 5, 100, ROWS_MAX - 1, ROWS_MAX, ROWS_MAX + 1, 2 * ROWS_MAX + 3]  # padded: 5, 100, 511, +1, +3
 
 
 def _vertices(tx, n: int, prefix: str = "v") -> list[int]:
@@ -24,13 +24,15 @@ def _counts(store: Store) -> tuple[int, int, int]:
         return tx.vertex_count(), tx.edge_count(), entries
 
 
-def test_sizes_are_powers_of_two_summing_to_the_total() -> None:
+def test_chunks_cover_the_total_in_buckets() -> None:
     for total in range(0, 3 * ROWS_MAX):
-        sizes = _sizes(total, ROWS_MAX)
-        assert sum(sizes) == total
-        assert all(s & (s - 1) == 0 and s <= ROWS_MAX for s in sizes)
-    assert _sizes(500, 512) == [256, 128, 64, 32, 16, 4]
-    assert _sizes(1025, 512) == [512, 512, 1]
+        chunks = _chunks(total, ROWS_MAX)
+        assert sum(rows for rows, _bucket in chunks) == total
+        assert all(bucket in ROW_BUCKETS and rows <= bucket for rows, bucket in chunks)
+        assert all(bucket - rows <= bucket // 3 for rows, bucket in chunks)  # a third at most is padding
+    assert _chunks(500, 512) == [(500, 512)]
+    assert _chunks(1025, 512) == [(512, 512), (512, 512), (1, 1)]
+    assert _chunks(30, 8) == [(8, 8), (8, 8), (8, 8), (6, 6)]
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -129,7 +131,7 @@ def test_null_in_a_not_null_column_fails_as_the_one_row_statement_does(store: St
 
 def test_chunks_follow_the_connection_parameter_limit(store: Store) -> None:
     with store.write() as tx:
-        old = tx.raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100)  # 25 vertices, 11 edges a statement
+        old = tx.raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100)  # 24 vertices, 8 edges a statement
         try:
             vk = _vertices(tx, 60)
             keys = tx.edges_insert([(f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(59)], unique_parts=True)
@@ -137,3 +139,16 @@ def test_chunks_follow_the_connection_parameter_limit(store: Store) -> None:
             tx.raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, old)
     assert len(keys) == 59
     assert _counts(store) == (60, 59, 0)
+
+
+@pytest.mark.parametrize("at", [0, 98, 99])
+def test_conflict_in_a_padded_chunk_leaves_nothing(store: Store, at: int) -> None:
+    """100 rows go as one statement of 128: the last row repeated 28 times."""
+    with store.write() as tx:
+        tx.vertex_insert("taken", 1, None)
+    with store.write() as tx:
+        with pytest.raises(StoreConflict):
+            tx.vertices_insert([("taken" if i == at else f"v{i}", 1, None) for i in range(100)])
+        assert tx.vertex_count() == 1
+        assert _vertices(tx, 100) == list(range(2, 102))
+    assert _counts(store) == (101, 0, 0)
