@@ -127,6 +127,14 @@ def _next_key_sql(table: str) -> str:
 
 
 _NEXT_KEY = {t: _next_key_sql(t) for t in ("vertices", "edges")}
+# what a batch insert reads first, in one statement (each statement is a GIL round trip, see
+# `TxBase._insert_values`): the table's key sequence (None: no row yet), its largest key,
+# and (edges) whether the store holds v1 edge rows (`_check_edges`)
+_BATCH_STATE = {
+    t: f"SELECT (SELECT seq FROM sqlite_sequence WHERE name = '{t}'), (SELECT max(key) FROM {t}), "
+    f"(SELECT 1 FROM meta WHERE key = '{META_V1_EDGE_ROWS}')"
+    for t in ("vertices", "edges")
+}
 _V_INSERT = "INSERT INTO vertices (key, id, label_id, props) VALUES (?, ?, ?, ?)"
 _V_INSERT_AUTO = "INSERT INTO vertices (id, label_id, props) VALUES (?, ?, ?)"
 # rows (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id); dup is 0
@@ -154,7 +162,6 @@ _INSERT_VALUES = {
 }
 # the row positions of each table's NOT NULL columns (key, id, label_id, ...)
 _NOT_NULL = {"vertices": range(3), "edges": range(6)}
-_SEQ_SQL = "SELECT seq FROM sqlite_sequence WHERE name = ?"
 # what the refusing unique index covers, in SQLite's words
 _UNIQUE = {
     ("vertices", True): "vertices.id",
@@ -268,7 +275,8 @@ class ElementsMixin(TxBase):
     def vertices_insert(self, rows: Iterable[tuple[Any, int, Any]]) -> list[int]:
         """Insert (id, label_id, props) rows in one executemany; all or nothing."""
         self._w()
-        base = self._next_key("vertices")
+        seq, top, _v1 = self.raw.execute(_BATCH_STATE["vertices"]).fetchone()
+        base = max(seq or 0, top or 0) + 1  # `_next_key`
         rows = rows if type(rows) is list else list(rows)
         columns = list(zip(*rows, strict=True))
         if columns and None not in columns[0]:  # ids given (a REST batch): zipped with their keys, in C
@@ -279,7 +287,7 @@ class ElementsMixin(TxBase):
                 key = base + n
                 params.append((key, key if id_ is None else id_, label_id, props))
         if len(params) > 1:
-            self._insert_or_undo("vertices", params, base)
+            self._insert_or_undo("vertices", params, base, seq)
         elif params:
             self._savepoint_many(_V_INSERT, params, "insert vertices")
         return [p[0] for p in params]
@@ -371,10 +379,11 @@ class ElementsMixin(TxBase):
         """Insert (id, label_id, out_key, in_key, sort_values, props) rows; all or nothing.
         `unique_parts` as for `edge_insert`, for every row."""
         self._w()
-        base = self._next_key("edges")
         rows = rows if type(rows) is list else list(rows)
         if not rows:
             return []
+        seq, top, v1 = self.raw.execute(_BATCH_STATE["edges"]).fetchone()
+        base = max(seq or 0, top or 0) + 1  # `_next_key`
         # column-wise (a REST batch is 500 rows): ids given, sort values set
         ids, label_ids, outs, ins, sorts, props = zip(*rows, strict=True)
         keys = range(base, base + len(rows))
@@ -382,18 +391,20 @@ class ElementsMixin(TxBase):
             sorts = tuple(sort_values or "" for sort_values in sorts)
         end_ids = self._check_edges(
             outs + ins, (lambda: list(zip(outs, label_ids, sorts, ins, strict=True))) if unique_parts else None,
-            "insert edges")
+            "insert edges", v1 is not None)
         id_of = end_ids.__getitem__
         if None in ids:
             ids = tuple(key if id_ is None else id_ for key, id_ in zip(keys, ids, strict=True))
         params = list(zip(keys, ids, label_ids, outs, ins, sorts, props, map(id_of, outs), map(id_of, ins), strict=True))
         if len(rows) > 1:
-            self._insert_or_undo("edges", params, base, bool(unique_parts))
+            self._insert_or_undo("edges", params, base, seq, bool(unique_parts))
             return list(keys)
         self._savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
         return list(keys)
 
-    def _insert_or_undo(self, table: str, params: list[tuple[Any, ...]], base: int, by_parts: bool = True) -> None:
+    def _insert_or_undo(
+        self, table: str, params: list[tuple[Any, ...]], base: int, seq: int | None, by_parts: bool = True
+    ) -> None:
         """Rows of a batch (keys from `base` up) written without a savepoint, whose journal
         of every page the batch changes (~1,000 index pages for 500 edges) spills to a
         temporary file (a file store's temp_store): ~5 us an edge. The rows go in as
@@ -404,9 +415,9 @@ class ElementsMixin(TxBase):
         put back before `StoreConflict` is raised: nothing is left, as with the savepoint.
         A shortfall from a NULL in a NOT NULL column is undone alike, and the rows then go
         through the one-row statement, which raises the driver's NOT NULL error as before.
-        Any other error aborts the caller's transaction, which is rolled back whole."""
+        Any other error aborts the caller's transaction, which is rolled back whole.
+        `seq`: the table's key sequence before the batch (None: it had no row)."""
         raw = self.raw
-        seq = raw.execute(_SEQ_SQL, (table,)).fetchone()
         try:
             inserted = self._insert_values(*_INSERT_VALUES[table, by_parts], params)
         except sqlite3.Error as exc:
@@ -417,7 +428,7 @@ class ElementsMixin(TxBase):
         if seq is None:
             raw.execute("DELETE FROM sqlite_sequence WHERE name = ?", (table,))
         else:
-            raw.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (seq[0], table))
+            raw.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (seq, table))
         columns = list(zip(*params, strict=True))
         if any(None in columns[n] for n in _NOT_NULL[table]):
             try:  # the error (and the rows before the NULL) the one-row statement gives
@@ -427,7 +438,8 @@ class ElementsMixin(TxBase):
         raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {_UNIQUE[table, by_parts]}")
 
     def _check_edges(
-        self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str
+        self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str,
+        v1: bool | None = None,
     ) -> dict[int, Any]:
         """What the v1 foreign keys and id index did for an insert: every end vertex exists
         (`MissingEndpoint`), and a ``unique_parts`` edge does not repeat a v1 row's parts
@@ -435,12 +447,15 @@ class ElementsMixin(TxBase):
         gives the (out, label, sort values, in) of the new edges, asked only then.
         Returns key -> stored id of (at least) the end vertices: the new rows' ``out_id`` /
         ``in_id``, from the keys `vertex_heads_by_ids` found when they cover the ends (a
-        REST batch: no SQL), else from the one statement that checks them."""
+        REST batch: no SQL), else from the one statement that checks them. `v1`: whether
+        the store holds v1 rows, when the caller has read it (None: read here)."""
         wanted = set(map(int, ends))
         found = self.found_vertex_keys
         if found is None or not found.keys() >= wanted:
             found = self._end_ids(sorted(wanted), what)
-        if parts is not None and self.meta_get(META_V1_EDGE_ROWS) is not None:
+        if v1 is None and parts is not None:
+            v1 = self.meta_get(META_V1_EDGE_ROWS) is not None
+        if parts is not None and v1:
             hit = self._scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts()]),))
             if hit is not None:
                 raise StoreConflict(
