@@ -194,10 +194,21 @@ class KoutStep(AlgorithmStep):
 def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound: int) -> list[Any]:
     """The next BFS layer: neighbours of `front` not in `seen`, each once, at most `bound`."""
     flat = nodes.flat(front, opts.step, ordered=not opts.count_only)
-    if flat is not None:  # keys, one flat list per adjacency call: dedup in C, one test a key
+    if flat is not None:  # keys, one flat list per adjacency call: dedup and tests in C
+        if opts.count_only and bound == NO_LIMIT:
+            # counted, not listed: which keys, not their order (the next layer's reads and
+            # counters see the same keys; chunks of another order read the same rows in all)
+            reached: set[Any] = set()
+            for tos in flat:
+                reached.update(tos)
+            reached.difference_update(seen)
+            return list(reached)
         fresh: dict[Any, None] = {}
         for tos in flat:
-            fresh.update(dict.fromkeys([k for k in dict.fromkeys(tos) if k not in seen and k not in fresh]))
+            firsts = dict.fromkeys(tos)  # first appearances, in order
+            for k in seen.intersection(firsts):
+                del firsts[k]
+            fresh.update(firsts)  # a key already in `fresh` keeps its place
             if bound != NO_LIMIT and len(fresh) >= bound:  # the first `bound`, in order
                 return list(fresh)[:bound]
         return list(fresh)
