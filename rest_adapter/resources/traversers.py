@@ -49,6 +49,7 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 # isort: split
 # (after the traversal package: its step registry loads the algorithms package, which cannot load first)
 from gremlin_engine.algorithms.budget import OverBudget, bounded
+from gremlin_engine.algorithms.light import plain_ids
 from rest_adapter.context import JSONBytes, graph_of, json_bytes, read_json, run
 from rest_adapter.resources._traverser_params import query_request
 from rest_adapter.serializers.hugegraph_json import to_json
@@ -114,14 +115,15 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
     step pipeline), on any schema mode, unless `HUGELITE_DIRECT_PLANS=off`."""
     ir = traversal(step, req)
     go = graph.traverse_request
-    if inline and graph.read_ready():
-        try:
-            with bounded(INLINE_ROWS):
-                result = go(ir)
-        except OverBudget:
+    with plain_ids():  # the answer becomes JSON here: a listing's integer ids need no `Long`
+        if inline and graph.read_ready():
+            try:
+                with bounded(INLINE_ROWS):
+                    result = go(ir)
+            except OverBudget:
+                result = await run(go, ir)
+        else:
             result = await run(go, ir)
-    else:
-        result = await run(go, ir)
     return JSONBytes(_body(result[0], graph), status)
 
 
