@@ -152,3 +152,29 @@ def test_conflict_in_a_padded_chunk_leaves_nothing(store: Store, at: int) -> Non
         assert tx.vertex_count() == 1
         assert _vertices(tx, 100) == list(range(2, 102))
     assert _counts(store) == (101, 0, 0)
+
+
+def test_a_batch_is_one_insert_statement(store: Store) -> None:
+    """500 rows: one multi-row INSERT per table (the driver runs an executemany row by row,
+    and every row would be a GIL round trip), and one read before it."""
+    seen: list[str] = []
+    with store.write() as tx:
+        tx.raw.set_trace_callback(seen.append)
+        try:
+            vk = _vertices(tx, 500)
+            vertices = list(seen)
+            seen.clear()
+            heads = tx.vertex_heads_by_ids([f"v{i}" for i in range(500)])
+            tx.edges_insert([(f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(499)], unique_parts=True)
+            edges = list(seen)
+            seen.clear()
+            tx.index_add_many([(3, i, k, "v") for i, k in enumerate(vk)])
+            index = list(seen)
+        finally:
+            tx.raw.set_trace_callback(None)
+    assert len(heads) == 500
+    assert [s.split(" (")[0] for s in vertices if s.startswith("INSERT")] == ["INSERT OR IGNORE INTO vertices"]
+    assert [s.split(" (")[0] for s in edges if s.startswith("INSERT")] == ["INSERT OR IGNORE INTO edges"]
+    assert len(edges) == 3  # the end vertices (one row of arrays), the key sequence, the insert
+    assert [s.split(" (")[0] for s in index] == ["INSERT OR IGNORE INTO index_entries"]
+    assert _counts(store) == (500, 499, 500)
