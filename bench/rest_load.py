@@ -2,6 +2,8 @@
 
     python -m bench.rest_load --size small|large [--get-requests N] [--concurrency C]
                               [--only load|get] [--rounds R] [--get-clients httpx raw]
+                              [--load-client httpx|raw]
+    python -m bench.rest_load --ab TREE_A TREE_B [--ab-env 1:VAR=VALUE] [--rounds R] [--clients 1 4]
 
 1. Starts a real server (`python -m rest_adapter serve`, uvicorn) on a temp-file sqlite
    graph with the workload's schema (person PRIMARY_KEY name; knows person->person).
@@ -54,11 +56,12 @@ _JSON = {"content-type": "application/json"}
 
 
 class Server(BenchServer):
-    """The REST load target: a strict graph on a temp sqlite file."""
+    """The REST load target: a strict graph on a temp sqlite file (served from `tree`, with
+    `env`: see `BenchServer`)."""
 
-    def __init__(self, base: Path) -> None:
+    def __init__(self, base: Path, tree: str | None = None, env: dict[str, str] | None = None) -> None:
         props = f"backend=sqlite\nstore={base / 'bench.db'}\nschema.mode=strict\n"
-        super().__init__(base, GRAPH, props, timeout_ms=600000, init_store=True)
+        super().__init__(base, GRAPH, props, timeout_ms=600000, init_store=True, tree=tree, env=env)
 
 
 def make_schema(client: httpx.Client) -> None:
@@ -173,6 +176,47 @@ def rest_load(server: Server, w: Workload, clients: int, raw: bool = False) -> d
             "vertices_per_s": w.n_vertices / (t1 - t0), "edges_per_s": w.n_edges / (t2 - t1),
             "per_server_cpu_s": n / cpu, "server_us": cpu / n * 1e6, "client_us": client / n * 1e6,
             "raw_client": float(raw)}
+
+
+def ab_load(trees: list[str], envs: list[dict[str, str]], w: Workload, clients: list[int], rounds: int,
+            raw: bool) -> str:
+    """A/B of the batch load: one server per tree (each its own temp store) kept up, and the
+    same load (schema rebuilt, vertices, edges) run on each in turn, the order reversed
+    every round; per load the el/s and the server's CPU per element (all its threads,
+    schedstat). On a shared machine the wall figures move with the other load; the CPU per
+    element, interleaved like this, is the comparable one. Returns the table of medians."""
+    vb, eb = list(vertex_batches(w)), list(edge_batches(w))
+    n = w.n_vertices + w.n_edges
+    results: dict[tuple[int, int], list[tuple[float, float]]] = {(i, c): [] for i in range(len(trees)) for c in clients}
+    with tempfile.TemporaryDirectory(prefix="hugelite-rest-ab-") as tmp:
+        servers = []
+        try:
+            for i, (tree, env) in enumerate(zip(trees, envs, strict=True)):
+                (Path(tmp) / str(i)).mkdir()
+                servers.append(Server(Path(tmp) / str(i), tree, env))
+            for r in range(rounds):
+                for c in clients:
+                    for i in range(len(servers)) if r % 2 == 0 else reversed(range(len(servers))):
+                        server = servers[i]
+                        with httpx.Client(base_url=server.url, timeout=60) as cl:
+                            make_schema(cl)
+                        cpu0, t0 = server.cpu_ns(), time.perf_counter()
+                        _post_all(server.url, f"{P}/graph/vertices/batch", vb, c, raw)
+                        _post_all(server.url, f"{P}/graph/edges/batch", eb, c, raw)
+                        wall, cpu = time.perf_counter() - t0, server.cpu_ns() - cpu0
+                        results[i, c].append((n / wall, cpu / n / 1000))
+                        print(f"round {r + 1}, tree {i}, {c} client(s): {n / wall:,.0f} el/s, "
+                              f"{cpu / n / 1000:.1f} µs server CPU/el, load {os.getloadavg()[0]:.1f}", flush=True)
+        finally:
+            for server in servers:
+                server.stop()
+    lines = ["| tree | env | clients | elements/s (median) | server CPU per element (median) |", "|---|---|---:|---:|---:|"]
+    for c in clients:
+        for i, tree in enumerate(trees):
+            got = results[i, c]
+            lines.append(f"| {tree} | {' '.join(f'{k}={v}' for k, v in envs[i].items())} | {c} | "
+                         f"{_fmt(statistics.median(x[0] for x in got))} | {statistics.median(x[1] for x in got):.1f} µs |")
+    return "\n".join(lines)
 
 
 # ---- GET by id -----------------------------------------------------------------------------------
@@ -330,12 +374,24 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--clients", type=int, nargs="*", default=[1, 4])
     ap.add_argument("--only", choices=["load", "get"], default=None,
                     help="only the batch loads, or only GET by id (after loading the vertices)")
-    ap.add_argument("--rounds", type=int, default=1, help="GET runs per configuration (the median is shown)")
+    ap.add_argument("--rounds", type=int, default=1, help="GET runs per configuration, or --ab alternations (the median is shown)")
     ap.add_argument("--load-client", choices=["httpx", "raw"], default="httpx",
                     help="the batch loads' client: httpx, or a hand-written keep-alive socket (less client CPU)")
     ap.add_argument("--get-clients", nargs="*", choices=["httpx", "raw"], default=["httpx", "raw"])
+    ap.add_argument("--ab", nargs="+", metavar="TREE", default=None,
+                    help="A/B the batch load between these source trees (`--rounds` alternations; see `ab_load`)")
+    ap.add_argument("--ab-env", nargs="*", default=[], metavar="I:VAR=VALUE",
+                    help="environment for the I-th --ab tree (0-based), e.g. 1:HUGELITE_BATCH_PREPARE=off")
     args = ap.parse_args(argv)
     w = workload(args.size)
+    if args.ab:
+        envs: list[dict[str, str]] = [{} for _ in args.ab]
+        for spec in args.ab_env:
+            at, assignment = spec.split(":", 1)
+            name, value = assignment.split("=", 1)
+            envs[int(at)][name] = value
+        print(ab_load(args.ab, envs, w, args.clients, args.rounds, args.load_client == "raw"))
+        return
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="hugelite-rest-bench-") as tmp:
         base = Path(tmp)

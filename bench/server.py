@@ -28,9 +28,11 @@ def free_port() -> int:
 
 class BenchServer:
     """Serves one graph, `graph_props` being its `.properties` text; `init_store` runs
-    `hugelite init-store` first (a strict graph on a new file needs it)."""
+    `hugelite init-store` first (a strict graph on a new file needs it). `tree`: the source
+    tree to serve from (default: this one; another for A/B runs), `env`: extra environment."""
 
-    def __init__(self, base: Path, graph: str, graph_props: str, timeout_ms: int, init_store: bool = False) -> None:
+    def __init__(self, base: Path, graph: str, graph_props: str, timeout_ms: int, init_store: bool = False,
+                 tree: str | Path | None = None, env: dict[str, str] | None = None) -> None:
         self.base = base
         self.port = free_port()
         conf = base / "conf"
@@ -40,7 +42,7 @@ class BenchServer:
             f"gremlinserver.evaluation_timeout_ms={timeout_ms}\n"
         )
         (conf / "graphs" / f"{graph}.properties").write_text(graph_props)
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(tree or ROOT), **(env or {})}
         if init_store:
             subprocess.run([sys.executable, "-m", "rest_adapter", "init-store", "--conf", str(conf)],
                            check=True, cwd=base, env=env, capture_output=True)
@@ -69,6 +71,17 @@ class BenchServer:
         """CPU seconds the server process has used (user + system)."""
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def cpu_ns(self) -> int:
+        """CPU the server's threads have used, in ns (`/proc/<pid>/task/*/schedstat`): finer
+        than `cpu_s`'s clock ticks, for short A/B rounds."""
+        total = 0
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError):  # a thread that ended meanwhile
+                pass
+        return total
 
     def peak_rss_kib(self) -> int:
         m = re.search(r"VmHWM:\s+(\d+)", Path(f"/proc/{self.proc.pid}/status").read_text())
