@@ -28,7 +28,8 @@ ROWS_MAX = ROW_BUCKETS[-1]
 @lru_cache(maxsize=128)
 def _values_sql(head: str, row: str, width: int, n: int) -> str:
     """`head` VALUES followed by `n` copies of the row template `row`, whose ``{0}`` ..
-    ``{width-1}`` become that row's numbered parameters (?1.., ?width+1.., ...)."""
+    ``{width-1}``, if it has them, become that row's numbered parameters (?1.., ?width+1..,
+    ...); a row of plain ``?``s takes its parameters in order."""
     return f"{head} VALUES " + ",".join(row.format(*range(k * width + 1, k * width + width + 1)) for k in range(n))
 
 

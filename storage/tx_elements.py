@@ -153,11 +153,13 @@ _INSERT_OR_SKIP = {
 }
 # the same rows as multi-row `INSERT OR IGNORE`s (`TxBase._insert_values`): (head, row
 # template, parameters per row); OR IGNORE skips what ON CONFLICT DO NOTHING skips, and a
-# NULL in a NOT NULL column too, which `_insert_or_undo` tells apart on a shortfall
+# NULL in a NOT NULL column too, which `_insert_or_undo` tells apart on a shortfall. Plain
+# `?`s where the row is bound as it is: the driver asks SQLite the name of every parameter
+# it binds, a list walk for numbered ones
 _E_HEAD = "INSERT OR IGNORE INTO edges (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id, dup)"
 _INSERT_VALUES = {
-    ("vertices", True): ("INSERT OR IGNORE INTO vertices (key, id, label_id, props)", "(?{0},?{1},?{2},?{3})", 4),
-    ("edges", True): (_E_HEAD, "(?{0},?{1},?{2},?{3},?{4},?{5},?{6},?{7},?{8},0)", 9),
+    ("vertices", True): ("INSERT OR IGNORE INTO vertices (key, id, label_id, props)", "(?,?,?,?)", 4),
+    ("edges", True): (_E_HEAD, "(?,?,?,?,?,?,?,?,?,0)", 9),
     ("edges", False): (_E_HEAD, "(?{0},?{1},?{2},?{3},?{4},?{5},?{6},?{7},?{8},?{0})", 9),
 }
 # the row positions of each table's NOT NULL columns (key, id, label_id, ...)
