@@ -177,6 +177,24 @@ def _key_id_lists_sql(direction: str, labels: tuple[int, ...], one_key: bool, ca
     return f"SELECT json_group_array(t), json_group_array(i) FROM ({inner}{' LIMIT ?' if capped else ''})"
 
 
+@lru_cache(maxsize=128)
+def _per_key_sql(direction: str, labels: tuple[int, ...], with_ids: bool) -> str:
+    """One row per input key (json_each order) holding, as one JSON array, that key's first
+    ``?1`` other ends in adjacency order (with their ids as a second array when `with_ids`):
+    a per-vertex limit read inside the covering index. `_adjacent_sql`'s limited form
+    fetches each edge by rowid (``e.key IN (... LIMIT ?)``, the table's rows) and then sorts
+    the whole answer; this one walks each key's index range up to the limit and no more."""
+    this, other = _SIDES[direction][0]
+    inner = (f"FROM edges AS e WHERE e.{this} = k.value{label_filter('e.label_id', labels)} "
+             f"ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)} LIMIT ?1")
+    if with_ids:
+        cols = (f"json_array(json_group_array(t), json_group_array(i)) FROM "
+                f"(SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i {inner})")
+    else:
+        cols = f"json_group_array(t) FROM (SELECT e.{other} AS t {inner})"
+    return f"SELECT (SELECT {cols}) FROM json_each(?2) AS k"
+
+
 def _json_list(sql: str) -> str:
     """`sql` (one column named t) as one row holding a JSON array of its values: the
     driver hands back a single string that orjson turns into a list of ints, where ~100
@@ -333,10 +351,17 @@ class AdjacencyMixin(TxBase):
     ) -> list[int]:
         """The to-keys of `adjacent_keys` (same arguments), in its order: for callers that
         want the neighbours in adjacency order but not which vertex each came from (k-out /
-        k-neighbor ids). One direction with one label or none and no per-vertex limit reads
-        them as one JSON array (`_to_keys_sql`); other shapes take `adjacent_keys`."""
+        k-neighbor ids). One direction with one label or none reads them as JSON arrays: one
+        without a per-vertex limit (`_to_keys_sql`), one per key with one (`_per_key_sql`);
+        other shapes take `adjacent_keys`."""
         d = _direction(direction)
         labels = label_key(label_ids)
+        if d != "both" and limit_per_vertex is not None and len(labels) <= 1:
+            wanted = _start_keys(keys, label_ids, limit_per_vertex)
+            if not wanted:
+                return []
+            return self._per_key_lists(d, labels, [int(k) for k in wanted], int(limit_per_vertex), max_rows,
+                                       False)[0]
         if d == "both" or limit_per_vertex is not None or not _loop_ordered(labels, False):
             return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex, max_rows)]
         wanted = _start_keys(keys, label_ids)
@@ -377,16 +402,54 @@ class AdjacencyMixin(TxBase):
             params.append(int(max_rows))
         return self.raw.execute(sql, params).fetchall()
 
+    def _per_key_lists(self, d: str, labels: tuple[int, ...], wanted: list[Any], limit: int,
+                       max_rows: int | None, with_ids: bool) -> tuple[list[int], list[Any]]:
+        """The to-keys (and ids) of a per-vertex-limited read of one direction and one label
+        or none, in `adjacent_keys`' order (`_per_key_sql`); `max_rows`: its first that
+        many (each key reads at most that many, and the keys after the cap is reached are
+        not read). ids JSON cannot hold (blobs) raise sqlite3.OperationalError."""
+        per_key = limit if max_rows is None else min(limit, max_rows)
+        cur = self.raw.execute(_per_key_sql(d, labels, with_ids), (int(per_key), orjson.dumps(wanted).decode()))
+        tos: list[int] = []
+        ids: list[Any] = []
+        loads = orjson.loads
+        try:
+            for (arrays,) in cur:
+                if with_ids:
+                    a, b = loads(arrays)
+                    tos += a
+                    ids += b
+                else:
+                    tos += loads(arrays)
+                if max_rows is not None and len(tos) >= max_rows:
+                    del tos[max_rows:], ids[max_rows:]
+                    break
+        finally:
+            cur.close()
+        return tos, ids
+
     def adjacent_key_id_lists(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
         limit_per_vertex: int | None = None, max_rows: int | None = None,
     ) -> tuple[list[int], list[Any]]:
         """`adjacent_key_ids` (same arguments, same rows in the same order) as two lists:
-        the to-keys and their stored ids. One label or none and no per-vertex limit read
-        them as one row of two JSON arrays (`_key_id_lists_sql`); other shapes, and ids
-        JSON cannot hold (UUIDs stored as blobs), split the rows of `adjacent_key_ids`."""
+        the to-keys and their stored ids. One label or none read them as JSON arrays: one
+        row of two without a per-vertex limit (`_key_id_lists_sql`), a row per key with one
+        (`_per_key_sql`); several labels, and ids JSON cannot hold (UUIDs stored as blobs),
+        split the rows of `adjacent_key_ids`."""
         labels = label_key(label_ids)
-        if limit_per_vertex is None and _loop_ordered(labels, False) and self.far_ids_covered(direction):
+        if limit_per_vertex is not None and len(labels) <= 1 and self.far_ids_covered(direction):
+            wanted = _start_keys(keys, label_ids, limit_per_vertex)
+            if not wanted:
+                return [], []
+            keys = wanted
+            try:
+                return self._per_key_lists(_direction(direction), labels, [int(k) for k in wanted],
+                                           int(limit_per_vertex), max_rows, True)
+            except sqlite3.OperationalError as e:
+                if "BLOB" not in str(e):
+                    raise
+        elif limit_per_vertex is None and _loop_ordered(labels, False) and self.far_ids_covered(direction):
             wanted = _start_keys(keys, label_ids)
             if not wanted:
                 return [], []
@@ -455,6 +518,9 @@ class AdjacencyMixin(TxBase):
             return []
         limited = limit_per_vertex is not None
         capped = max_rows is not None
+        if limited and d != "both" and len(label_key(label_ids)) <= 1:
+            return self._per_key_lists(d, label_key(label_ids), [int(k) for k in wanted], int(limit_per_vertex),
+                                       max_rows, False)[0]
         if len(wanted) == 1 and d != "both" and not limited:
             sql = _one_target_sql(d, label_key(label_ids), capped)
             params = [int(wanted[0])]

@@ -58,3 +58,26 @@ def test_json_arrays_keep_the_stored_types(v3: Any, one_key: bool) -> None:  # n
 def test_uncovered_sides_are_refused(v3: Any) -> None:  # noqa: F811
     with v3.read() as tx, pytest.raises(StoreError):
         tx.adjacent_key_id_lists([1], "both")
+
+
+def test_to_keys_and_targets_with_a_per_vertex_limit(v3: Any) -> None:  # noqa: F811
+    """`adjacent_to_keys` (ordered) and `adjacent_targets` (a multiset) read per-vertex
+    limits key by key from the index: the same answer as `adjacent_keys`' rows, and with a
+    row cap its first rows (to_keys) or that many of them (targets)."""
+    with v3.read() as tx:
+        seen = 0
+        for keys, lids, lim, cap in itertools.product(KEY_SETS, LABELS, LIMITS, CAPS):
+            for direction in ("out", "in"):
+                ordered = [to for _, to in tx.adjacent_keys(keys, direction, lids, lim, cap)]
+                assert tx.adjacent_to_keys(iter(keys), direction, lids, lim, cap) == ordered, (keys, lids, lim, cap)
+                targets = tx.adjacent_targets(keys, direction, lids, lim, cap)
+                whole = [to for _, to in tx.adjacent_keys(keys, direction, lids, lim)]
+                assert len(targets) == len(ordered)
+                assert all(targets.count(t) <= whole.count(t) for t in targets), (keys, lids, lim, cap)
+                if cap is None:
+                    assert sorted(targets) == sorted(whole)
+                seen += len(ordered)
+        assert seen > 200
+        assert tx.adjacent_to_keys([1], "out", None, 2) == [2, 3]
+        assert tx.adjacent_to_keys([4, 1], "out", None, 1, 1) == [1]
+        assert tx.adjacent_key_id_lists([1, 4], "out", None, 1) == ([2, 1], ["1", 1])
