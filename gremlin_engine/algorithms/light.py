@@ -50,7 +50,7 @@ SLOW: Any = object()
 #: the steps `answer` may take
 NAMES = frozenset({"hg_kout", "hg_kneighbor"})
 
-_PLAIN_IDS: ContextVar[bool] = ContextVar("hugelite_light_plain_ids", default=False)
+_PLAIN_IDS: ContextVar[Any] = ContextVar("hugelite_light_plain_ids", default=None)
 
 
 class plain_ids:
@@ -61,12 +61,18 @@ class plain_ids:
     ids). String and UUID ids, counts and every other answer are unchanged; so is every
     call outside the block (Gremlin answers keep their `Long`s). A context variable, as
     `budget.bounded`: a worker thread running the request sees it (`context.run` copies
-    the context)."""
+    the context).
 
-    __slots__ = ("token",)
+    `checked` is then the last id list a light answer made of plain ints alone (that very
+    list object, or None): the caller writing JSON may skip its own walk over the ids'
+    types (a pass over every id, about as long as encoding them)."""
 
-    def __enter__(self) -> None:
-        self.token = _PLAIN_IDS.set(True)
+    __slots__ = ("token", "checked")
+
+    def __enter__(self) -> plain_ids:
+        self.checked: list[Any] | None = None
+        self.token = _PLAIN_IDS.set(self)
+        return self
 
     def __exit__(self, *exc: object) -> None:
         _PLAIN_IDS.reset(self.token)
@@ -106,6 +112,14 @@ class _Nodes(KeyNodes):
         self.layers = 0
         #: key -> stored id of the vertices those reads met (`ids` needs no probe for them)
         self.id_of: dict[int, Any] = {}
+        #: (list, dict) of the last layer `neighbors._layer` built from key -> id chunks: the
+        #: list it returned, the first len(list) keys of the dict in order, their ids as values
+        self.kept: tuple[list[int], dict[int, Any]] | None = None
+
+    def keep(self, layer: list[int], fresh: dict[int, Any]) -> None:
+        """Called by `neighbors._layer` with a layer it built from key -> id chunks: when
+        that very list is the answer (k-out), `ids` takes its ids from the dict's values."""
+        self.kept = (layer, fresh)
 
     def start(self, v: Any) -> int:
         return v  # type: ignore[no-any-return]
@@ -148,9 +162,13 @@ class _Nodes(KeyNodes):
                 rows = read(chunk, direction, lids, lim)
             else:
                 rows = budget.adjacency(self.tx, chunk, direction, lids, lim, shape)
-            if shape == "key_id_lists":  # (keys, ids): the ids kept, the keys walked on
-                rows, ids = rows
-                self.id_of.update(zip(rows, ids, strict=True))
+            if shape == "key_id_lists":  # (keys, ids): one dict, the layer's dedup and the ids kept
+                keys, ids = rows
+                w.edge_iterations += len(keys)
+                pairs = dict(zip(keys, ids, strict=True))
+                self.id_of.update(pairs)  # a copy: `_layer` drops seen keys from `pairs`
+                yield pairs  # type: ignore[misc]
+                continue
             w.edge_iterations += len(rows)
             yield rows
 
@@ -159,8 +177,14 @@ class _Nodes(KeyNodes):
         `KeyNodes.ids` gives them: one read of (key, id) per chunk, no vertex rows."""
         known = self.id_of
         keys = list(nodes)
+        kept = self.kept
+        raws: list[Any] | None = None
+        if kept is not None and kept[0] is nodes:  # the layer as `_layer` built it: its ids in order
+            raws = list(kept[1].values())
+            del raws[len(keys):]
         try:  # every id read with the layers: C calls alone
-            raws = list(map(known.__getitem__, keys))
+            if raws is None:
+                raws = list(map(known.__getitem__, keys))
         except KeyError:
             found = dict(known)
             missing = [k for k in keys if k not in known]
@@ -169,7 +193,11 @@ class _Nodes(KeyNodes):
             raws = [found[k] for k in keys if k in found]
         # `from_storage` of an int is a Long; other stored forms (str, UUID bytes) go through it
         if set(map(type, raws)) <= _INT_ONLY:
-            return raws if _PLAIN_IDS.get() else list(map(Long, raws))
+            plain = _PLAIN_IDS.get()
+            if plain is None:
+                return list(map(Long, raws))
+            plain.checked = raws
+            return raws
         from_storage = idc.from_storage
         return [Long(raw) if type(raw) is int else from_storage(raw) for raw in raws]
 

@@ -203,15 +203,26 @@ def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound
                 reached.update(tos)
             reached.difference_update(seen)
             return list(reached)
-        fresh: dict[Any, None] = {}
+        fresh: dict[Any, Any] = {}
+        carried = False
         for tos in flat:
-            firsts = dict.fromkeys(tos)  # first appearances, in order
+            # first appearances, in order; a dict (key -> id, a light listing's layer read
+            # with its ids) is that already, built by its reader in one pass
+            if type(tos) is dict:
+                firsts, carried = tos, True
+            else:
+                firsts = dict.fromkeys(tos)
             for k in seen.intersection(firsts):
                 del firsts[k]
             fresh.update(firsts)  # a key already in `fresh` keeps its place
             if bound != NO_LIMIT and len(fresh) >= bound:  # the first `bound`, in order
-                return list(fresh)[:bound]
-        return list(fresh)
+                break
+        new = list(fresh)
+        if bound != NO_LIMIT:
+            del new[bound:]
+        if carried:  # the ids ride along as the values: the reader may answer from them
+            nodes.keep(new, fresh)  # type: ignore[attr-defined]
+        return new
     found: set[Any] = set()
     new: list[Any] = []
     by_key = isinstance(nodes, KeyNodes)

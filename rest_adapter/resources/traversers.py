@@ -115,7 +115,7 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
     step pipeline), on any schema mode, unless `HUGELITE_DIRECT_PLANS=off`."""
     ir = traversal(step, req)
     go = graph.traverse_request
-    with plain_ids():  # the answer becomes JSON here: a listing's integer ids need no `Long`
+    with plain_ids() as plain:  # the answer becomes JSON here: a listing's integer ids need no `Long`
         if inline and graph.read_ready():
             try:
                 with bounded(INLINE_ROWS):
@@ -124,18 +124,19 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
                 result = await run(go, ir)
         else:
             result = await run(go, ir)
-    return JSONBytes(_body(result[0], graph), status)
+    return JSONBytes(_body(result[0], graph, plain.checked), status)
 
 
-def _body(result: Any, graph: Graph) -> bytes:
+def _body(result: Any, graph: Graph, checked: list[Any] | None = None) -> bytes:
     """The JSON of one result map: `json_bytes(to_json(result))`, byte for byte.
 
     A light answer is already what `to_json` would make of it (`_json_ready`), so it is
     encoded as it is, without `to_json`'s walk over every value (~7 us a count answer, more
     per id listed). Its ints are not range-checked: orjson encodes exactly the ints
     `to_json` passes as they are (-2**63 <= v < 2**64) and refuses any other, which then
-    takes `to_json` (exact text) like every other shape."""
-    if _json_ready(result):
+    takes `to_json` (exact text) like every other shape. `checked`: an id list the light
+    answer already found to be plain ints alone (`plain_ids.checked`), not walked again."""
+    if _json_ready(result, checked):
         try:
             return orjson.dumps(result)
         except orjson.JSONEncodeError:
@@ -143,7 +144,7 @@ def _body(result: Any, graph: Graph) -> bytes:
     return json_bytes(to_json(result, _cardinality(graph)))
 
 
-def _json_ready(result: Any) -> bool:
+def _json_ready(result: Any, checked: list[Any] | None = None) -> bool:
     """Whether `to_json(result)` would equal `result` but for ints beyond 64 bits: a map
     with str keys of ints (a count), maps of ints (`measure`), and lists of `Long`/int/str
     ids (k-out / k-neighbor; orjson writes a `Long` as the int). Anything else (elements,
@@ -158,7 +159,7 @@ def _json_ready(result: Any) -> bool:
             if _STR.issuperset(map(type, v)) and _INTS.issuperset(map(type, v.values())):
                 continue
         elif t is list:
-            if _IDS.issuperset(map(type, v)):
+            if v is checked or _IDS.issuperset(map(type, v)):
                 continue
         return False
     return True

@@ -62,3 +62,42 @@ def test_a_worker_thread_sees_the_block(graph: Graph) -> None:  # noqa: F811
     if graph.test_kind == "number":  # type: ignore[attr-defined]
         assert {type(x) for x in inside["vertices"]} == {int}
         assert {type(x) for x in outside["vertices"]} == {Long}
+
+
+def test_checked_is_the_listed_int_list(graph: Graph) -> None:  # noqa: F811
+    """`plain_ids.checked` is the very id list of a listing of plain ints (the REST body
+    skips its type walk for it), None for string ids, counts and outside listings."""
+    kind = graph.test_kind  # type: ignore[attr-defined]
+    for step in ("hg_kout", "hg_kneighbor"):
+        with light.plain_ids() as plain:
+            got = _run(graph, step, {"source": _vid(kind, 0), "max_depth": 2})
+        assert got["vertices"]
+        if kind == "number":
+            assert plain.checked is got["vertices"]
+        else:
+            assert plain.checked is None
+        with light.plain_ids() as plain:
+            _run(graph, step, {"source": _vid(kind, 0), "max_depth": 2, "count_only": True})
+        assert plain.checked is None
+
+
+@pytest.mark.parametrize("step", ["hg_kout", "hg_kneighbor"])
+def test_limited_listings_keep_their_ids(graph: Graph, step: str) -> None:  # noqa: F811
+    """A k-out's answer layer's ids come from the layer's own key -> id dict (cut to the
+    limit); every limit gives the unlimited answer's prefix, plain ints or Longs alike."""
+    kind = graph.test_kind  # type: ignore[attr-defined]
+    for source, direction, depth in itertools.product((0, 3, 17), ("OUT", "BOTH"), (1, 2)):
+        req: dict[str, Any] = {"source": _vid(kind, source), "max_depth": depth, "direction": direction,
+                               "limit": -1, "capacity": -1}
+        whole = _run(graph, step, req)["vertices"]
+        for lim in (1, 2, 3, 5, len(whole) - 1, len(whole)):
+            if lim < 1:
+                continue
+            typed = _run(graph, step, {**req, "limit": lim})["vertices"]
+            with light.plain_ids():
+                plain = _run(graph, step, {**req, "limit": lim})["vertices"]
+            assert typed == plain
+            if step == "hg_kout":
+                assert typed == whole[:lim]
+            else:
+                assert len(typed) == min(lim, len(whole)) and typed == whole[:len(typed)]
