@@ -112,14 +112,36 @@ class _Nodes(KeyNodes):
         self.layers = 0
         #: key -> stored id of the vertices those reads met (`ids` needs no probe for them)
         self.id_of: dict[int, Any] = {}
-        #: (list, dict) of the last layer `neighbors._layer` built from key -> id chunks: the
-        #: list it returned, the first len(list) keys of the dict in order, their ids as values
-        self.kept: tuple[list[int], dict[int, Any]] | None = None
+        #: id(list) -> (list, dict) of each layer `neighbors._layer` built from key -> id
+        #: chunks: the list it returned (the first len(list) keys of the dict, in order) and
+        #: the dict, their ids as its values
+        self.kept: dict[int, tuple[list[int], dict[int, Any]]] = {}
 
     def keep(self, layer: list[int], fresh: dict[int, Any]) -> None:
-        """Called by `neighbors._layer` with a layer it built from key -> id chunks: when
-        that very list is the answer (k-out), `ids` takes its ids from the dict's values."""
-        self.kept = (layer, fresh)
+        """Called by `neighbors._layer` with a layer it built from key -> id chunks: where
+        that very list is (part of) the answer, its ids are the dict's first values."""
+        self.kept[id(layer)] = (layer, fresh)
+
+    def _kept_ids(self, layer: list[int]) -> list[Any] | None:
+        """The stored ids of `layer` in order if `keep` was given that very list, else None."""
+        got = self.kept.get(id(layer))
+        if got is None or got[0] is not layer:
+            return None
+        raws = list(got[1].values())
+        del raws[len(layer):]
+        return raws
+
+    def layers_ids(self, source_id: Any, layers: list[tuple[int, list[int]]]) -> list[Any]:
+        """k-neighbor's answer, `ids` of every layer's keys in order (the source's stored id
+        given): from the kept layer dicts where every layer after the source has one."""
+        raws = [source_id]
+        for _, layer in layers[1:]:
+            if layer:
+                got = self._kept_ids(layer)
+                if got is None:
+                    return self.ids([n for _, ns in layers for n in ns])
+                raws += got
+        return self._public(raws)
 
     def start(self, v: Any) -> int:
         return v  # type: ignore[no-any-return]
@@ -177,11 +199,8 @@ class _Nodes(KeyNodes):
         `KeyNodes.ids` gives them: one read of (key, id) per chunk, no vertex rows."""
         known = self.id_of
         keys = list(nodes)
-        kept = self.kept
-        raws: list[Any] | None = None
-        if kept is not None and kept[0] is nodes:  # the layer as `_layer` built it: its ids in order
-            raws = list(kept[1].values())
-            del raws[len(keys):]
+        # the layer as `_layer` built it (a k-out's answer): its ids in order
+        raws = self._kept_ids(nodes) if type(nodes) is list else None
         try:  # every id read with the layers: C calls alone
             if raws is None:
                 raws = list(map(known.__getitem__, keys))
@@ -191,6 +210,11 @@ class _Nodes(KeyNodes):
             for start in range(0, len(missing), self.CHUNK):
                 found.update(self.tx.vertex_ids_of(missing[start:start + self.CHUNK]))
             raws = [found[k] for k in keys if k in found]
+        return self._public(raws)
+
+    @staticmethod
+    def _public(raws: list[Any]) -> list[Any]:
+        """Stored ids as the answer lists them (plain ints inside `plain_ids`)."""
         # `from_storage` of an int is a Long; other stored forms (str, UUID bytes) go through it
         if set(map(type, raws)) <= _INT_ONLY:
             plain = _PLAIN_IDS.get()
@@ -287,4 +311,4 @@ def answer(tx: Any, graph: Any, name: str, req: Mapping[str, Any], token: Any, s
     layers, count = reach(nodes, key, opts, True)
     if opts.count_only:
         return {"vertices_size": count, "measure": walker.measure()}
-    return {"vertices": nodes.ids([n for _, ns in layers for n in ns]), "measure": walker.measure()}
+    return {"vertices": nodes.layers_ids(sid, layers), "measure": walker.measure()}
