@@ -72,6 +72,14 @@ class BenchServer:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def user_sys_s(self) -> tuple[float, float]:
+        """(user, system) CPU seconds of the server process: the system part is the kernel's
+        work for it, at a batch load mostly SQLite's WAL writes (`pwrite64`, two per page
+        written) and checkpoints (`fdatasync`), which the Python profilers do not see."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
+
     def cpu_ns(self) -> int:
         """CPU the server's threads have used, in ns (`/proc/<pid>/task/*/schedstat`): finer
         than `cpu_s`'s clock ticks, for short A/B rounds."""
