@@ -110,7 +110,8 @@ class _Nodes(KeyNodes):
         #: ordered read of a side whose index holds the far ids reads (key, id) pairs
         self.ids_from = ids_from
         self.layers = 0
-        #: key -> stored id of the vertices those reads met (`ids` needs no probe for them)
+        #: key -> stored id known without a probe: the source's (k-neighbor), and the kept
+        #: layers' pairs (`keep`), merged in once `ids` needs them by key
         self.id_of: dict[int, Any] = {}
         #: id(list) -> (list, dict) of each layer `neighbors._layer` built from key -> id
         #: chunks: the list it returned (the first len(list) keys of the dict, in order) and
@@ -187,9 +188,9 @@ class _Nodes(KeyNodes):
             if shape == "key_id_lists":  # (keys, ids): one dict, the layer's dedup and the ids kept
                 keys, ids = rows
                 w.edge_iterations += len(keys)
-                pairs = dict(zip(keys, ids, strict=True))
-                self.id_of.update(pairs)  # a copy: `_layer` drops seen keys from `pairs`
-                yield pairs  # type: ignore[misc]
+                # no copy into `id_of`: `_layer` keeps the layer's fresh pairs (`keep`), and
+                # the keys it drops from `pairs` were seen before (their ids are kept there)
+                yield dict(zip(keys, ids, strict=True))  # type: ignore[misc]
                 continue
             w.edge_iterations += len(rows)
             yield rows
@@ -203,6 +204,8 @@ class _Nodes(KeyNodes):
         raws = self._kept_ids(nodes) if type(nodes) is list else None
         try:  # every id read with the layers: C calls alone
             if raws is None:
+                for _, fresh in self.kept.values():  # the ids read with the layers
+                    known.update(fresh)
                 raws = list(map(known.__getitem__, keys))
         except KeyError:
             found = dict(known)
