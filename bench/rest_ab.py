@@ -146,6 +146,21 @@ def _round(server: Server, ps: list[str], cold: int, junk: bytearray) -> float:
     return spent / len(ps) / 1000
 
 
+def compare(servers: dict[str, Server], op: str, ps: list[str], rounds: int, cold: int) -> None:
+    """One op's A/B: a warm-up pass that also cross-checks the two servers' answers, then
+    `rounds` rounds alternating which server goes first; prints the medians."""
+    junk = bytearray(16 << 20)
+    answers = {name: [s.get(p) for p in ps] for name, s in servers.items()}
+    bodies, heads = _same(answers["A"], answers["B"])
+    per: dict[str, list[float]] = {"A": [], "B": []}
+    for r in range(rounds):
+        for name in ("A", "B") if r % 2 == 0 else ("B", "A"):
+            per[name].append(_round(servers[name], ps, cold, junk))
+    ma, mb = statistics.median(per["A"]), statistics.median(per["B"])
+    print(f"{op:12s} A {ma:7.1f} us  B {mb:7.1f} us  B/A {mb / ma:.3f}  bodies same: {bodies}  "
+          f"heads same: {heads}  status {answers['A'][0][0]}  load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("a_tree")
@@ -161,19 +176,9 @@ def main() -> None:
     args = ap.parse_args()
     servers = {"A": Server(args.a_tree, args.a_store, args.mode, args.graph),
                "B": Server(args.b_tree, args.b_store, args.mode, args.graph)}
-    junk = bytearray(16 << 20)
     try:
         for op in args.ops:
-            ps = paths(op, args.n, args.graph)
-            answers = {name: [s.get(p) for p in ps] for name, s in servers.items()}  # warm-up and cross-check
-            bodies, heads = _same(answers["A"], answers["B"])
-            per: dict[str, list[float]] = {"A": [], "B": []}
-            for r in range(args.rounds):
-                for name in ("A", "B") if r % 2 == 0 else ("B", "A"):
-                    per[name].append(_round(servers[name], ps, args.cold, junk))
-            ma, mb = statistics.median(per["A"]), statistics.median(per["B"])
-            print(f"{op:12s} A {ma:7.1f} us  B {mb:7.1f} us  B/A {mb / ma:.3f}  bodies same: {bodies}  "
-                  f"heads same: {heads}  status {answers['A'][0][0]}  load {os.getloadavg()[0]:.2f}", flush=True)
+            compare(servers, op, paths(op, args.n, args.graph), args.rounds, args.cold)
     finally:
         for s in servers.values():
             s.stop()

@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
-import statistics
 
-from bench.rest_ab import Server, _round, _same
+from bench.rest_ab import Server, compare
 from bench.workload import workload
 
 T = "/graphs/bench/traversers"
@@ -72,19 +70,9 @@ def main() -> None:
     probes = [p + 1 for p in workload("large").probe_vertices(100)][:20]
     servers = {"A": HttpxLike(args.a_tree, args.a_store, "auto", "bench"),
                "B": HttpxLike(args.b_tree, args.b_store, "auto", "bench")}
-    junk = bytearray(16 << 20)
     try:
         for op in args.ops:
-            paths = [FORMS[op].format(v=v) for v in probes] * 10
-            answers = {name: [s.get(p) for p in paths] for name, s in servers.items()}  # warm-up and cross-check
-            bodies, heads = _same(answers["A"], answers["B"])
-            per: dict[str, list[float]] = {"A": [], "B": []}
-            for r in range(args.rounds):
-                for name in ("A", "B") if r % 2 == 0 else ("B", "A"):
-                    per[name].append(_round(servers[name], paths, args.cold, junk))
-            ma, mb = statistics.median(per["A"]), statistics.median(per["B"])
-            print(f"{op:10s} A {ma:7.1f} us  B {mb:7.1f} us  B/A {mb / ma:.3f}  bodies same: {bodies}  "
-                  f"heads same: {heads}  load {os.getloadavg()[0]:.2f}", flush=True)
+            compare(servers, op, [FORMS[op].format(v=v) for v in probes] * 10, args.rounds, args.cold)
     finally:
         for s in servers.values():
             s.stop()
