@@ -24,6 +24,7 @@ kout1, kout2, kneighbor2 (count_only), kout1ids, getv, getvs, versions.
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import random
 import re
@@ -73,9 +74,14 @@ class Server:
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buf = b""
 
+    #: request header lines sent after Host (a subclass can send a client's own)
+    HEADERS = ""
+
     def get(self, path: str) -> tuple[int, bytes, bytes]:
-        """(status, head, body) of one GET (Content-Length answers only: what these paths give)."""
-        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        """(status, head, body) of one GET (Content-Length answers only: what these paths give).
+        A gzipped body comes back decoded, its head cut before Content-Length (which then
+        differs between servers that compress at different sizes)."""
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.HEADERS}\r\n".encode())
         while b"\r\n\r\n" not in self.buf:
             self.buf += self.sock.recv(65536)
         head, _, rest = self.buf.partition(b"\r\n\r\n")
@@ -86,6 +92,8 @@ class Server:
         while len(rest) < length:
             rest += self.sock.recv(65536)
         body, self.buf = rest[:length], rest[length:]
+        if b"\r\ncontent-encoding: gzip" in head.lower():
+            return int(head[9:12]), head.split(b"\r\ncontent-length")[0], gzip.decompress(body)
         return int(head[9:12]), head, body
 
     def cpu_ns(self) -> int:
@@ -161,18 +169,22 @@ def compare(servers: dict[str, Server], op: str, ps: list[str], rounds: int, col
           f"heads same: {heads}  status {answers['A'][0][0]}  load {os.getloadavg()[0]:.2f}", flush=True)
 
 
+def ab_parser(doc: str, rounds: int) -> argparse.ArgumentParser:
+    """The arguments every two-server A/B takes: two trees, their stores, rounds, cold bursts."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    for name in ("a_tree", "a_store", "b_tree", "b_store"):
+        ap.add_argument(name)
+    ap.add_argument("--rounds", type=int, default=rounds)
+    ap.add_argument("--cold", type=int, default=0, help="requests per burst, caches evicted between bursts")
+    return ap
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("a_tree")
-    ap.add_argument("a_store")
-    ap.add_argument("b_tree")
-    ap.add_argument("b_store")
-    ap.add_argument("--rounds", type=int, default=20)
+    ap = ab_parser(__doc__, 20)
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--ops", nargs="*", default=["kout1", "kout2", "kneighbor2", "getv"])
     ap.add_argument("--mode", default="auto")
     ap.add_argument("--graph", default="bench")
-    ap.add_argument("--cold", type=int, default=0, help="requests per burst, caches evicted between bursts")
     args = ap.parse_args()
     servers = {"A": Server(args.a_tree, args.a_store, args.mode, args.graph),
                "B": Server(args.b_tree, args.b_store, args.mode, args.graph)}
