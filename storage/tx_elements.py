@@ -275,7 +275,7 @@ class ElementsMixin(TxBase):
         return int(cur.lastrowid)  # type: ignore[arg-type]
 
     def vertices_insert(self, rows: Iterable[tuple[Any, int, Any]]) -> list[int]:
-        """Insert (id, label_id, props) rows in one executemany; all or nothing."""
+        """Insert (id, label_id, props) rows (a multi-row statement, see `_insert_or_undo`); all or nothing."""
         self._w()
         seq, top, _v1 = self.raw.execute(_BATCH_STATE["vertices"]).fetchone()
         base = max(seq or 0, top or 0) + 1  # `_next_key`
