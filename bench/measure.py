@@ -130,7 +130,11 @@ def run_queries(system: str, size: str, repeat: int, n_probes: int, workdir: Pat
     ops: dict[str, Any] = {}
     for key, _label, per_probe, call in OPS:
         targets = probes if per_probe else [probes[0]]
-        call(sut, targets[0])  # warm-up: parse caches, statement caches, page cache
+        # warm-up, untimed, the same for every system: parse and statement caches, and the
+        # page cache for every probe's pages (one probe alone left the first timed pass
+        # reading the others' pages from the OS, a third of the samples cold)
+        for idx in targets:
+            call(sut, idx)
         wall: list[int] = []
         cpu: list[int] = []
         answers: list[Any] = []
