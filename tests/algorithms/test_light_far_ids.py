@@ -17,13 +17,12 @@ import pytest
 from gremlin_engine.algorithms import light
 from gremlin_engine.algorithms.budget import OverBudget, bounded
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
-from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import direct_algorithms
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.structure.numbers import Long
 from storage.tx_adjacency import AdjacencyMixin
 from tests.algorithms.conftest import through_pipeline
-from tests.algorithms.test_light_requests import _same, ir_of
+from tests.algorithms.test_light_requests import _light, _same, for_step, ir_of
 
 N = 40
 
@@ -64,13 +63,6 @@ def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
         reg.close_all()
 
 
-def _light(graph: Graph, step: str, req: dict[str, Any]) -> Any:
-    from storage.read_once import read_once
-    return read_once(graph.store, lambda tx: light.answer(
-        tx, graph, step, req, CancelToken(), lambda: direct_algorithms._access(tx, graph).schema, False),
-        snapshot=True)
-
-
 def _joined(graph: Graph, monkeypatch: pytest.MonkeyPatch, step: str, req: dict[str, Any]) -> Any:
     """The answer with every id read by `vertex_ids_of`, as before layout v3's index read."""
     with monkeypatch.context() as m:
@@ -94,11 +86,7 @@ def test_same_answers_as_the_joined_read(graph: Graph, monkeypatch: pytest.Monke
     kind = graph.test_kind  # type: ignore[attr-defined]
     answered = 0
     for source, params in itertools.product((0, 3, 17), GRID):
-        req: dict[str, Any] = {"source": _vid(kind, source), **{k: v for k, v in params.items() if v is not None}}
-        if step == "hg_kout":
-            req["capacity"] = -1
-        else:
-            del req["nearest"]
+        req = for_step(step, {"source": _vid(kind, source), **{k: v for k, v in params.items() if v is not None}})
         got = _light(graph, step, dict(req))
         assert got is not light.SLOW, req
         joined = _joined(graph, monkeypatch, step, dict(req))

@@ -77,6 +77,17 @@ def _light(graph: Graph, step: str, req: dict[str, Any]) -> Any:
         snapshot=True)
 
 
+def for_step(step: str, req: dict[str, Any]) -> dict[str, Any]:
+    """`req` as `step` takes it: k-out without a capacity bound, k-neighbor without `nearest`
+    (a k-out parameter)."""
+    req = dict(req)
+    if step == "hg_kout":
+        req["capacity"] = -1
+    else:
+        req.pop("nearest", None)
+    return req
+
+
 GRID = [
     dict(zip(("direction", "max_depth", "count_only", "nearest", "limit", "max_degree"), values, strict=True))
     for values in itertools.product(("OUT", "IN", "BOTH"), (1, 2, 3), (True, False), (True, False),
@@ -87,11 +98,7 @@ GRID = [
 @pytest.mark.parametrize("step", ["hg_kout", "hg_kneighbor"])
 def test_answers_and_counters_alike(graph: Graph, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
     for source, params in itertools.product((0, 3, 17), GRID):
-        req: dict[str, Any] = {"source": Long(source), "label": "e", **params}
-        if step == "hg_kout":
-            req["capacity"] = -1
-        else:
-            del req["nearest"]
+        req = for_step(step, {"source": Long(source), "label": "e", **params})
         got = _light(graph, step, dict(req))
         assert got is not light.SLOW, req
         fast = direct_algorithms.traverse(graph, ir_of(step, dict(req)))
