@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.runtime.access import StoreAccess
@@ -121,3 +123,20 @@ def modern(strict_graph: Graph) -> Graph:
 @pytest.fixture
 def auto_graph(registry: GraphRegistry, tmp_path: Path) -> Graph:
     return _open(registry, tmp_path, "tinker", "auto")
+
+
+@contextmanager
+def counting_checkouts(graph: Graph) -> Iterator[list[int]]:
+    """A pool checkout listener (what statement tracing registers) for the block: the list
+    gets an entry per checkout. Readers that skip the pool must decline while it is there."""
+    seen: list[int] = []
+
+    def on_checkout(*_args: Any) -> None:
+        seen.append(1)
+
+    pool = graph.store.engine.pool
+    event.listen(pool, "checkout", on_checkout)
+    try:
+        yield seen
+    finally:
+        event.remove(pool, "checkout", on_checkout)

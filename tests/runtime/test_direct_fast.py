@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
@@ -22,7 +21,7 @@ from gremlin_engine.runtime import api, direct, direct_fast, direct_scripts
 from gremlin_engine.structure.numbers import Int, Long
 from storage import read_once, tx_point
 from storage.errors import StoreError
-from tests.runtime.conftest import typed, with_schema
+from tests.runtime.conftest import counting_checkouts, typed, with_schema
 from tests.runtime.direct_fast_graph import learnt_plan, load, loaded_graph
 
 POINT = "g.V(vid).values('name')"
@@ -143,20 +142,11 @@ def test_checkout_listeners_see_every_read(graph: Graph) -> None:
     """Statement tracing registers a pool checkout listener and is promised a checkout per
     read: the prepared reader then declines and the read goes through the pool."""
     plan = _plan(graph, POINT, {"vid": 2})
-    seen: list[int] = []
-
-    def on_checkout(*_args: Any) -> None:
-        seen.append(1)
-
-    pool = graph.store.engine.pool
-    event.listen(pool, "checkout", on_checkout)
-    try:
+    with counting_checkouts(graph) as seen:
         assert plan.fast(2) is direct_fast.SLOW
         assert graph.execute(POINT, bindings={"vid": 2}) == ["p2"]
         assert graph.execute(SCRIPTS["out"], bindings={"vid": 2}) == [Long(3), Long(4)]
         assert len(seen) >= 2
-    finally:
-        event.remove(pool, "checkout", on_checkout)
     assert plan.fast(2) == ["p2"]
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.runtime import api, direct
@@ -20,6 +19,7 @@ from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from storage.read_once import DECLINED
+from tests.runtime.conftest import counting_checkouts
 from tests.runtime.direct_fast_graph import load, loaded_graph
 
 
@@ -101,19 +101,10 @@ def test_inside_a_transaction_it_declines_and_pending_writes_are_seen(graph: Gra
 
 
 def test_checkout_listeners_see_the_read(graph: Graph) -> None:
-    seen: list[int] = []
-
-    def on_checkout(*_args: Any) -> None:
-        seen.append(1)
-
-    pool = graph.store.engine.pool
-    event.listen(pool, "checkout", on_checkout)
-    try:
+    with counting_checkouts(graph) as seen:
         assert direct._one_vertex(graph, 2) is DECLINED
         assert [v.id for v in graph.traverse(_v(2))] == [Long(2)]
         assert seen
-    finally:
-        event.remove(pool, "checkout", on_checkout)
     assert [v.id for v in direct._one_vertex(graph, 2)] == [Long(2)]
 
 
