@@ -15,6 +15,9 @@ the index, with no sort (`TIE`).
 
 `limit_per_vertex` is pushed into SQL as a correlated ``LIMIT`` sub-select per vertex, so a
 vertex with a million edges costs `limit` index steps, not a million.
+
+The statements themselves are built in `storage/adjacency_sql.py` (this module binds and
+runs them; their names stay importable from here).
 """
 
 from __future__ import annotations
@@ -22,240 +25,39 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import Any
 
 import orjson
 
-from storage._sql import json_keys, label_filter, label_key, unique
+from storage._sql import json_keys, label_key, unique
+from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable from here as before
+    _E_COLS,
+    _IDS_OF_KEYS_SQL,
+    _SIDES,
+    _VERTEX_KEY_SQL,
+    _WIDTH,
+    OTHER_ID,
+    TIE,
+    _adjacent_sql,
+    _count_sql,
+    _direction,
+    _heads_sql,
+    _joining_sql,
+    _json_list,
+    _key_id_lists_sql,
+    _key_ids_sql,
+    _loop_ordered,
+    _one_key_sql,
+    _one_target_sql,
+    _per_key_sql,
+    _side_sql,
+    _targets_sql,
+    _to_keys_sql,
+    tie,
+)
 from storage.errors import StoreError
 from storage.rows import EdgeRow
-from storage.tables import IN_SIDE_IDS
 from storage.tx_base import TxBase
-
-_E_COLS = ("key", "id", "label_id", "out_key", "in_key", "sort_values", "props")
-# direction -> (column matching the input key, column holding the other end)
-_SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
-          "both": (("out_key", "in_key"), ("in_key", "out_key"))}
-
-
-#: the column ending each adjacency index, which breaks ties of (label, sort values, other end)
-TIE = {"out_key": "dup", "in_key": "key"}
-#: the column of each side's adjacency index holding the other end's public id (layout v3);
-#: None where the index does not cover it (`tables.IN_SIDE_IDS`): the id is then joined in
-OTHER_ID: dict[str, str | None] = {"out_key": "in_id", "in_key": "out_id" if IN_SIDE_IDS else None}
-
-
-def tie(alias: str, this: str) -> str:
-    """The ORDER BY columns after (label, sort values, other end) that the walk of `this`
-    side's adjacency index yields: ``dup`` on the out side; on the in side the key (the
-    rowid), preceded by ``out_id`` when ``ix_edges_in`` holds it between ``out_key`` and
-    the rowid (`tables.IN_SIDE_IDS`). ``out_id`` is a function of ``out_key``, so naming
-    it changes no order; leaving it out would make SQLite sort what the index gives."""
-    if this == "out_key":
-        return f"{alias}.dup"
-    return f"{alias}.out_id, {alias}.key" if IN_SIDE_IDS else f"{alias}.key"
-
-
-def _direction(direction: Any) -> str:
-    d = getattr(direction, "name", direction)
-    d = str(d).lower()
-    if d not in _SIDES:
-        raise StoreError(f"direction must be 'out', 'in' or 'both', not {direction!r}")
-    return d
-
-
-def _side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limited: bool, tail: str) -> str:
-    """One direction of the batch query. CROSS JOIN pins json_each as the outer loop, so
-    each key costs one range of the adjacency index."""
-    head = f"SELECT {select}{tail} FROM json_each(?) AS k CROSS JOIN edges AS e ON "
-    if not limited:
-        return f"{head}e.{this} = k.value{label_filter('e.label_id', labels)}"
-    return (
-        f"{head}e.key IN (SELECT x.key FROM edges AS x WHERE x.{this} = k.value"
-        f"{label_filter('x.label_id', labels)} ORDER BY x.label_id, x.sort_values, x.{other}, {tie('x', this)} LIMIT ?)"
-    )
-
-
-@lru_cache(maxsize=512)
-def _adjacent_sql(direction: str, labels: tuple[int, ...], limited: bool, keys_only: bool) -> str:
-    """The statement for one shape. A single direction selects exactly the result columns
-    (rows map straight onto EdgeRow / pairs); 'both' is a compound select, whose ORDER BY may
-    only name result columns, so it carries the sort columns after them (see `_WIDTH`)."""
-    sides = _SIDES[direction]
-    parts = []
-    for dir_no, (this, other) in enumerate(sides):
-        select = f"k.value, e.{other}" if keys_only else ", ".join(f"e.{c}" for c in _E_COLS)
-        if len(sides) == 1:
-            sql = _side_sql(select, this, other, labels, limited, "")
-            if _loop_ordered(labels, limited):
-                return sql
-            return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
-        tail = (
-            f", k.key AS pos, {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, "
-            f"e.{other} AS other, e.{TIE[this]} AS o_key"
-        )
-        parts.append(_side_sql(select, this, other, labels, limited, tail))
-    return " UNION ALL ".join(parts) + " ORDER BY pos, d, o_label, o_sort, other, o_key"
-
-
-def _loop_ordered(labels: tuple[int, ...], limited: bool) -> bool:
-    """Whether the nested loop of `_side_sql` already yields the adjacency order, so the
-    ORDER BY can go: json_each walks the keys in input order (CROSS JOIN keeps it outer) and
-    each key is one range of the adjacency index, whose columns *are* the sort key, searched
-    by equality (no label, or one). SQLite cannot see that through the virtual table and
-    would sort the whole answer in a temp B-tree (half the cost of a 100-vertex frontier).
-    Not with several labels (an IN list may be walked another way) nor with a per-vertex
-    LIMIT (the sub-select's keys come back in key order)."""
-    return len(labels) <= 1 and not limited
-
-
-_WIDTH = {True: 2, False: len(_E_COLS)}  # result columns before the sort columns
-
-
-@lru_cache(maxsize=128)
-def _one_key_sql(direction: str, labels: tuple[int, ...], keys_only: bool) -> str:
-    """`_adjacent_sql` of one direction for a single key, bound as a plain parameter: one
-    equality range of the adjacency index, without json_each (a frontier of one, every
-    k-out's first layer: ~14 us instead of ~21 at ten edges). The planner sees the index
-    here, so the ORDER BY (the index's own order) costs no sort."""
-    this, other = _SIDES[direction][0]
-    select = f"e.{this}, e.{other}" if keys_only else ", ".join(f"e.{c}" for c in _E_COLS)
-    return (f"SELECT {select} FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)} "
-            f"ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}")
-
-
-@lru_cache(maxsize=128)
-def _one_target_sql(direction: str, labels: tuple[int, ...], capped: bool) -> str:
-    """`_targets_sql` of one direction, no per-vertex limit, for a single key (see
-    `_one_key_sql`)."""
-    this, other = _SIDES[direction][0]
-    return _json_list(f"SELECT e.{other} AS t FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}"
-                      + (" LIMIT ?" if capped else ""))
-
-
-@lru_cache(maxsize=128)
-def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
-    """The other ends of `_adjacent_sql` (or `_one_key_sql`) of one direction in their
-    order, as one JSON array; only for the shapes whose order is the nested loop's own
-    (`_loop_ordered`: one label or none, no per-vertex limit), so no ORDER BY sits in the
-    subquery: the rows reach `json_group_array` in the order the loop walks the index."""
-    this, other = _SIDES[direction][0]
-    where = f"e.{this} = ?" if one_key else f"e.{this} = k.value"
-    src = "edges AS e WHERE " if one_key else "json_each(?) AS k CROSS JOIN edges AS e ON "
-    return _json_list(f"SELECT e.{other} AS t FROM {src}{where}{label_filter('e.label_id', labels)}"
-                      + (" LIMIT ?" if capped else ""))
-
-
-@lru_cache(maxsize=128)
-def _key_ids_sql(direction: str, labels: tuple[int, ...], one_key: bool, limited: bool) -> str:
-    """(other key, other end's public id) rows of one direction in `adjacent_keys`' order,
-    read from the adjacency index alone where it covers the far id (`OTHER_ID`): the last
-    BFS layer of a light k-out / k-neighbor gets its answer's ids with no `vertices` probe.
-    The ORDER BY names the index's own columns, so it stays a walk of the index (dropped
-    where the nested loop already yields that order, see `_loop_ordered`)."""
-    this, other = _SIDES[direction][0]
-    select = f"e.{other}, e.{OTHER_ID[this]}"
-    order = f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
-    if one_key and not limited:
-        return f"SELECT {select} FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}{order}"
-    sql = _side_sql(select, this, other, labels, limited, "")
-    if _loop_ordered(labels, limited):
-        return sql
-    return sql + order.replace(" ORDER BY ", " ORDER BY k.key, ", 1)
-
-
-@lru_cache(maxsize=128)
-def _key_id_lists_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
-    """`_key_ids_sql`'s rows (no per-vertex limit, one label or none: the nested loop's own
-    order, or one key's index range) as one row of two JSON arrays, the other keys and
-    their ids: pysqlite steps a statement once per row and builds a tuple for each (a
-    721-row layer: ~620 us as rows, ~330 as two arrays)."""
-    this, other = _SIDES[direction][0]
-    inner = _key_ids_sql(direction, labels, one_key, False).replace(
-        f"SELECT e.{other}, e.{OTHER_ID[this]}", f"SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i", 1)
-    return f"SELECT json_group_array(t), json_group_array(i) FROM ({inner}{' LIMIT ?' if capped else ''})"
-
-
-@lru_cache(maxsize=128)
-def _per_key_sql(direction: str, labels: tuple[int, ...], with_ids: bool) -> str:
-    """One row per input key (json_each order) holding, as one JSON array, that key's first
-    ``?1`` other ends in adjacency order (with their ids as a second array when `with_ids`):
-    a per-vertex limit read inside the covering index. `_adjacent_sql`'s limited form
-    fetches each edge by rowid (``e.key IN (... LIMIT ?)``, the table's rows) and then sorts
-    the whole answer; this one walks each key's index range up to the limit and no more."""
-    this, other = _SIDES[direction][0]
-    inner = (f"FROM edges AS e WHERE e.{this} = k.value{label_filter('e.label_id', labels)} "
-             f"ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)} LIMIT ?1")
-    if with_ids:
-        cols = (f"json_array(json_group_array(t), json_group_array(i)) FROM "
-                f"(SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i {inner})")
-    else:
-        cols = f"json_group_array(t) FROM (SELECT e.{other} AS t {inner})"
-    return f"SELECT (SELECT {cols}) FROM json_each(?2) AS k"
-
-
-def _json_list(sql: str) -> str:
-    """`sql` (one column named t) as one row holding a JSON array of its values: the
-    driver hands back a single string that orjson turns into a list of ints, where ~100
-    one-column rows cost a tuple each and a Python loop to flatten (a k-out's second
-    layer: ~40 us instead of ~75)."""
-    return f"SELECT json_group_array(t) FROM ({sql})"
-
-
-@lru_cache(maxsize=128)
-def _count_sql(direction: str, labels: tuple[int, ...]) -> str:
-    """Per input key, the number of incident edges: one correlated ``count(*)`` per side,
-    each a range of the covering adjacency index. No ORDER BY (nothing to sort) and no
-    edge or vertex row is read."""
-    subs = [
-        f"(SELECT count(*) FROM edges AS e WHERE e.{this} = k.value{label_filter('e.label_id', labels)})"
-        for this, _other in _SIDES[direction]
-    ]
-    return f"SELECT k.value, {' + '.join(subs)} FROM json_each(?) AS k"
-
-
-@lru_cache(maxsize=128)
-def _heads_sql(direction: str, labels: tuple[int, ...]) -> str:
-    this, other = _SIDES[direction][0]
-    return (
-        f"SELECT k.value, e.{other}, v.id, v.label_id FROM json_each(?) AS k CROSS JOIN edges AS e "
-        f"ON e.{this} = k.value{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other}"
-        + ("" if _loop_ordered(labels, False) else f" ORDER BY k.key, e.label_id, e.sort_values, e.{other}, {tie('e', this)}")
-    )
-
-
-@lru_cache(maxsize=128)
-def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
-    """Per (this, other) key pair, the first joining edge in adjacency order: one range of
-    the adjacency index per pair, `this` vertex's edges of the label(s), scanned for the
-    other key (it comes after `sort_values` in the index), so a hub's pair costs its degree.
-
-    With one label, an edge of empty sort values (every edge of a label without sort keys)
-    is found first by the whole index prefix (this, label, '', other), a single probe: ''
-    is the least text, so when such an edge exists it is the first in adjacency order; the
-    range scan runs only when there is none (`coalesce` evaluates lazily)."""
-    cols = ", ".join(f"e.{c}" for c in _E_COLS)
-    pair = f"x.{this} = json_extract(p.value, '$[0]') AND x.{other} = json_extract(p.value, '$[1]')"
-    scan = (f"SELECT x.key FROM edges AS x WHERE {pair}{label_filter('x.label_id', labels)} "
-            f"ORDER BY x.label_id, x.sort_values, {tie('x', this)} LIMIT 1")
-    if len(labels) == 1:
-        probe = (f"SELECT x.key FROM edges AS x WHERE {pair}{label_filter('x.label_id', labels)} "
-                 f"AND x.sort_values = '' ORDER BY {tie('x', this)} LIMIT 1")
-        scan = f"SELECT coalesce(({probe}), ({scan}))"
-    return f"SELECT p.key, {cols} FROM json_each(?) AS p CROSS JOIN edges AS e ON e.key = ({scan})"
-
-
-@lru_cache(maxsize=128)
-def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool, capped: bool = False) -> str:
-    """`_adjacent_sql` without its ORDER BY (the sort is most of its cost on a big frontier)
-    and with the other end only; `capped`: a trailing ``LIMIT ?`` on the whole answer."""
-    parts = [_side_sql(f"e.{other} AS t", this, other, labels, limited, "") for this, other in _SIDES[direction]]
-    return _json_list(" UNION ALL ".join(parts) + (" LIMIT ?" if capped else ""))
-
-
-_VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"
-_IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 
 
 def _start_keys(keys: Iterable[int], label_ids: Sequence[int] | None, limit_per_vertex: int | None = None) -> list[int]:
