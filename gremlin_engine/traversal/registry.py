@@ -13,7 +13,8 @@ DT, WithOptions, GType).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,12 +25,9 @@ from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps import (
     barrier,
     branch,
-    conversions,
     filter,
     flatmap,
-    lists,
     map,
-    match,
     merge,
     mutation,
     paths,
@@ -37,7 +35,6 @@ from gremlin_engine.traversal.steps import (
     sideeffect,
     source,
 )
-from gremlin_engine.traversal.steps import strings as text
 from gremlin_engine.traversal.steps.base import IdentityStep
 from gremlin_engine.traversal.tokens import TOKEN_ENUMS, T
 
@@ -105,7 +102,97 @@ def _s(family: str, table: dict[str, tuple[Callable[..., Any], str]]) -> dict[st
     return {name: StepSpec(f, sig, family) for name, (f, sig) in table.items()}
 
 
-REGISTRY: dict[str, StepSpec] = {
+class StepTable(dict[str, StepSpec]):
+    """The step table, some of whose families are imported on first need.
+
+    Why: a process that runs the everyday steps (a server answering reads, an embedded
+    program) should not pay for modules it never runs. The string, list and conversion
+    steps, `match()` and HugeGraph's algorithms are ~1 MiB of a querying process's peak
+    RSS (`bench/memory_phases.py`). Any name the loaded part lacks, and any walk over the
+    whole table (`items()`, `sorted(REGISTRY)`, `len`), loads the pending families first,
+    so every caller sees the complete table; a lookup of a loaded step costs what a plain
+    dict's does."""
+
+    def __init__(self, loaded: dict[str, StepSpec], pending: list[Callable[[], dict[str, StepSpec]]]) -> None:
+        super().__init__(loaded)
+        self._pending = pending
+        self._lock = threading.Lock()
+
+    def load_all(self) -> bool:
+        """Imports every pending family; True if there was one (so a miss may now hit)."""
+        if not self._pending:
+            return False
+        with self._lock:
+            while self._pending:
+                self.update(self._pending[0]())
+                del self._pending[0]
+        return True
+
+    def loaded_items(self) -> list[tuple[str, StepSpec]]:
+        """The entries imported so far, loading nothing (for import-time scans)."""
+        return list(dict.items(self))
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        spec = dict.get(self, name)
+        if spec is None and self.load_all():
+            spec = dict.get(self, name)
+        return default if spec is None else spec
+
+    def __missing__(self, name: str) -> StepSpec:
+        if self.load_all():
+            return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or (self.load_all() and dict.__contains__(self, name))
+
+    def __iter__(self) -> Iterator[str]:
+        self.load_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self.load_all()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:  # type: ignore[override]
+        self.load_all()
+        return dict.keys(self)
+
+    def values(self) -> Any:  # type: ignore[override]
+        self.load_all()
+        return dict.values(self)
+
+    def items(self) -> Any:  # type: ignore[override]
+        self.load_all()
+        return dict.items(self)
+
+
+def _text_steps() -> dict[str, StepSpec]:
+    from gremlin_engine.traversal.steps import conversions, lists
+    from gremlin_engine.traversal.steps import strings as text
+
+    return {
+        **_s("strings", dict(text.STEPS)),
+        **_s("lists", dict(lists.STEPS)),
+        **_s("conversions", dict(conversions.STEPS)),
+    }
+
+
+def _match_step() -> dict[str, StepSpec]:
+    from gremlin_engine.traversal.steps import match
+
+    return _s("branch", {"match": (match.MatchStep, "trav*")})
+
+
+def _algorithm_steps() -> dict[str, StepSpec]:
+    """HugeGraph traverser and rank algorithms (kout, paths, rank, shards, ...): engine steps
+    of our own, the REST traversers' engine."""
+    from gremlin_engine.algorithms import STEPS as ALGORITHM_STEPS
+
+    return _s("algorithms", ALGORITHM_STEPS)
+
+
+REGISTRY: StepTable = StepTable({
     **_s("source", {
         "V": (source.VStep, "any*"),
         "E": (source.EStep, "any*"),
@@ -211,19 +298,10 @@ REGISTRY: dict[str, StepSpec] = {
         "coalesce": (branch.CoalesceStep, "trav*"),
         "optional": (branch.OptionalStep, "trav"),
         "local": (branch.LocalStep, "trav"),
-        "match": (match.MatchStep, "trav*"),
     }),
-    **_s("strings", {name: (cls, sig) for name, (cls, sig) in text.STEPS.items()}),
-    **_s("lists", {name: (cls, sig) for name, (cls, sig) in lists.STEPS.items()}),
-    **_s("conversions", {name: (cls, sig) for name, (cls, sig) in conversions.STEPS.items()}),
-}
+}, [_match_step, _text_steps, _algorithm_steps])
 
 # HugeGraph REST steps (batch upserts, append/eliminate, index rule, paging): their own package
 from gremlin_engine.traversal.steps import hugegraph  # noqa: E402
 
 REGISTRY.update(_s("hugegraph", hugegraph.STEPS))
-
-# HugeGraph traverser and rank algorithms (kout, paths, rank, shards, ...): engine steps of our own
-from gremlin_engine.algorithms import STEPS as ALGORITHM_STEPS  # noqa: E402
-
-REGISTRY.update(_s("algorithms", ALGORITHM_STEPS))
