@@ -108,10 +108,10 @@ class StepTable(dict[str, StepSpec]):
     Why: a process that runs the everyday steps (a server answering reads, an embedded
     program) should not pay for modules it never runs. The string, list and conversion
     steps, `match()` and HugeGraph's algorithms are ~1 MiB of a querying process's peak
-    RSS (`bench/memory_phases.py`). Any name the loaded part lacks, and any walk over the
-    whole table (`items()`, `sorted(REGISTRY)`, `len`), loads the pending families first,
-    so every caller sees the complete table; a lookup of a loaded step costs what a plain
-    dict's does."""
+    RSS (`bench/memory_phases.py`). A name the loaded part lacks loads pending families in
+    order until one holds it (all of them for an unknown name), and any walk over the whole
+    table (`items()`, `sorted(REGISTRY)`, `len`) loads them all first, so every caller sees
+    the complete table; a lookup of a loaded step costs what a plain dict's does."""
 
     def __init__(self, loaded: dict[str, StepSpec], pending: list[Callable[[], dict[str, StepSpec]]]) -> None:
         super().__init__(loaded)
@@ -120,12 +120,19 @@ class StepTable(dict[str, StepSpec]):
 
     def load_all(self) -> bool:
         """Imports every pending family; True if there was one (so a miss may now hit)."""
+        return self._load_until(None)
+
+    def _load_until(self, name: object) -> bool:
+        """Imports pending families in order until one holds `name` (all of them for None
+        or an unknown name); True if any was imported."""
         if not self._pending:
             return False
         with self._lock:
             while self._pending:
                 self.update(self._pending[0]())
                 del self._pending[0]
+                if name is not None and dict.__contains__(self, name):
+                    break
         return True
 
     def loaded_items(self) -> list[tuple[str, StepSpec]]:
@@ -134,17 +141,17 @@ class StepTable(dict[str, StepSpec]):
 
     def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
         spec = dict.get(self, name)
-        if spec is None and self.load_all():
+        if spec is None and self._load_until(name):
             spec = dict.get(self, name)
         return default if spec is None else spec
 
     def __missing__(self, name: str) -> StepSpec:
-        if self.load_all():
+        if self._load_until(name):
             return dict.__getitem__(self, name)
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
-        return dict.__contains__(self, name) or (self.load_all() and dict.__contains__(self, name))
+        return dict.__contains__(self, name) or (self._load_until(name) and dict.__contains__(self, name))
 
     def __iter__(self) -> Iterator[str]:
         self.load_all()
