@@ -9,7 +9,9 @@ one number cannot say what to cut, so this script replays the same process in fr
 subprocesses and prints VmHWM and VmRSS after each phase: the harness, the third-party
 imports (SQLAlchemy, Lark, orjson), our own imports, the open, and each operation (its
 untimed warm-up plus `--repeat` passes over the probes, as the runner does). Raw sqlite3 gets
-the same phases. Optional views, each in its own process because tracing inflates memory:
+the same phases, and so does the floor: raw's process with SQLAlchemy, Lark and orjson
+imported first, what any engine on the design card's dependencies reaches with no byte of
+its own. Optional views, each in its own process because tracing inflates memory:
 
 * `--trace`: `tracemalloc`, the Python memory each of our modules' import keeps (its own
   module body, not the modules it imports), summed per package, then what the open and the
@@ -56,7 +58,7 @@ def _ours_loaded() -> list[str]:
 
 # ---- the worker: one system's phases in this (fresh) process ------------------------------
 def _open(system: str, path: Path) -> Any:
-    if system == "raw":
+    if system in ("raw", "floor"):
         from bench.raw_sqlite import RawSqlite
 
         return RawSqlite(path)
@@ -91,7 +93,15 @@ def worker(system: str, path: Path, size: str, repeat: int, n_probes: int) -> li
         rows.append({"phase": phase, "hwm": hwm, "rss": rss, "ours": len(_ours_loaded())})
 
     mark("harness (interpreter + bench.measure)")
-    if system == "raw":
+    if system == "floor":
+        # raw sqlite3's process with the design card's dependencies imported: the peak any
+        # engine built on them reaches before a byte of its own
+        import lark
+        import orjson
+        import sqlalchemy
+
+        mark("import sqlalchemy, lark, orjson")
+    if system in ("raw", "floor"):
         import sqlite3  # noqa: F401
 
         mark("import sqlite3")
@@ -276,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trace", action="store_true", help="tracemalloc attribution of our share")
     p.add_argument("--importtime", action="store_true", help="-X importtime of our modules")
     p.add_argument("--unused", action="store_true", help="our modules imported but never run")
-    p.add_argument("--worker", choices=("raw", "hugelite", "trace", "unused"), help=argparse.SUPPRESS)
+    p.add_argument("--worker", choices=("raw", "floor", "hugelite", "trace", "unused"), help=argparse.SUPPRESS)
     p.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
 
@@ -292,12 +302,14 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="hugelite-memory-") as tmp:
         stores = {s: _copy_store(getattr(args, s), s, args.size, Path(tmp)) for s in ("raw", "hugelite")}
-        results = {s: _sub(s, stores[s], args) for s in ("raw", "hugelite")}
-        for s in ("raw", "hugelite"):
+        stores["floor"] = stores["raw"]
+        results = {s: _sub(s, stores[s], args) for s in ("raw", "floor", "hugelite")}
+        for s in ("raw", "floor", "hugelite"):
             _print_phases(s, results[s])
         raw_peak, hl_peak = results["raw"][-1]["hwm"], results["hugelite"][-1]["hwm"]
         print(f"\npeak: hugelite {hl_peak:.2f} MiB, raw {raw_peak:.2f} MiB, ratio {hl_peak / raw_peak:.2f}x "
-              f"(bar: <= 2x, {2 * raw_peak:.2f} MiB)")
+              f"(bar: <= 2x, {2 * raw_peak:.2f} MiB); floor (raw's process with SQLAlchemy, Lark and "
+              f"orjson imported) {results['floor'][-1]['hwm']:.2f} MiB")
         if args.trace:
             t = _sub("trace", stores["hugelite"], args)
             print(f"\ntracemalloc: our imports keep {t['imports_total'] / 2**20:.2f} MiB of Python memory")
