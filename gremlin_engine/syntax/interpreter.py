@@ -23,15 +23,16 @@ import enum
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
 from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
-from gremlin_engine.syntax import ast, names, operators, sandbox, templates
+from gremlin_engine.syntax import ast, names, operators, parser, sandbox, templates
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
 from gremlin_engine.syntax.parser import parse
+from gremlin_engine.syntax.text_cache import TextCache
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P, make_predicate
 from gremlin_engine.traversal.tokens import TOKEN_ENUMS, Cardinality, token
@@ -67,9 +68,16 @@ def _bare_tokens() -> dict[str, Any]:
     return table
 
 
-@lru_cache(maxsize=2048)
-def _checked(text: str) -> ast.Script:
+def _check_text(text: str) -> ast.Script:
     return sandbox.check(parse(text))
+
+
+#: sandbox-checked scripts by text, bounded as the parse cache is (it holds the same ASTs)
+_CHECKED: TextCache[ast.Script] = TextCache(parser.CACHE_SIZE, parser.CACHE_CHARS, parser.CACHE_MAX_TEXT)
+
+
+def _checked(text: str) -> ast.Script:
+    return _CHECKED.get(text, _check_text)
 
 
 def interpret(script: ast.Script | str, host: ScriptHost, *, as_value: bool = False) -> Any:

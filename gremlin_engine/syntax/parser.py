@@ -3,13 +3,14 @@
 Errors come out as `GremlinSyntaxError` with line, column and a two-line context snippet
 (the offending line and a caret), never as Lark exceptions. Parsed scripts are immutable,
 so the LRU cache can hand the same `Script` to every thread that runs the same text (the
-common case for a server: clients send the same few queries with different bindings).
+common case for a server: clients send the same few queries with different bindings). The
+cache is bounded in entries and in characters (`text_cache.py`): scripts with inlined values
+are a new text each time, and must not pile up.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -18,8 +19,14 @@ from gremlin_engine.errors import GremlinError, GremlinSyntaxError
 from gremlin_engine.syntax import ast
 from gremlin_engine.syntax.build import AstBuilder
 from gremlin_engine.syntax.literals import LiteralError
+from gremlin_engine.syntax.text_cache import CacheInfo, TextCache
 
 CACHE_SIZE = 2048
+#: characters of script text the parse cache keeps at most (an AST takes ~30 bytes a
+#: character, so ~30 MiB at worst; 2,048 typical scripts are far below it)
+CACHE_CHARS = 1_000_000
+#: a longer script is parsed each time it comes, never remembered (`text_cache.py`)
+CACHE_MAX_TEXT = 65_536
 MAX_SCRIPT_CHARS = 1_000_000
 
 _builder = AstBuilder()
@@ -48,14 +55,13 @@ _TERMINAL_WORDS = {
 
 
 def parse(text: str) -> ast.Script:
-    """Parses a script (cached by its exact text)."""
+    """Parses a script (cached by its exact text, within the cache's bounds)."""
     if len(text) > MAX_SCRIPT_CHARS:
         raise GremlinSyntaxError(f"script is too long ({len(text)} characters, limit {MAX_SCRIPT_CHARS})")
-    return _parse_cached(text)
+    return _cache.get(text, _parse_text)
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def _parse_cached(text: str) -> ast.Script:
+def _parse_text(text: str) -> ast.Script:
     parser = grammar.load_parser()
     try:
         tree = parser.parse(text)
@@ -178,9 +184,12 @@ def _strip_strings(text: str) -> str:
     return re.sub(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"", "''", text)
 
 
-def cache_info() -> object:
-    return _parse_cached.cache_info()
+_cache: TextCache[ast.Script] = TextCache(CACHE_SIZE, CACHE_CHARS, CACHE_MAX_TEXT)
+
+
+def cache_info() -> CacheInfo:
+    return _cache.info()
 
 
 def clear_cache() -> None:
-    _parse_cached.cache_clear()
+    _cache.clear()
