@@ -27,7 +27,7 @@ from typing import Any
 from gremlin_engine import traversal as engine
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken
-from gremlin_engine.runtime import batch_commit, batch_prepare, direct, direct_fast, direct_scripts, intent
+from gremlin_engine.runtime import direct, direct_fast, direct_scripts, intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
@@ -152,8 +152,13 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
     token = make_token(timeout_ms, cancel)
     write = intent.ir_may_write(ir)
     # a REST batch is prepared before the writer is taken (`batch_prepare.py`), then
-    # written, maybe with other requests' batches under one commit (`batch_commit.py`)
-    prepared = batch_prepare.prepare(graph, ir) if write else None
+    # written, maybe with other requests' batches under one commit (`batch_commit.py`);
+    # both are imported by the first write, so a process that only reads never holds them
+    prepared = None
+    if write:
+        from gremlin_engine.runtime import batch_commit, batch_prepare
+
+        prepared = batch_prepare.prepare(graph, ir)
     if prepared is not None:
         try:
             results = batch_commit.write(graph, prepared, token)
