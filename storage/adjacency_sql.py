@@ -238,3 +238,19 @@ def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool, capped:
 
 _VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"
 _IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
+
+
+@lru_cache(maxsize=64)
+def _source_sql(direction: str, labels: tuple[int, ...], with_ids: bool) -> str:
+    """`vertex_key` and the one-key adjacency read of `_to_keys_sql` (or `_key_id_lists_sql`)
+    as ONE statement: the source's key by the id index, and its other ends (with their ids)
+    as a JSON text read by a correlated sub-select over that key's range of the adjacency
+    index, in the index's own order (one label or none: the loop order is the adjacency
+    order, as in `_loop_ordered`), at most ``?1`` of them (-1: all). No row when no vertex
+    has the id ``?2``. One statement is its own snapshot in autocommit mode, so the caller
+    needs no ``BEGIN``/``ROLLBACK`` around it."""
+    this, other = _SIDES[direction][0]
+    cols = f"e.{other} AS t" + (f", e.{OTHER_ID[this]} AS i" if with_ids else "")
+    arrays = "json_array(json_group_array(t), json_group_array(i))" if with_ids else "json_group_array(t)"
+    inner = f"SELECT {cols} FROM edges AS e WHERE e.{this} = v.key{label_filter('e.label_id', labels)} LIMIT ?1"
+    return f"SELECT v.key, (SELECT {arrays} FROM ({inner})) FROM vertices AS v WHERE v.id = ?2"

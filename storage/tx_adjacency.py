@@ -51,6 +51,7 @@ from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable
     _one_target_sql,
     _per_key_sql,
     _side_sql,
+    _source_sql,
     _targets_sql,
     _to_keys_sql,
     tie,
@@ -77,6 +78,30 @@ class AdjacencyMixin(TxBase):
         id index alone: where a walk starts (a traverser's source)."""
         row = self.raw.execute(_VERTEX_KEY_SQL, (stored_id,)).fetchone()
         return None if row is None else row[0]  # type: ignore[no-any-return]
+
+    def source_adjacency(
+        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None, with_ids: bool,
+    ) -> tuple[int, list[int], list[Any]] | None:
+        """`vertex_key(stored_id)` and that key's `adjacent_to_keys` (with `with_ids`, its
+        `adjacent_key_id_lists`: the other ends' ids too; else the ids list is empty), the
+        first `limit` edges (None: all), by ONE statement (`_source_sql`): a light traverser
+        request of depth 1 reads nothing else, so it needs no transaction around it. None
+        when no vertex has that id. Only for one direction (not 'both'), one label or none,
+        and, `with_ids`, a direction `far_ids_covered` accepts (StoreError otherwise); ids
+        JSON cannot hold (blobs) raise sqlite3.OperationalError."""
+        d = _direction(direction)
+        labels = label_key(label_ids)
+        if d == "both" or len(labels) > 1 or (label_ids is not None and not labels) or (
+                with_ids and not self.far_ids_covered(d)):
+            raise StoreError(f"source_adjacency: not one direction and label with covered ids: {direction!r}")
+        lim = -1 if limit is None else max(int(limit), 0)
+        row = self.raw.execute(_source_sql(d, labels, with_ids), (lim, stored_id)).fetchone()
+        if row is None:
+            return None
+        got = orjson.loads(row[1])
+        if with_ids:
+            return row[0], got[0], got[1]
+        return row[0], got, []
 
     def vertex_ids_of(self, keys: Sequence[int]) -> dict[int, Any]:
         """key -> stored id of the vertices among `keys` that exist, by one primary-key

@@ -239,17 +239,31 @@ def _param_key(name: str, req: Mapping[str, Any]) -> Any:
     return name, tuple(rest.items()), tuple(map(type, rest.values()))
 
 
-def settle(graph: Any, name: str, req: Mapping[str, Any], schema_of: Any) -> Any:
-    """(options, capacity, nearest, label ids) of a GET k-out / k-neighbor request, from
-    the memo of the current schema snapshot or checked now (`schema_of()` gives the schema
-    the general run would check against); SLOW when `answer` cannot take it."""
-    service = graph.schema
-    snap = getattr(service, "_snap", None)
+def _held(graph: Any) -> tuple[Any, dict[Any, Any]]:
+    """The memo of `graph`'s current schema snapshot: (snapshot, {parameter key: settled})."""
+    snap = getattr(graph.schema, "_snap", None)
     held = getattr(graph, "_light_memo", None)
     if held is None or held[0] is not snap or snap is None:
         held = (snap, {})
         if snap is not None:
             graph._light_memo = held
+    return held  # type: ignore[no-any-return]
+
+
+def memo_settled(graph: Any, name: str, req: Mapping[str, Any]) -> Any:
+    """What `settle` would return from its memo alone (SLOW included), or None when the
+    parameter set is not remembered: for a caller that must not read the schema."""
+    try:
+        return _held(graph)[1].get(_param_key(name, req))
+    except TypeError:
+        return None
+
+
+def settle(graph: Any, name: str, req: Mapping[str, Any], schema_of: Any) -> Any:
+    """(options, capacity, nearest, label ids) of a GET k-out / k-neighbor request, from
+    the memo of the current schema snapshot or checked now (`schema_of()` gives the schema
+    the general run would check against); SLOW when `answer` cannot take it."""
+    held = _held(graph)
     key = _param_key(name, req)
     try:
         got = held[1].get(key)

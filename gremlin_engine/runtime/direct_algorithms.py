@@ -26,6 +26,11 @@ Sameness with the pipeline, case by case:
   the access, which is the same class either way). A read that tries to write (it never
   should: algorithms only read) falls back to the ordinary path, which reruns as a writer.
 
+A depth-1 GET k-out / k-neighbor whose parameters `light.settle` remembers is answered by
+ONE statement before any of that (`algorithms/light_once.py`: the source lookup and its
+adjacency read joined, `tx.source_adjacency`), in autocommit mode, which is its own
+snapshot: no ``BEGIN``/``ROLLBACK``. A request it declines has read nothing.
+
 `traverse` is the REST handlers' entry: it takes the direct plan on any schema mode
 (`direct.usable` keeps the other direct shapes off auto-mode graphs, whose point reads
 answer differently there; this one does not), else `graph.traverse`.
@@ -36,7 +41,7 @@ from __future__ import annotations
 from typing import Any
 
 from gremlin_engine import traversal as engine
-from gremlin_engine.algorithms import light
+from gremlin_engine.algorithms import light, light_once
 from gremlin_engine.algorithms.base import Walker
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import direct
@@ -106,8 +111,15 @@ def run(graph: Any, plan: Any, values: list[Any], timeout_ms: float | None = Non
     `direct.FALLBACK`. Storage errors leave untranslated (the caller translates)."""
     token = make_token(timeout_ms, cancel)
     token.check()
+    step = plan.algorithm
     try:
-        return read_once(graph.store, _answer, graph, plan.algorithm, values[0], token, snapshot=True)
+        if step.name in light.NAMES:  # a depth-1 GET k-out / k-neighbor: one statement, no BEGIN
+            prepared = light_once.prepare(graph, step.name, values[0], graph.config.schema_mode == "auto")
+            if prepared is not light.SLOW:
+                result = read_once(graph.store, light_once.answer, prepared, values[0], token)
+                if result is not light.SLOW:
+                    return [result]
+        return read_once(graph.store, _answer, graph, step, values[0], token, snapshot=True)
     except ReadOnlyTransaction:
         return direct.FALLBACK
 

@@ -1,0 +1,185 @@
+"""Depth-1 light requests in one statement (`algorithms/light_once.py`, storage's
+`source_adjacency`): the same answers, orders, counters, budgets and errors as the general
+light path (`light.answer`, four statements) and the step pipeline, on the same graphs;
+and one statement per request, without BEGIN/ROLLBACK."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gremlin_engine.algorithms import light, light_once
+from gremlin_engine.algorithms.budget import OverBudget, bounded
+from gremlin_engine.errors import HugeliteError
+from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from gremlin_engine.limits import CancelToken
+from gremlin_engine.runtime import direct_algorithms
+from gremlin_engine.runtime.access import StoreAccess
+from gremlin_engine.structure.numbers import Long
+from storage.read_once import read_once
+from tests.algorithms.conftest import through_pipeline
+from tests.algorithms.test_light_requests import _light, _same, ir_of
+
+N = 12
+#: (from, to, label): a self-loop, parallel edges, a way back, two labels, a hub (vertex 5)
+EDGES = [(0, 1, "e"), (0, 1, "e"), (0, 0, "e"), (0, 2, "f"), (0, 7, "e"), (0, 3, "f"), (3, 0, "e"),
+         (1, 2, "e"), (2, 0, "f")] + [(5, t, "e") for t in (9, 1, 4, 11, 6, 8, 2, 10, 3, 7)] + [(5, 5, "f")]
+
+
+@pytest.fixture(params=["strict", "auto"])
+def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
+    mode = request.param
+    store = str(tmp_path / "g.db")
+    GraphRegistry.init_store(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
+    reg = GraphRegistry(evaluation_timeout_ms=60000)
+    g = reg.open(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
+    if mode == "strict":
+        g.schema.create("vertexlabel", {"name": "v", "id_strategy": "CUSTOMIZE_NUMBER"})
+        for name in ("e", "f"):
+            g.schema.create("edgelabel", {"name": name, "source_label": "v", "target_label": "v"})
+    with g.store.write() as tx:
+        a = StoreAccess.for_graph(g, tx)
+        vs = [a.add_vertex("v", id=i) for i in range(N)]
+        for u, v, label in EDGES:
+            a.add_edge(label, vs[u], vs[v])
+    try:
+        yield g
+    finally:
+        reg.close_all()
+
+
+def _once(graph: Graph, step: str, req: dict[str, Any]) -> Any:
+    """`light_once` itself: SLOW when `prepare` or `answer` declines."""
+    prepared = light_once.prepare(graph, step, req, graph.config.schema_mode == "auto")
+    if prepared is light.SLOW:
+        return light.SLOW
+    return read_once(graph.store, light_once.answer, prepared, req, CancelToken())
+
+
+GRID = [dict(zip(("direction", "label", "count_only", "limit", "max_degree", "capacity"), v, strict=True))
+        for v in itertools.product(("OUT", "IN"), ("e", "f", None), (True, False), (-1, 1, 2, 4), (-1, 1, 2),
+                                   (-1, 2, 3, 40))]
+
+
+def _req(step: str, source: int, params: dict[str, Any]) -> dict[str, Any]:
+    req = {"source": Long(source), "max_depth": 1, **{k: v for k, v in params.items() if v is not None}}
+    if step == "hg_kneighbor":
+        req.pop("capacity", None)
+    elif req["capacity"] != -1 and req["limit"] == -1:
+        req["limit"] = req["capacity"] - 1  # k-out refuses a limit above its capacity
+    return req
+
+
+@pytest.mark.parametrize("step", ["hg_kout", "hg_kneighbor"])
+def test_answers_and_counters_alike(graph: Graph, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    taken = 0
+    for source, params in itertools.product((0, 3, 5, 11), GRID):
+        req = _req(step, source, params)
+        graph._light_memo = None  # the grid is more than the memo keeps: this request's alone
+        try:
+            general = _light(graph, step, dict(req))  # also what fills `settle`'s memo
+        except HugeliteError as exc:  # a capacity below the limit: the memo keeps nothing
+            assert _once(graph, step, dict(req)) is light.SLOW
+            assert "Capacity can't be less than limit" in str(exc)
+            continue
+        once = _once(graph, step, dict(req))
+        if once is light.SLOW:  # a listing of in-neighbours (their ids are not in the index), or
+            # a k-neighbor of limit 1 (the source alone: `reach` reads nothing)
+            assert (params["direction"] == "IN" and not params["count_only"]) or (
+                step == "hg_kneighbor" and req["limit"] == 1), req
+            continue
+        taken += 1
+        slow = through_pipeline(monkeypatch, lambda req=req: graph.traverse(ir_of(step, dict(req))))
+        assert _same(once) == _same(general) == _same(slow[0]), req
+    assert taken > len(GRID)
+
+
+def test_a_known_answer(graph: Graph) -> None:
+    """Vertex 0 over 'e', worked out by hand: 1 (a parallel pair: one edge in strict mode,
+    whose edge ids are HugeGraph's, two in auto mode), itself, 7: the ids once each, in
+    adjacency order, the source left out; every edge read counted."""
+    req = {"source": Long(0), "max_depth": 1, "direction": "OUT", "label": "e", "max_degree": -1, "capacity": -1,
+           "limit": -1}
+    general = _light(graph, "hg_kout", dict(req))
+    got = _once(graph, "hg_kout", dict(req))
+    assert got["vertices"] == [1, 7] and all(type(x) is Long for x in got["vertices"])
+    edges = 3 if graph.config.schema_mode == "strict" else 4
+    assert {k: v for k, v in got["measure"].items() if k != "cost(ns)"} == {"edge_iterations": edges,
+                                                                            "vertice_iterations": 1}
+    assert _same(got) == _same(general)
+    # a parameter set not remembered yet goes the general way first
+    assert light_once.prepare(graph, "hg_kout", {**req, "count_only": True},
+                              graph.config.schema_mode == "auto") is light.SLOW
+
+
+def test_missing_source_alike(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
+    for step in ("hg_kout", "hg_kneighbor"):
+        req = {"source": Long(0), "max_depth": 1, "direction": "OUT", "max_degree": 2}
+        _light(graph, step, dict(req))
+        req["source"] = Long(99)
+        with pytest.raises(HugeliteError) as once:
+            _once(graph, step, dict(req))
+        with pytest.raises(HugeliteError) as slow:
+            through_pipeline(monkeypatch, lambda req=req, step=step: graph.traverse(ir_of(step, dict(req))))
+        assert (type(once.value), str(once.value)) == (type(slow.value), str(slow.value))
+        assert "The source vertex with id '99L' does not exist" in str(once.value)  # as the pipeline words it
+
+
+def test_budget_alike(graph: Graph) -> None:
+    """A bounded run: the hub's 11 edges do not fit in 10 rows (OverBudget, both ways); in
+    11 they do, and both leave the same rows unspent."""
+    for count_only, max_degree in itertools.product((True, False), (-1, 8, 20)):
+        req = {"source": Long(5), "max_depth": 1, "direction": "OUT", "max_degree": max_degree, "capacity": -1,
+               "limit": -1, "count_only": count_only}
+        _light(graph, "hg_kout", dict(req))
+        for rows in (7, 10, 11, 30):
+            outcomes = []
+            for fn in (_light, _once):
+                with bounded(rows) as budget:
+                    try:
+                        got = _same(fn(graph, "hg_kout", dict(req)))
+                    except OverBudget:
+                        got = "over"
+                outcomes.append((got, budget.left))
+            assert outcomes[0] == outcomes[1], (req, rows)
+
+
+def test_one_statement_without_a_transaction(graph: Graph) -> None:
+    """Through the REST handlers' entry (`direct_algorithms.traverse`): the first request
+    of a parameter set takes the general path (BEGIN, lookup, read, ROLLBACK), every later
+    one a single SELECT."""
+    seen: list[str] = []
+    raws = [raw for _, raw in graph.store._idle]
+    assert raws
+    for raw in raws:
+        raw.set_trace_callback(seen.append)
+    try:
+        for source in (0, 5, 0):
+            for step in ("hg_kout", "hg_kneighbor"):
+                req = {"source": Long(source), "max_depth": 1, "direction": "OUT", "label": "e", "max_degree": -1,
+                       "limit": -1}
+                if step == "hg_kout":
+                    req["capacity"] = -1
+                direct_algorithms.traverse(graph, ir_of(step, req))
+    finally:
+        for raw in raws:
+            raw.set_trace_callback(None)
+    statements = [s.split()[0] for s in seen]
+    assert statements[:8] == ["BEGIN", "SELECT", "SELECT", "ROLLBACK"] * 2
+    assert statements[8:] == ["SELECT"] * 4
+    assert all(s.startswith("SELECT v.key, (SELECT") for s in seen[8:])
+
+
+def test_what_it_declines(graph: Graph) -> None:
+    base = {"source": Long(0), "max_depth": 1, "direction": "OUT", "max_degree": -1, "limit": -1}
+    for req in (base, {**base, "max_depth": 2}, {**base, "direction": "BOTH"}, {**base, "label": "e"}):
+        _light(graph, "hg_kneighbor", dict(req))
+    auto = graph.config.schema_mode == "auto"
+    assert light_once.prepare(graph, "hg_kneighbor", dict(base), auto) is not light.SLOW
+    for req in ({**base, "max_depth": 2}, {**base, "direction": "BOTH"}, {**base, "steps": {}},
+                {**base, "source": 1.5}, {**base, "limit": 1}, {**base, "label": "e", "max_degree": 3}):
+        assert light_once.prepare(graph, "hg_kneighbor", dict(req), auto) is light.SLOW, req
