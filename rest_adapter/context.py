@@ -29,10 +29,16 @@ _TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "number", floa
 
 
 def registry_of(request: Request) -> GraphRegistry:
+    return scope_registry(request.scope)
+
+
+def scope_registry(scope: Any) -> GraphRegistry:
+    """The served registry of a request's ASGI scope (what `registry_of` reads)."""
     # `HugeliteApp.registry` mirrors `app.state.registry`: a plain attribute, where `state`
     # answers through `State.__getattr__` (a failed lookup first, ~5 µs per request)
-    registry = getattr(request.scope["app"], "registry", None)
-    return registry if registry is not None else request.app.state.registry
+    app = scope["app"]
+    registry = getattr(app, "registry", None)
+    return registry if registry is not None else app.state.registry  # type: ignore[no-any-return]
 
 
 def settings_of(request: Request) -> Any:

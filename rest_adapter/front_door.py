@@ -17,6 +17,17 @@ wrapper:
   re-raised for the server to log, exactly as Starlette's two middlewares did.
 
 WebSocket and lifespan scopes go through Starlette's own middleware stack unchanged.
+
+Lanes: a GET endpoint may carry a `lane` (`endpoint.lane(scope, path_params)`, awaitable,
+giving the bytes of a 200 JSON answer; the traverser GETs have one). Once a path has been
+routed to such an endpoint and answered 200, later GETs of that very path skip the router,
+the `Request`, the `Response` object and the send wrapper: the lane's body goes out as the
+same two messages `JSONBytes` sends (content-length, content-type), gzipped exactly as
+above when it is large enough, timed and recorded under the same route template; an
+exception is answered by the same handlers, with the scope's route and path parameters
+set as the router sets them. A path's route never changes while the app runs (the routes
+are fixed), so the lane found for it stays right. (k-out depth 1 over HTTP: see
+`bench/README.md`.)
 """
 
 from __future__ import annotations
@@ -33,6 +44,9 @@ from rest_adapter.compression import GzipSender, client_accepts_gzip
 from rest_adapter.telemetry import Telemetry
 
 UNMATCHED = "(unmatched)"
+#: paths remembered with their lane (graph-scoped paths: a few per graph)
+MAX_LANES = 1024
+_JSON_TYPE = b"application/json"
 
 
 def strip_trailing_slash(scope: Scope) -> Scope:
@@ -126,6 +140,8 @@ class FrontDoor:
                 self.handlers[key] = handler
         # what Starlette's ExceptionMiddleware leaves in the scope for route-level wrappers
         self.scope_handlers = (self.handlers, self.status_handlers)
+        #: GET path -> (route, lane, path parameters) of an endpoint with a lane (module doc)
+        self.lanes: dict[str, tuple[Any, Any, dict[str, str]]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -135,6 +151,11 @@ class FrontDoor:
         if len(path) > 1 and path[-1] == "/":
             scope = strip_trailing_slash(scope)
         scope["starlette.exception_handlers"] = self.scope_handlers
+        if scope["method"] == "GET":
+            lane = self.lanes.get(path)
+            if lane is not None:
+                await self._lane(lane, scope, receive, send)
+                return
         exchange = _Exchange(send, scope["headers"], self.minimum_size, self.level)
         start = time.perf_counter()
         try:
@@ -146,6 +167,41 @@ class FrontDoor:
             elapsed_ms = (time.perf_counter() - start) * 1000.0
             self.telemetry.record(scope["method"], route.path if route is not None else UNMATCHED,
                                   exchange.status, elapsed_ms)
+        if exchange.status == 200 and route is not None and scope["method"] == "GET":
+            lane = getattr(scope.get("endpoint"), "lane", None)
+            if lane is not None and not scope.get("root_path") and len(self.lanes) < MAX_LANES:
+                self.lanes[path] = (route, lane, dict(scope["path_params"]))
+
+    async def _lane(self, lane: tuple[Any, Any, dict[str, str]], scope: Scope, receive: Receive, send: Send) -> None:
+        """A GET answered by its endpoint's lane (see the module doc)."""
+        route, answer, params = lane
+        exchange = None
+        status = 500
+        start = time.perf_counter()
+        try:
+            body = await answer(scope, params)
+            head = {"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", str(len(body)).encode()), (b"content-type", _JSON_TYPE)]}
+            if len(body) >= self.minimum_size:  # may be gzipped: the general send decides
+                exchange = _Exchange(send, scope["headers"], self.minimum_size, self.level)
+                await exchange.send(head)
+                await exchange.send({"type": "http.response.body", "body": body})
+            else:
+                await send(head)
+                await send({"type": "http.response.body", "body": body})
+            status = 200
+        except Exception as exc:
+            scope["route"] = route
+            scope["endpoint"] = getattr(route, "endpoint", None)
+            scope["path_params"] = dict(params)
+            if exchange is None:
+                exchange = _Exchange(send, scope["headers"], self.minimum_size, self.level)
+            try:
+                await self._answer_error(scope, receive, send, exchange, exc)
+            finally:
+                status = exchange.status
+        finally:
+            self.telemetry.record("GET", route.path, status, (time.perf_counter() - start) * 1000.0)
 
     async def _answer_error(self, scope: Scope, receive: Receive, send: Send, exchange: _Exchange,
                             exc: Exception) -> None:

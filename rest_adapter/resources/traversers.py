@@ -50,8 +50,8 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 # (after the traversal package: its step registry loads the algorithms package, which cannot load first)
 from gremlin_engine.algorithms.budget import OverBudget, bounded
 from gremlin_engine.algorithms.light import plain_ids
-from rest_adapter.context import JSONBytes, graph_of, json_bytes, read_json, run
-from rest_adapter.resources._traverser_params import query_request
+from rest_adapter.context import JSONBytes, graph_of, json_bytes, read_json, run, scope_registry
+from rest_adapter.resources._traverser_params import query_request, query_scope
 from rest_adapter.serializers.hugegraph_json import to_json
 
 BASE = "/traversers"
@@ -113,6 +113,11 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
     Either way the request runs as its direct plan (`runtime/direct_algorithms.py`: the
     algorithm step's `run` over one snapshot read, without a session, traversers or the
     step pipeline), on any schema mode, unless `HUGELITE_DIRECT_PLANS=off`."""
+    return JSONBytes(await _answer_body(graph, step, req, inline), status)
+
+
+async def _answer_body(graph: Graph, step: str, req: dict[str, Any], inline: bool = False) -> bytes:
+    """`_answer`'s JSON body (also a GET's lane: `get`)."""
     ir = traversal(step, req)
     go = graph.traverse_request
     with plain_ids() as plain:  # the answer becomes JSON here: a listing's integer ids need no `Long`
@@ -124,7 +129,7 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
                 result = await run(go, ir)
         else:
             result = await run(go, ir)
-    return JSONBytes(_body(result[0], graph, plain.checked), status)
+    return _body(result[0], graph, plain.checked)
 
 
 def _body(result: Any, graph: Graph, checked: list[Any] | None = None) -> bytes:
@@ -180,7 +185,17 @@ def get(endpoint: str, step: str, extra: dict[str, Any] | None = None) -> Handle
             req.update(extra)
         return await _answer(graph, step, req, 200, light and _shallow(req))
 
+    async def lane(scope: Any, path_params: dict[str, str]) -> bytes:
+        """`handler`'s answer from the scope alone, for the front door's lanes: the same
+        graph lookup (404), parameters (400s) and body, without a `Request` or `Response`."""
+        graph = scope_registry(scope).get(path_params["graph"])
+        req = query_scope(scope, endpoint)
+        if extra:
+            req.update(extra)
+        return await _answer_body(graph, step, req, light and _shallow(req))
+
     handler.__name__ = f"get_{endpoint}"
+    handler.lane = lane  # type: ignore[attr-defined]
     return handler
 
 
