@@ -116,7 +116,8 @@ def run(graph: Any, plan: Any, values: list[Any], timeout_ms: float | None = Non
         if step.name in light.NAMES:  # a depth-1 GET k-out / k-neighbor: one statement, no BEGIN
             prepared = light_once.prepare(graph, step.name, values[0], graph.config.schema_mode == "auto")
             if prepared is not light.SLOW:
-                result = read_once(graph.store, light_once.answer, prepared, values[0], token)
+                result = read_once(graph.store, light_once.answer, prepared, values[0], token,
+                                   snapshot=light_once.snapshot(prepared))
                 if result is not light.SLOW:
                     return [result]
         return read_once(graph.store, _answer, graph, step, values[0], token, snapshot=True)

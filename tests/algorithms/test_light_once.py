@@ -57,21 +57,34 @@ def _once(graph: Graph, step: str, req: dict[str, Any]) -> Any:
     prepared = light_once.prepare(graph, step, req, graph.config.schema_mode == "auto")
     if prepared is light.SLOW:
         return light.SLOW
-    return read_once(graph.store, light_once.answer, prepared, req, CancelToken())
+    return read_once(graph.store, light_once.answer, prepared, req, CancelToken(),
+                     snapshot=light_once.snapshot(prepared))
 
 
-GRID = [dict(zip(("direction", "label", "count_only", "limit", "max_degree", "capacity"), v, strict=True))
-        for v in itertools.product(("OUT", "IN"), ("e", "f", None), (True, False), (-1, 1, 2, 4), (-1, 1, 2),
-                                   (-1, 2, 3, 40))]
+GRID = [dict(zip(("max_depth", "direction", "label", "count_only", "limit", "max_degree", "capacity", "nearest"), v,
+                 strict=True))
+        for v in itertools.product((1, 2), ("OUT", "IN"), ("e", "f", None), (True, False), (-1, 1, 2, 4), (-1, 1, 2),
+                                   (-1, 2, 3, 40), (True, False))
+        if v[0] == 2 or v[7]]  # `nearest` matters from depth 2 on
 
 
 def _req(step: str, source: int, params: dict[str, Any]) -> dict[str, Any]:
-    req = {"source": Long(source), "max_depth": 1, **{k: v for k, v in params.items() if v is not None}}
+    req = {"source": Long(source), **{k: v for k, v in params.items() if v is not None}}
     if step == "hg_kneighbor":
         req.pop("capacity", None)
+        req.pop("nearest", None)
     elif req["capacity"] != -1 and req["limit"] == -1:
         req["limit"] = req["capacity"] - 1  # k-out refuses a limit above its capacity
     return req
+
+
+def _outcome(fn: Any) -> Any:
+    """What `fn()` gives, its `measure` clock left out, or its error (type and message)."""
+    try:
+        got = fn()
+    except HugeliteError as exc:
+        return type(exc), str(exc)
+    return got if got is light.SLOW else _same(got)
 
 
 @pytest.mark.parametrize("step", ["hg_kout", "hg_kneighbor"])
@@ -80,21 +93,17 @@ def test_answers_and_counters_alike(graph: Graph, monkeypatch: pytest.MonkeyPatc
     for source, params in itertools.product((0, 3, 5, 11), GRID):
         req = _req(step, source, params)
         graph._light_memo = None  # the grid is more than the memo keeps: this request's alone
-        try:
-            general = _light(graph, step, dict(req))  # also what fills `settle`'s memo
-        except HugeliteError as exc:  # a capacity below the limit: the memo keeps nothing
-            assert _once(graph, step, dict(req)) is light.SLOW
-            assert "Capacity can't be less than limit" in str(exc)
-            continue
-        once = _once(graph, step, dict(req))
-        if once is light.SLOW:  # a listing of in-neighbours (their ids are not in the index), or
-            # a k-neighbor of limit 1 (the source alone: `reach` reads nothing)
+        general = _outcome(lambda req=req: _light(graph, step, dict(req)))  # also what fills the memo
+        once = _outcome(lambda req=req: _once(graph, step, dict(req)))
+        if once is light.SLOW:  # a listing of in-neighbours (their ids are not in the index), a
+            # k-neighbor of limit 1 (the source alone: `reach` reads nothing), a parameter error
             assert (params["direction"] == "IN" and not params["count_only"]) or (
-                step == "hg_kneighbor" and req["limit"] == 1), req
+                step == "hg_kneighbor" and req["limit"] == 1) or "less than limit" in str(general), req
             continue
         taken += 1
-        slow = through_pipeline(monkeypatch, lambda req=req: graph.traverse(ir_of(step, dict(req))))
-        assert _same(once) == _same(general) == _same(slow[0]), req
+        slow = _outcome(lambda req=req: through_pipeline(
+            monkeypatch, lambda: graph.traverse(ir_of(step, dict(req))))[0])
+        assert once == general == slow, req
     assert taken > len(GRID)
 
 
@@ -131,17 +140,21 @@ def test_missing_source_alike(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_budget_alike(graph: Graph) -> None:
     """A bounded run: the hub's 11 edges do not fit in 10 rows (OverBudget, both ways); in
-    11 they do, and both leave the same rows unspent."""
-    for count_only, max_degree in itertools.product((True, False), (-1, 8, 20)):
-        req = {"source": Long(5), "max_depth": 1, "direction": "OUT", "max_degree": max_degree, "capacity": -1,
-               "limit": -1, "count_only": count_only}
-        _light(graph, "hg_kout", dict(req))
-        for rows in (7, 10, 11, 30):
+    11 they do, and both leave the same rows unspent; at depth 2 the second layer's rows
+    count too."""
+    for step, depth, count_only, max_degree in itertools.product(
+            ("hg_kout", "hg_kneighbor"), (1, 2), (True, False), (-1, 1, 8, 20)):
+        req = {"source": Long(5), "max_depth": depth, "direction": "OUT", "max_degree": max_degree, "limit": -1,
+               "count_only": count_only}
+        if step == "hg_kout":
+            req["capacity"] = -1
+        _light(graph, step, dict(req))
+        for rows in (7, 10, 11, 12, 14, 30):
             outcomes = []
             for fn in (_light, _once):
                 with bounded(rows) as budget:
                     try:
-                        got = _same(fn(graph, "hg_kout", dict(req)))
+                        got = _same(fn(graph, step, dict(req)))
                     except OverBudget:
                         got = "over"
                 outcomes.append((got, budget.left))
@@ -174,12 +187,32 @@ def test_one_statement_without_a_transaction(graph: Graph) -> None:
     assert all(s.startswith("SELECT v.key, (SELECT") for s in seen[8:])
 
 
+def test_depth_two_reads_the_source_and_its_layer_in_one_statement(graph: Graph) -> None:
+    """Depth 2: a snapshot (BEGIN ... ROLLBACK) around two statements, the source with its
+    first layer, then the second layer; the general path's first request takes three."""
+    seen: list[str] = []
+    raws = [raw for _, raw in graph.store._idle]
+    for raw in raws:
+        raw.set_trace_callback(seen.append)
+    try:
+        for _ in range(2):
+            req = {"source": Long(0), "max_depth": 2, "direction": "OUT", "max_degree": -1, "limit": -1,
+                   "capacity": -1}
+            direct_algorithms.traverse(graph, ir_of("hg_kout", req))
+    finally:
+        for raw in raws:
+            raw.set_trace_callback(None)
+    statements = [s.split()[0] for s in seen]
+    assert statements == ["BEGIN", "SELECT", "SELECT", "SELECT", "ROLLBACK", "BEGIN", "SELECT", "SELECT", "ROLLBACK"]
+    assert seen[6].startswith("SELECT v.key, (SELECT")
+
+
 def test_what_it_declines(graph: Graph) -> None:
     base = {"source": Long(0), "max_depth": 1, "direction": "OUT", "max_degree": -1, "limit": -1}
-    for req in (base, {**base, "max_depth": 2}, {**base, "direction": "BOTH"}, {**base, "label": "e"}):
+    for req in (base, {**base, "max_depth": 3}, {**base, "direction": "BOTH"}, {**base, "label": "e"}):
         _light(graph, "hg_kneighbor", dict(req))
     auto = graph.config.schema_mode == "auto"
     assert light_once.prepare(graph, "hg_kneighbor", dict(base), auto) is not light.SLOW
-    for req in ({**base, "max_depth": 2}, {**base, "direction": "BOTH"}, {**base, "steps": {}},
+    for req in ({**base, "max_depth": 3}, {**base, "direction": "BOTH"}, {**base, "steps": {}},
                 {**base, "source": 1.5}, {**base, "limit": 1}, {**base, "label": "e", "max_degree": 3}):
         assert light_once.prepare(graph, "hg_kneighbor", dict(req), auto) is light.SLOW, req
