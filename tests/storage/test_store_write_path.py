@@ -30,4 +30,4 @@ def test_file_connections_get_the_load_pragmas(file_store: Store) -> None:
                for p in ("wal_autocheckpoint", "cache_size", "journal_size_limit", "journal_mode")}
     assert got == {"wal_autocheckpoint": WAL_AUTOCHECKPOINT_PAGES, "cache_size": -CACHE_KIB,
                    "journal_size_limit": JOURNAL_SIZE_LIMIT, "journal_mode": "wal"}
-    assert WAL_AUTOCHECKPOINT_PAGES == 20000 and CACHE_KIB == 32768
+    assert WAL_AUTOCHECKPOINT_PAGES == 60000 and JOURNAL_SIZE_LIMIT == 256 * 2**20 and CACHE_KIB == 32768
