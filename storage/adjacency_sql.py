@@ -254,3 +254,13 @@ def _source_sql(direction: str, labels: tuple[int, ...], with_ids: bool) -> str:
     arrays = "json_array(json_group_array(t), json_group_array(i))" if with_ids else "json_group_array(t)"
     inner = f"SELECT {cols} FROM edges AS e WHERE e.{this} = v.key{label_filter('e.label_id', labels)} LIMIT ?1"
     return f"SELECT v.key, (SELECT {arrays} FROM ({inner})) FROM vertices AS v WHERE v.id = ?2"
+
+
+@lru_cache(maxsize=64)
+def _far_ids_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
+    """`_key_id_lists_sql` without the keys: the far ends' ids alone, one JSON array, in the
+    same order (a listing's last layer, deduplicated by id: half the text to build and parse)."""
+    this, other = _SIDES[direction][0]
+    inner = _key_ids_sql(direction, labels, one_key, False).replace(
+        f"SELECT e.{other}, e.{OTHER_ID[this]}", f"SELECT e.{OTHER_ID[this]} AS i", 1)
+    return f"SELECT json_group_array(i) FROM ({inner}{' LIMIT ?' if capped else ''})"

@@ -41,6 +41,7 @@ from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable
     _adjacent_sql,
     _count_sql,
     _direction,
+    _far_ids_sql,
     _heads_sql,
     _joining_sql,
     _json_list,
@@ -295,6 +296,35 @@ class AdjacencyMixin(TxBase):
                 return orjson.loads(tos), orjson.loads(ids)
         rows = self.adjacent_key_ids(keys, direction, label_ids, limit_per_vertex, max_rows)
         return [r[0] for r in rows], [r[1] for r in rows]
+
+    def adjacent_far_ids(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+        max_rows: int | None = None,
+    ) -> list[Any]:
+        """The stored ids of `adjacent_key_id_lists` (same rows, same order, no per-vertex
+        limit): for a caller that deduplicates the far ends by id and needs no keys (a
+        light listing's last layer). One JSON array with one label or none; several labels,
+        and ids JSON cannot hold (blobs), take the rows of `adjacent_key_ids`. Only for a
+        direction `far_ids_covered` accepts (StoreError otherwise)."""
+        labels = label_key(label_ids)
+        if _loop_ordered(labels, False) and self.far_ids_covered(direction):
+            wanted = _start_keys(keys, label_ids)
+            if not wanted:
+                return []
+            keys = wanted
+            one = len(wanted) == 1
+            params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
+            if max_rows is not None:
+                params.append(int(max_rows))
+            try:
+                (ids,) = self.raw.execute(_far_ids_sql(_direction(direction), labels, one, max_rows is not None),
+                                          params).fetchone()
+            except sqlite3.OperationalError as e:
+                if "BLOB" not in str(e):
+                    raise
+            else:
+                return orjson.loads(ids)  # type: ignore[no-any-return]
+        return [r[1] for r in self.adjacent_key_ids(keys, direction, label_ids, None, max_rows)]
 
     def adjacent_counts(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,

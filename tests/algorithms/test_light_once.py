@@ -20,6 +20,7 @@ from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import direct_algorithms
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.structure.numbers import Long
+from storage.errors import StoreError
 from storage.read_once import read_once
 from tests.algorithms.conftest import through_pipeline
 from tests.algorithms.test_light_requests import _light, _same, ir_of
@@ -216,3 +217,51 @@ def test_what_it_declines(graph: Graph) -> None:
     for req in ({**base, "max_depth": 3}, {**base, "direction": "BOTH"}, {**base, "steps": {}},
                 {**base, "source": 1.5}, {**base, "limit": 1}, {**base, "label": "e", "max_degree": 3}):
         assert light_once.prepare(graph, "hg_kneighbor", dict(req), auto) is light.SLOW, req
+
+
+def test_far_ids_read_as_the_id_lists_read(graph: Graph) -> None:
+    """`tx.adjacent_far_ids` (a listing's last layer, deduplicated by id): the ids of
+    `adjacent_key_id_lists`, in its order, for one label, none, several, and a row cap."""
+    both = tx_label_ids(graph)
+    labels = [None, *([lid] for lid in both), both]
+    with graph.store.read() as tx:
+        keys = [tx.vertex_key(i) for i in (0, 5, 3, 1, 0)]
+        for lids, cap in itertools.product(labels, (None, 3, 100)):
+            want = tx.adjacent_key_id_lists(keys, "out", lids, None, cap)[1]
+            assert tx.adjacent_far_ids(keys, "out", lids, cap) == want, (lids, cap)
+        with pytest.raises(StoreError):
+            tx.adjacent_far_ids(keys, "in")
+
+
+def tx_label_ids(graph: Graph) -> list[int]:
+    with graph.store.read() as tx:
+        access = StoreAccess.for_graph(graph, tx)
+        return sorted(access.schema.edge_label_ids(["e", "f"]))
+
+
+def test_string_ids_listed_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A strict graph of string ids: the second layer deduplicated by id answers as the
+    general path and the pipeline do (the source and the first layer left out by id)."""
+    store = str(tmp_path / "s.db")
+    GraphRegistry.init_store(GraphConfig(name="s", backend="sqlite", store=store))
+    reg = GraphRegistry(evaluation_timeout_ms=60000)
+    try:
+        g = reg.open(GraphConfig(name="s", backend="sqlite", store=store))
+        g.schema.create("vertexlabel", {"name": "v", "id_strategy": "CUSTOMIZE_STRING"})
+        g.schema.create("edgelabel", {"name": "e", "source_label": "v", "target_label": "v"})
+        with g.store.write() as tx:
+            a = StoreAccess.for_graph(g, tx)
+            vs = [a.add_vertex("v", id=f"v{i}") for i in range(N)]
+            for u, v, label in EDGES:
+                if label == "e":
+                    a.add_edge("e", vs[u], vs[v])
+        for step, source, nearest in itertools.product(("hg_kout", "hg_kneighbor"), ("v0", "v3", "v5"), (True, False)):
+            req = {"source": source, "max_depth": 2, "direction": "OUT", "label": "e", "max_degree": -1, "limit": -1}
+            if step == "hg_kout":
+                req.update(capacity=-1, nearest=nearest)
+            general = _light(g, step, dict(req))
+            once = _once(g, step, dict(req))
+            slow = through_pipeline(monkeypatch, lambda req=req, step=step: g.traverse(ir_of(step, dict(req))))
+            assert _same(once) == _same(general) == _same(slow[0]), req
+    finally:
+        reg.close_all()
