@@ -153,27 +153,33 @@ def run(con: sqlite3.Connection, vbatches: list[list[tuple[Any, ...]]], ebatches
     """The server's statements, batch by batch."""
     ex = con.execute
     lock = cp.lock if cp else threading.Lock()
-    if big_tx:
-        ex("BEGIN IMMEDIATE")
-    for rows in vbatches:
+
+    def begin() -> None:
+        """A batch's transaction, as a request takes the writer (nothing in one big one)."""
         if not big_tx:
             lock.acquire()
             ex("BEGIN IMMEDIATE")
-        ex(NEXT_KEY.format(t="vertices")).fetchone()
-        n = bucket(len(rows))
-        params = list(chain.from_iterable(rows))
-        params += params[-4:] * (n - len(rows))
-        ex(values_sql(V_HEAD, V_ROW, n), params)
+
+    def commit() -> None:
         if not big_tx:
             ex("COMMIT")
             lock.release()
             if cp:
                 cp.committed()
+
+    if big_tx:
+        ex("BEGIN IMMEDIATE")
+    for rows in vbatches:
+        begin()
+        ex(NEXT_KEY.format(t="vertices")).fetchone()
+        n = bucket(len(rows))
+        params = list(chain.from_iterable(rows))
+        params += params[-4:] * (n - len(rows))
+        ex(values_sql(V_HEAD, V_ROW, n), params)
+        commit()
     key = 0
     for parts in ebatches:
-        if not big_tx:
-            lock.acquire()
-            ex("BEGIN IMMEDIATE")
+        begin()
         ends = list({p: None for part in parts for p in (part[1], part[2])})
         keys, pos, _labels = ex(LOOKUP, (orjson.dumps(ends).decode(),)).fetchone()
         found = {ends[j]: k for k, j in zip(orjson.loads(keys), orjson.loads(pos), strict=True)}
@@ -185,11 +191,7 @@ def run(con: sqlite3.Connection, vbatches: list[list[tuple[Any, ...]]], ebatches
         n = bucket(len(parts))
         params += params[-10:] * (n - len(parts))
         ex(values_sql(E_HEAD, E_ROW, n), params)
-        if not big_tx:
-            ex("COMMIT")
-            lock.release()
-            if cp:
-                cp.committed()
+        commit()
     if big_tx:
         ex("COMMIT")
 

@@ -4,6 +4,8 @@ lists, and a runner for `inject(request).hg_<step>()`."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,23 @@ from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.runtime import direct
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
+
+
+@contextmanager
+def file_graph(tmp_path: Path, mode: str, schema: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[Graph]:
+    """A file-store graph `g` in `mode` ("strict" creates `schema`'s items, "auto" none),
+    closed afterwards: the light-request tests read through pooled file connections."""
+    store = str(tmp_path / "g.db")
+    GraphRegistry.init_store(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
+    reg = GraphRegistry(evaluation_timeout_ms=60000)
+    g = reg.open(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
+    if mode == "strict":
+        for kind, body in schema:
+            g.schema.create(kind, body)
+    try:
+        yield g
+    finally:
+        reg.close_all()
 
 
 def run_step(graph: Graph, step: str, request: dict[str, Any]) -> Any:

@@ -22,7 +22,7 @@ from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.structure.numbers import Long
 from storage.errors import StoreError
 from storage.read_once import read_once
-from tests.algorithms.conftest import through_pipeline
+from tests.algorithms.conftest import file_graph, through_pipeline
 from tests.algorithms.test_light_requests import _light, _same, ir_of
 
 N = 12
@@ -33,24 +33,15 @@ EDGES = [(0, 1, "e"), (0, 1, "e"), (0, 0, "e"), (0, 2, "f"), (0, 7, "e"), (0, 3,
 
 @pytest.fixture(params=["strict", "auto"])
 def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
-    mode = request.param
-    store = str(tmp_path / "g.db")
-    GraphRegistry.init_store(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
-    reg = GraphRegistry(evaluation_timeout_ms=60000)
-    g = reg.open(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
-    if mode == "strict":
-        g.schema.create("vertexlabel", {"name": "v", "id_strategy": "CUSTOMIZE_NUMBER"})
-        for name in ("e", "f"):
-            g.schema.create("edgelabel", {"name": name, "source_label": "v", "target_label": "v"})
-    with g.store.write() as tx:
-        a = StoreAccess.for_graph(g, tx)
-        vs = [a.add_vertex("v", id=i) for i in range(N)]
-        for u, v, label in EDGES:
-            a.add_edge(label, vs[u], vs[v])
-    try:
+    schema = [("vertexlabel", {"name": "v", "id_strategy": "CUSTOMIZE_NUMBER"})] + [
+        ("edgelabel", {"name": name, "source_label": "v", "target_label": "v"}) for name in ("e", "f")]
+    with file_graph(tmp_path, request.param, schema) as g:
+        with g.store.write() as tx:
+            a = StoreAccess.for_graph(g, tx)
+            vs = [a.add_vertex("v", id=i) for i in range(N)]
+            for u, v, label in EDGES:
+                a.add_edge(label, vs[u], vs[v])
         yield g
-    finally:
-        reg.close_all()
 
 
 def _once(graph: Graph, step: str, req: dict[str, Any]) -> Any:

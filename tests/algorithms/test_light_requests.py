@@ -23,7 +23,7 @@ from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from storage.read_once import read_once
-from tests.algorithms.conftest import load_edges, through_pipeline
+from tests.algorithms.conftest import file_graph, load_edges, through_pipeline
 
 N = 30
 SCHEMA = (
@@ -44,19 +44,9 @@ def ir_of(step: str, req: dict[str, Any]) -> TraversalIR:
 
 @pytest.fixture(params=["strict", "auto"])
 def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
-    mode = request.param
-    store = str(tmp_path / "g.db")
-    GraphRegistry.init_store(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
-    reg = GraphRegistry(evaluation_timeout_ms=60000)
-    g = reg.open(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
-    if mode == "strict":
-        for kind, body in SCHEMA:
-            g.schema.create(kind, body)
-    load_edges(g, N, _edges())
-    try:
+    with file_graph(tmp_path, request.param, SCHEMA) as g:
+        load_edges(g, N, _edges())
         yield g
-    finally:
-        reg.close_all()
 
 
 _pipeline = through_pipeline
