@@ -40,15 +40,16 @@ def run_step(graph: Graph, step: str, request: dict[str, Any]) -> Any:
     return out[0]
 
 
-def load_edges(graph: Graph, n: int, edges: Iterable[tuple[int, int]], weights: dict[tuple[int, int], float] | None = None,
+def load_edges(graph: Graph, n: int, edges: Iterable[tuple[Any, ...]], weights: dict[tuple[int, int], float] | None = None,
                label_of: Any = None, edge_label: str = "e") -> None:
-    """Vertices 0..n-1 (ids are the numbers) and one edge per pair, in the given order."""
+    """Vertices 0..n-1 (ids are the numbers) and one edge per `(u, v)` pair, or per
+    `(u, v, label)` triple, in the given order."""
     with graph.store.write() as tx:
         a = StoreAccess.for_graph(graph, tx)
         vs = [a.add_vertex(label_of(i) if label_of else "v", id=i) for i in range(n)]
-        for u, v in edges:
+        for u, v, *label in edges:
             props = [("weight", weights[(u, v)])] if weights and (u, v) in weights else []
-            a.add_edge(edge_label, vs[u], vs[v], properties=props)
+            a.add_edge(label[0] if label else edge_label, vs[u], vs[v], properties=props)
 
 
 @pytest.fixture

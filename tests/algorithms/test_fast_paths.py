@@ -18,8 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gremlin_engine.runtime.access import StoreAccess
-from tests.algorithms.conftest import run_step
+from tests.algorithms.conftest import load_edges, run_step
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 DIRECTIONS = ("OUT", "IN", "BOTH")
@@ -37,11 +36,7 @@ def build(registry: Any, name: str, n: int, edges: list[tuple[int, int, str]]) -
     from gremlin_engine.graph import GraphConfig
 
     g = registry.open(GraphConfig(name=name, backend="memory", schema_mode="auto"))
-    with g.store.write() as tx:
-        a = StoreAccess.for_graph(g, tx)
-        vs = [a.add_vertex("v", id=i) for i in range(n)]
-        for u, v, label in edges:
-            a.add_edge(label, vs[u], vs[v])
+    load_edges(g, n, edges)
     return g
 
 

@@ -22,7 +22,7 @@ from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.structure.numbers import Long
 from storage.errors import StoreError
 from storage.read_once import read_once
-from tests.algorithms.conftest import file_graph, through_pipeline
+from tests.algorithms.conftest import file_graph, load_edges, through_pipeline
 from tests.algorithms.test_light_requests import _light, _same, ir_of
 
 N = 12
@@ -36,11 +36,7 @@ def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
     schema = [("vertexlabel", {"name": "v", "id_strategy": "CUSTOMIZE_NUMBER"})] + [
         ("edgelabel", {"name": name, "source_label": "v", "target_label": "v"}) for name in ("e", "f")]
     with file_graph(tmp_path, request.param, schema) as g:
-        with g.store.write() as tx:
-            a = StoreAccess.for_graph(g, tx)
-            vs = [a.add_vertex("v", id=i) for i in range(N)]
-            for u, v, label in EDGES:
-                a.add_edge(label, vs[u], vs[v])
+        load_edges(g, N, EDGES)
         yield g
 
 
