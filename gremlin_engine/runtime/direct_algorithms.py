@@ -26,10 +26,11 @@ Sameness with the pipeline, case by case:
   the access, which is the same class either way). A read that tries to write (it never
   should: algorithms only read) falls back to the ordinary path, which reruns as a writer.
 
-A depth-1 GET k-out / k-neighbor whose parameters `light.settle` remembers is answered by
-ONE statement before any of that (`algorithms/light_once.py`: the source lookup and its
-adjacency read joined, `tx.source_adjacency`), in autocommit mode, which is its own
-snapshot: no ``BEGIN``/``ROLLBACK``. A request it declines has read nothing.
+A GET k-out / k-neighbor of depth 1 or 2 whose parameters `light.settle` remembers is
+answered before any of that by `algorithms/light_once.py`: depth 1 in ONE statement (the
+source lookup and its adjacency read joined, `tx.source_adjacency`) in autocommit mode,
+which is its own snapshot, so no ``BEGIN``/``ROLLBACK``; depth 2 in three (that statement
+and the second layer's read inside one snapshot). A request it declines has read nothing.
 
 `traverse` is the REST handlers' entry: it takes the direct plan on any schema mode
 (`direct.usable` keeps the other direct shapes off auto-mode graphs, whose point reads
@@ -113,7 +114,7 @@ def run(graph: Any, plan: Any, values: list[Any], timeout_ms: float | None = Non
     token.check()
     step = plan.algorithm
     try:
-        if step.name in light.NAMES:  # a depth-1 GET k-out / k-neighbor: one statement, no BEGIN
+        if step.name in light.NAMES:  # a light GET k-out / k-neighbor (depth 1: one statement)
             prepared = light_once.prepare(graph, step.name, values[0], graph.config.schema_mode == "auto")
             if prepared is not light.SLOW:
                 result = read_once(graph.store, light_once.answer, prepared, values[0], token,
