@@ -264,3 +264,18 @@ def _far_ids_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped:
     inner = _key_ids_sql(direction, labels, one_key, False).replace(
         f"SELECT e.{other}, e.{OTHER_ID[this]}", f"SELECT e.{OTHER_ID[this]} AS i", 1)
     return f"SELECT json_group_array(i) FROM ({inner}{' LIMIT ?' if capped else ''})"
+
+
+@lru_cache(maxsize=64)
+def _source_two_sql(direction: str, labels: tuple[int, ...]) -> str:
+    """`_source_sql` (no ids) and the second layer's `to_key` column in the same ONE
+    statement: the other ends of the source's first ``?1`` edges (-1: all), each once and
+    the source left out, are joined to their own ranges of the adjacency index, at most
+    ``?3`` rows of them (-1: all) as a second JSON array, in no particular order (a layer
+    counted as a set, as `adjacent_targets`). No row when no vertex has the id ``?2``."""
+    this, other = _SIDES[direction][0]
+    first = f"SELECT e.{other} AS t FROM edges AS e WHERE e.{this} = v.key{label_filter('e.label_id', labels)} LIMIT ?1"
+    far = (f"SELECT g.{other} AS u FROM (SELECT DISTINCT t FROM ({first})) AS d CROSS JOIN edges AS g "
+           f"ON g.{this} = d.t{label_filter('g.label_id', labels)} WHERE d.t != v.key LIMIT ?3")
+    return (f"SELECT v.key, (SELECT json_group_array(t) FROM ({first})), (SELECT json_group_array(u) FROM ({far})) "
+            f"FROM vertices AS v WHERE v.id = ?2")

@@ -53,6 +53,7 @@ from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable
     _per_key_sql,
     _side_sql,
     _source_sql,
+    _source_two_sql,
     _targets_sql,
     _to_keys_sql,
     tie,
@@ -103,6 +104,27 @@ class AdjacencyMixin(TxBase):
         if with_ids:
             return row[0], got[0], got[1]
         return row[0], got, []
+
+    def source_two_layers(
+        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None,
+        max_rows: int | None,
+    ) -> tuple[int, list[int], list[int]] | None:
+        """`source_adjacency` (no ids) and the second layer a count reads after it, by ONE
+        statement (`_source_two_sql`), so a depth-2 count needs no transaction either: the
+        source's key, its first `limit` edges' other ends (None: all) in adjacency order,
+        and the `adjacent_targets` of those ends (each once, the source left out; at most
+        `max_rows` rows, None: all) in no particular order. None when no vertex has that
+        id. One direction (not 'both') and one label or none (StoreError otherwise)."""
+        d = _direction(direction)
+        labels = label_key(label_ids)
+        if d == "both" or len(labels) > 1 or (label_ids is not None and not labels):
+            raise StoreError(f"source_two_layers: not one direction and label: {direction!r}")
+        lim = -1 if limit is None else max(int(limit), 0)
+        cap = -1 if max_rows is None else max(int(max_rows), 0)
+        row = self.raw.execute(_source_two_sql(d, labels), (lim, stored_id, cap)).fetchone()
+        if row is None:
+            return None
+        return row[0], orjson.loads(row[1]), orjson.loads(row[2])
 
     def vertex_ids_of(self, keys: Sequence[int]) -> dict[int, Any]:
         """key -> stored id of the vertices among `keys` that exist, by one primary-key

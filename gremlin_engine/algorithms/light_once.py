@@ -75,19 +75,27 @@ def prepare(graph: Any, name: str, req: Mapping[str, Any], auto: bool) -> Any:
     sid = stored_source(req.get("source"), auto)
     if sid is SLOW:
         return SLOW
-    return opts, cap, nearest, lids, sid, name == "hg_kout"
+    kout = name == "hg_kout"
+    # a depth-2 count that cuts no layer (no limit, capacity or per-vertex limit) counts
+    # both layers as sets: read by one statement (`_two_sets`)
+    two = (opts.max_depth == 2 and opts.count_only and opts.limit == NO_LIMIT and opts.step.max_degree == NO_LIMIT
+           and (not kout or cap == NO_LIMIT))
+    return opts, cap, nearest, lids, sid, kout, two
 
 
 def snapshot(prepared: Any) -> bool:
-    """Whether `answer` reads `prepared` with more than one statement (a second layer)."""
-    return prepared[0].max_depth > 1  # type: ignore[no-any-return]
+    """Whether `answer` reads `prepared` with more than one statement (a second layer
+    read apart from the first)."""
+    return prepared[0].max_depth > 1 and not prepared[6]  # type: ignore[no-any-return]
 
 
 def answer(tx: Any, prepared: Any, req: Mapping[str, Any], token: Any) -> Any:
     """The result map of a request `prepare` took: the source and its first layer by one
     statement, a second layer (depth 2) by the general path's own layer read; SLOW (nothing
     read) when `tx` cannot read it so (a listing whose far ids the index does not hold)."""
-    opts, cap, nearest, lids, sid, kout = prepared
+    opts, cap, nearest, lids, sid, kout, two = prepared
+    if two:
+        return _two_sets(tx, opts, nearest, lids, sid, kout, req, token)
     step = opts.step
     direction = step.direction
     read = getattr(tx, "source_adjacency", None)
@@ -131,6 +139,48 @@ def answer(tx: Any, prepared: Any, req: Mapping[str, Any], token: Any) -> Any:
     if not kout:
         raws.insert(0, sid)  # k-neighbor lists the source first
     return {"vertices": _Nodes._public(raws), "measure": walker.measure()}
+
+
+def _two_sets(tx: Any, opts: Any, nearest: bool, lids: Any, sid: Any, kout: bool, req: Mapping[str, Any],
+              token: Any) -> Any:
+    """A depth-2 count that cuts no layer (`prepare`'s `two`), both layers by ONE statement
+    (`tx.source_two_layers`), in autocommit mode its own snapshot: the same count,
+    `measure`, errors and bounded-run outcome as `answer`'s first layer and `_second`. In a
+    bounded run the second layer's read is capped at the rows the budget had before the
+    first (plus one): it can tell "more than what is left" after the first layer too."""
+    read = getattr(tx, "source_two_layers", None)
+    if read is None:
+        return SLOW  # the caller reads it the general way, in a snapshot
+    walker = _Lean(token)
+    budget = walker.budget
+    cap_rows = None if budget is None else budget.left + 1
+    token.check()
+    row = read(sid, opts.step.direction, lids, cap_rows, cap_rows)
+    if row is None:
+        raise IllegalArgument(f"The source vertex with id '{_show(req.get('source'))}' does not exist")
+    key, tos, far = row
+    if budget is not None:
+        if len(tos) > budget.left:
+            raise OverBudget
+        budget.left -= len(tos)
+    walker.vertex_iterations = 1
+    walker.edge_iterations = len(tos)
+    first, _ = _first_layer(key, tos, [], NO_LIMIT, False, 2)
+    if not first:  # the walk ended before its last layer
+        return {"vertices_size": 0 if kout else 1, "measure": walker.measure()}
+    walker.ctx.check()
+    walker.vertex_iterations += len(first)
+    if budget is not None:  # as `RowBudget.adjacency` reads the layer
+        if len(far) > budget.left:
+            raise OverBudget
+        budget.left -= len(far)
+    walker.edge_iterations += len(far)
+    reached = set(far)
+    if kout:
+        reached.difference_update((key, *first) if nearest else (key,))
+        return {"vertices_size": len(reached), "measure": walker.measure()}
+    reached.difference_update((key, *first))
+    return {"vertices_size": 1 + len(first) + len(reached), "measure": walker.measure()}
 
 
 def _first_layer(key: int, tos: list[int], ids: list[Any], bound: int, listing: bool,

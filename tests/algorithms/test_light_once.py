@@ -252,3 +252,31 @@ def test_string_ids_listed_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             assert _same(once) == _same(general) == _same(slow[0]), req
     finally:
         reg.close_all()
+
+
+def test_depth_two_count_of_whole_layers_in_one_statement(graph: Graph) -> None:
+    """A depth-2 count that cuts no layer (no limit, capacity or per-vertex limit): both
+    layers by ONE statement (`tx.source_two_layers`), no BEGIN/ROLLBACK, the same counts as
+    the general path, a way back to the source (0 -f-> 3 -e-> 0) and a self-loop left out."""
+    seen: list[str] = []
+    raws = [raw for _, raw in graph.store._idle]
+    for raw in raws:
+        raw.set_trace_callback(seen.append)
+    got = []
+    try:
+        for step in ("hg_kout", "hg_kneighbor"):
+            for _ in range(2):
+                req = {"source": Long(0), "max_depth": 2, "direction": "OUT", "max_degree": -1, "limit": -1,
+                       "count_only": True}
+                if step == "hg_kout":
+                    req["capacity"] = -1
+                got.append(direct_algorithms.traverse(graph, ir_of(step, req))[0]["vertices_size"])
+    finally:
+        for raw in raws:
+            raw.set_trace_callback(None)
+    statements = [s.split()[0] for s in seen]
+    assert statements == ["BEGIN", "SELECT", "SELECT", "SELECT", "ROLLBACK", "SELECT"] * 2
+    assert seen[5].startswith("SELECT v.key, (SELECT") and seen[5].count("json_group_array") == 2
+    # layer 1 of 0: {1, 7, 2, 3} (0 itself left out); layer 2: 1 -> 2, 3 -> 0, 2 -> 0: nothing
+    # nearer than before (k-out is `nearest` by default), k-neighbor counts the source too
+    assert got == [0, 0, 5, 5]
