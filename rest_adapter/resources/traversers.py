@@ -118,18 +118,26 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
 
 async def _answer_body(graph: Graph, step: str, req: dict[str, Any], inline: bool = False) -> bytes:
     """`_answer`'s JSON body (also a GET's lane: `get`)."""
-    ir = traversal(step, req)
-    go = graph.traverse_request
     with plain_ids() as plain:  # the answer becomes JSON here: a listing's integer ids need no `Long`
         if inline and graph.read_ready():
             try:
                 with bounded(INLINE_ROWS):
-                    result = go(ir)
+                    result = _go(graph, step, req)
             except OverBudget:
-                result = await run(go, ir)
+                result = await run(_go, graph, step, req)
         else:
-            result = await run(go, ir)
+            result = await run(_go, graph, step, req)
     return _body(result[0], graph, plain.checked)
+
+
+def _go(graph: Graph, step: str, req: dict[str, Any]) -> list[Any]:
+    """`graph.traverse_request(traversal(step, req))`: by the facade's entry for a traverser
+    request whose plan the engine knows (`graph.traverse_step`: no IR built, no plan looked
+    up), else by the IR, whose run teaches the engine the plan."""
+    result = graph.traverse_step(step, req)
+    if result is None:
+        result = graph.traverse_request(traversal(step, req))
+    return result
 
 
 def _body(result: Any, graph: Graph, checked: list[Any] | None = None) -> bytes:

@@ -280,3 +280,23 @@ def test_depth_two_count_of_whole_layers_in_one_statement(graph: Graph) -> None:
     # layer 1 of 0: {1, 7, 2, 3} (0 itself left out); layer 2: 1 -> 2, 3 -> 0, 2 -> 0: nothing
     # nearer than before (k-out is `nearest` by default), k-neighbor counts the source too
     assert got == [0, 0, 5, 5]
+
+
+def test_request_entry_without_an_ir(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`direct_algorithms.request` (the REST handlers' entry): None until `traverse` has
+    learnt the step's plan, or when direct plans are off; then the same answers and errors
+    as `traverse` without an IR."""
+    monkeypatch.setattr(direct_algorithms, "_PLANS", {})
+    req = {"source": Long(0), "max_depth": 2, "direction": "OUT", "max_degree": -1, "limit": -1, "count_only": True}
+    assert direct_algorithms.request(graph, "hg_kneighbor", dict(req)) is None
+    want = direct_algorithms.traverse(graph, ir_of("hg_kneighbor", dict(req)))
+    got = direct_algorithms.request(graph, "hg_kneighbor", dict(req))
+    assert got is not None and _same(got[0]) == _same(want[0]) and got[0]["vertices_size"] == 5
+    listing = {**req, "count_only": False, "max_depth": 1}
+    assert _same(direct_algorithms.request(graph, "hg_kneighbor", dict(listing))[0]) == _same(
+        direct_algorithms.traverse(graph, ir_of("hg_kneighbor", dict(listing)))[0])
+    with pytest.raises(HugeliteError) as err:
+        direct_algorithms.request(graph, "hg_kneighbor", {**req, "source": Long(99)})
+    assert "The source vertex with id '99L' does not exist" in str(err.value)
+    monkeypatch.setattr(direct_algorithms.direct, "ENABLED", False)
+    assert direct_algorithms.request(graph, "hg_kneighbor", dict(req)) is None

@@ -33,9 +33,9 @@ def hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = trav.run
 
-    async def recording(fn: Any, ir: Any) -> Any:
-        seen.append(ir.steps[-1].name)
-        return await real(fn, ir)
+    async def recording(fn: Any, *args: Any) -> Any:  # (graph, step, req), or (ir,) without a direct plan
+        seen.append(args[1] if len(args) == 3 else args[0].steps[-1].name)
+        return await real(fn, *args)
 
     monkeypatch.setattr(trav, "run", recording)
     return seen
