@@ -300,3 +300,18 @@ def test_request_entry_without_an_ir(graph: Graph, monkeypatch: pytest.MonkeyPat
     assert "The source vertex with id '99L' does not exist" in str(err.value)
     monkeypatch.setattr(direct_algorithms.direct, "ENABLED", False)
     assert direct_algorithms.request(graph, "hg_kneighbor", dict(req)) is None
+
+
+def test_two_layers_statement_walks_the_adjacency_index(graph: Graph) -> None:
+    """`_source_two_sql`'s plan: the id index for the source, the adjacency index (covering)
+    for both layers, no scan of the edge table."""
+    from storage.adjacency_sql import _source_two_sql
+
+    def plan(tx: Any, direction: str) -> list[str]:
+        return [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + _source_two_sql(direction, (1,)), (-1, 0, -1))]
+
+    for direction, index in (("out", "ix_edges_out"), ("in", "ix_edges_in")):
+        steps = read_once(graph.store, plan, direction)
+        searches = [s for s in steps if s.startswith("SEARCH e ") or s.startswith("SEARCH g ")]
+        assert len(searches) == 3 and all(f"COVERING INDEX {index}" in s for s in searches), steps
+        assert not any(s.startswith(("SCAN e", "SCAN g")) for s in steps), steps
