@@ -74,6 +74,13 @@ class RowBudget:
     def spend(self, rows: int) -> None:
         self.left -= rows
 
+    def take(self, rows: int) -> None:
+        """Spends `rows` already read by a capped read (at most `left + 1` of them), or
+        OverBudget when they are more than is left: the check every capped read makes."""
+        if rows > self.left:
+            raise OverBudget
+        self.left -= rows
+
     def adjacency(self, tx: Any, keys: Sequence[int], direction: Any, label_ids: list[int] | None,
                   limit: int | None, shape: str) -> list[Any]:
         """What an unbounded run reads for `keys` (limit None: every edge): `shape` "pairs"
@@ -91,9 +98,7 @@ class RowBudget:
             # the ordered read itself, capped: n + 1 rows say "too many", fewer are all of it
             if shape == "key_id_lists":
                 lists = tx.adjacent_key_id_lists(keys, direction, label_ids, limit, max_rows=self.left + 1)
-                if len(lists[0]) > self.left:
-                    raise OverBudget
-                self.left -= len(lists[0])
+                self.take(len(lists[0]))
                 return lists  # type: ignore[return-value]
             if shape == "key_ids":
                 rows = tx.adjacent_key_ids(keys, direction, label_ids, limit, max_rows=self.left + 1)
@@ -103,9 +108,7 @@ class RowBudget:
                 rows = tx.adjacent_keys(keys, direction, label_ids, limit, max_rows=self.left + 1)
                 if shape == "keys":
                     rows = [to for _, to in rows]
-            if len(rows) > self.left:
-                raise OverBudget
-            self.left -= len(rows)
+            self.take(len(rows))
             return rows
         counted = self.fit(tx, keys, direction, label_ids, limit)
         if shape == "targets":

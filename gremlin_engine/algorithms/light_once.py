@@ -46,7 +46,6 @@ from typing import Any
 from gremlin_engine.errors import IllegalArgument
 
 from .base import KeyNodes, _show, reach_capacity
-from .budget import OverBudget
 from .light import SLOW, _Lean, _Nodes, memo_settled, stored_source
 from .steps import NO_LIMIT
 
@@ -112,16 +111,7 @@ def answer(tx: Any, prepared: Any, req: Mapping[str, Any], token: Any) -> Any:
     token.check()
     # a listing reads the first layer's ids too: k-neighbor lists them, and a second layer
     # deduplicated by id (`_second`) leaves them out by id
-    row = read(sid, direction, lids, cap_rows, listing)
-    if row is None:
-        raise IllegalArgument(f"The source vertex with id '{_show(req.get('source'))}' does not exist")
-    key, tos, ids = row
-    if budget is not None:
-        if len(tos) > budget.left:
-            raise OverBudget
-        budget.left -= len(tos)
-    walker.vertex_iterations = 1
-    walker.edge_iterations = len(tos)
+    key, tos, ids = _source_row(walker, read(sid, direction, lids, cap_rows, listing), req)
     # the bound of the first layer, as `KoutStep._walk` / `neighbors.reach` compute it
     if kout:
         remaining = NO_LIMIT if cap == NO_LIMIT else cap - 1
@@ -141,6 +131,20 @@ def answer(tx: Any, prepared: Any, req: Mapping[str, Any], token: Any) -> Any:
     return {"vertices": _Nodes._public(raws), "measure": walker.measure()}
 
 
+def _source_row(walker: Any, row: Any, req: Mapping[str, Any]) -> Any:
+    """The one-statement read's (source key, first-layer keys, third part) row, its first
+    layer charged to a bounded run's budget and counted as `Walker` counts it; a missing
+    source is HugeGraph's 400."""
+    if row is None:
+        raise IllegalArgument(f"The source vertex with id '{_show(req.get('source'))}' does not exist")
+    tos = row[1]
+    if walker.budget is not None:
+        walker.budget.take(len(tos))
+    walker.vertex_iterations = 1
+    walker.edge_iterations = len(tos)
+    return row
+
+
 def _two_sets(tx: Any, opts: Any, nearest: bool, lids: Any, sid: Any, kout: bool, req: Mapping[str, Any],
               token: Any) -> Any:
     """A depth-2 count that cuts no layer (`prepare`'s `two`), both layers by ONE statement
@@ -155,25 +159,14 @@ def _two_sets(tx: Any, opts: Any, nearest: bool, lids: Any, sid: Any, kout: bool
     budget = walker.budget
     cap_rows = None if budget is None else budget.left + 1
     token.check()
-    row = read(sid, opts.step.direction, lids, cap_rows, cap_rows)
-    if row is None:
-        raise IllegalArgument(f"The source vertex with id '{_show(req.get('source'))}' does not exist")
-    key, tos, far = row
-    if budget is not None:
-        if len(tos) > budget.left:
-            raise OverBudget
-        budget.left -= len(tos)
-    walker.vertex_iterations = 1
-    walker.edge_iterations = len(tos)
+    key, tos, far = _source_row(walker, read(sid, opts.step.direction, lids, cap_rows, cap_rows), req)
     first, _ = _first_layer(key, tos, [], NO_LIMIT, False, 2)
     if not first:  # the walk ended before its last layer
         return {"vertices_size": 0 if kout else 1, "measure": walker.measure()}
     walker.ctx.check()
     walker.vertex_iterations += len(first)
     if budget is not None:  # as `RowBudget.adjacency` reads the layer
-        if len(far) > budget.left:
-            raise OverBudget
-        budget.left -= len(far)
+        budget.take(len(far))
     walker.edge_iterations += len(far)
     reached = set(far)
     if kout:
@@ -245,9 +238,7 @@ def _second(tx: Any, walker: Any, opts: Any, cap: int, nearest: bool, lids: Any,
         if by_id:  # as `RowBudget.adjacency` reads a capped ordered layer
             far = tx.adjacent_far_ids(chunk, direction, lids, None if budget is None else budget.left + 1)
             if budget is not None:
-                if len(far) > budget.left:
-                    raise OverBudget
-                budget.left -= len(far)
+                budget.take(len(far))
             walker.edge_iterations += len(far)
             firsts = dict.fromkeys(far)
         else:
