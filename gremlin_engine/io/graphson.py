@@ -27,6 +27,7 @@ import orjson
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.structure.numbers import BigInt, Byte, Float, Int, Long, Short, normalize
+from gremlin_engine.structure.values import hashable_member
 from gremlin_engine.traversal.tokens import Cardinality, token
 
 
@@ -106,14 +107,6 @@ def _pairs(flat: list[Any]) -> Iterator[tuple[Any, Any]]:
         yield decode_value(flat[i]), decode_value(flat[i + 1])
 
 
-def _hashable(v: Any) -> Any:
-    if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
-    if isinstance(v, set):
-        return frozenset(v)
-    return v
-
-
 _SCALARS: dict[str, Any] = {
     "g:Int32": lambda v: Int(int(v)),
     "g:Int64": lambda v: Long(int(v)),
@@ -150,9 +143,9 @@ def decode_value(obj: Any) -> Any:
         if typ == "g:List":
             return [decode_value(x) for x in val or []]
         if typ == "g:Set":
-            return {_hashable(decode_value(x)) for x in val or []}
+            return {hashable_member(decode_value(x)) for x in val or []}
         if typ == "g:Map":
-            return {_hashable(k): v for k, v in _pairs(val or [])}
+            return {hashable_member(k): v for k, v in _pairs(val or [])}
         if typ in _TOKENS:
             return token(_TOKENS[typ], str(val))
         raise GraphSONError(f"unsupported GraphSON type {typ}")

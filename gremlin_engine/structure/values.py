@@ -112,9 +112,12 @@ def encode_value(v: Any) -> Any:
     raise IllegalArgument(f"Unsupported property value type {type(v).__name__}: {v!r}")
 
 
-def _hashable(v: Any) -> Any:
+def hashable_member(v: Any) -> Any:
+    """A decoded value made fit to be a set member or map key: lists become tuples (nested
+    ones too) and sets frozensets; maps stay as they are. Every decoder of tagged or typed
+    values (this codec, GraphSON, the feature runner's) rebuilds sets and maps with it."""
     if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
+        return tuple(hashable_member(x) for x in v)
     if isinstance(v, set):
         return frozenset(v)
     return v
@@ -145,9 +148,9 @@ def _decode_tag(tag: str, raw: Any) -> Any:
     if tag == "list":
         return [decode_value(x) for x in raw]
     if tag == "set":
-        return {_hashable(decode_value(x)) for x in raw}
+        return {hashable_member(decode_value(x)) for x in raw}
     if tag == "map":
-        return {_hashable(decode_value(k)): decode_value(x) for k, x in raw}
+        return {hashable_member(decode_value(k)): decode_value(x) for k, x in raw}
     raise ValueError(f"unknown value tag {tag!r}")
 
 

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from gremlin_engine.structure.elements import Edge, Path, Vertex, VertexProperty
 from gremlin_engine.structure.numbers import BigInt, Byte, Float, Int, Long, Short, normalize
+from gremlin_engine.structure.values import hashable_member
 from gremlin_engine.traversal.tokens import Direction, Merge, T, token
 
 
@@ -140,7 +141,7 @@ def decode(text: Any, world: World | None) -> Any:
     if tag == "l":
         return [decode(x, world) for x in split_top(body)]
     if tag == "s":
-        return {_hashable(decode(x, world)) for x in split_top(body)}
+        return {hashable_member(decode(x, world)) for x in split_top(body)}
     if tag == "m":
         return _decode_json(json.loads(body), world)
     if tag == "p":
@@ -202,17 +203,8 @@ def _decode_json(obj: Any, world: World | None) -> Any:
     if isinstance(obj, list):
         return [_decode_json(x, world) for x in obj]
     if isinstance(obj, dict):
-        return {_hashable(_decode_json(k, world)): _decode_json(v, world) for k, v in obj.items()}
+        return {hashable_member(_decode_json(k, world)): _decode_json(v, world) for k, v in obj.items()}
     raise ValueError(f"unexpected JSON value {obj!r}")
-
-
-def _hashable(v: Any) -> Any:
-    """Map keys and set members must hash: lists become tuples, maps stay as they are."""
-    if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
-    if isinstance(v, set):
-        return frozenset(v)
-    return v
 
 
 __all__ = ["Direction", "Merge", "T", "Unsupported", "World", "decode", "parse_datetime", "split_top"]
