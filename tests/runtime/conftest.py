@@ -107,6 +107,23 @@ def typed(xs: list[Any]) -> list[tuple[type, Any]]:
     return [(type(x), x) for x in xs]
 
 
+POINT_OFF = "g.withoutStrategies(PointLookupStrategy)."
+
+
+def same_unfused(graph: Graph, tail: str, bindings: dict[str, Any] | None = None) -> list[Any]:
+    """`g.<tail>` as planned (fused point plans) and with PointLookupStrategy off: the two
+    answers, Java types and order included, must be equal; returns the fused one."""
+    fused = graph.execute("g." + tail, bindings=bindings)
+    plain = graph.execute(POINT_OFF + tail, bindings=bindings)
+    assert typed(fused) == typed(plain), tail
+    return fused
+
+
+def vertex_id(graph: Graph, name: str) -> Any:
+    """The id of the vertex whose `name` is `name` (ids differ by id strategy and backend)."""
+    return graph.execute("g.V().has('name', n).id()", bindings={"n": name})[0]
+
+
 @pytest.fixture
 def strict_graph(registry: GraphRegistry, tmp_path: Path) -> Graph:
     g = _open(registry, tmp_path, "hugegraph", "strict")

@@ -4,31 +4,13 @@ every answer, with its Java types and order, equals the unfused traversal's
 
 from __future__ import annotations
 
-from typing import Any
-
 from gremlin_engine import traversal as engine
 from gremlin_engine.graph import Graph
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import TraversalIR
 from gremlin_engine.traversal.steps.point import HopIdsStep, IndexIdsStep
 from gremlin_engine.traversal.tokens import T
-
-OFF = "g.withoutStrategies(PointLookupStrategy)."
-
-
-def _typed(xs: list[Any]) -> list[tuple[type, Any]]:
-    return [(type(x), x) for x in xs]
-
-
-def _same(graph: Graph, tail: str, bindings: dict[str, Any] | None = None) -> list[Any]:
-    fused = graph.execute("g." + tail, bindings=bindings)
-    plain = graph.execute(OFF + tail, bindings=bindings)
-    assert _typed(fused) == _typed(plain), tail
-    return fused
-
-
-def _id(graph: Graph, name: str) -> Any:
-    return graph.execute("g.V().has('name', n).id()", bindings={"n": name})[0]
+from tests.runtime.conftest import same_unfused, vertex_id
 
 
 def _fused(ir: TraversalIR) -> list[type]:
@@ -66,28 +48,28 @@ def test_hop_ids_match_the_general_path(modern: Graph) -> None:
     for vid in ids:
         for hop in ("out()", "in()", "both()", "out('knows')", "in('created')", "both('knows', 'created')",
                     "out('nosuch')", "both('nosuch', 'knows')"):
-            _same(modern, f"V(v).{hop}.id()", {"v": vid})
-    marko = _id(modern, "marko")
-    assert sorted(_same(modern, "V(v).out().id()", {"v": marko})) == sorted(
-        [_id(modern, "vadas"), _id(modern, "josh"), _id(modern, "lop")])
-    assert _same(modern, "V(v).out().id()", {"v": "999:nobody"}) == []
+            same_unfused(modern, f"V(v).{hop}.id()", {"v": vid})
+    marko = vertex_id(modern, "marko")
+    assert sorted(same_unfused(modern, "V(v).out().id()", {"v": marko})) == sorted(
+        [vertex_id(modern, "vadas"), vertex_id(modern, "josh"), vertex_id(modern, "lop")])
+    assert same_unfused(modern, "V(v).out().id()", {"v": "999:nobody"}) == []
     v = modern.execute("g.V(v)", bindings={"v": marko})[0]
-    assert len(_same(modern, "V(v).out('knows').id()", {"v": v})) == 2
+    assert len(same_unfused(modern, "V(v).out('knows').id()", {"v": v})) == 2
 
 
 def test_parallel_edges_sort_keys_and_self_loops(modern: Graph) -> None:
-    marko, josh = _id(modern, "marko"), _id(modern, "josh")
+    marko, josh = vertex_id(modern, "marko"), vertex_id(modern, "josh")
     for date in ("20200101", "20100101", "20150101"):
         modern.execute("g.V(a).addE('met').to(V(b)).property('date', d).iterate()",
                        bindings={"a": marko, "b": josh, "d": date})
     modern.execute("g.V(a).addE('knows').to(V(a)).iterate()", bindings={"a": josh})
-    met = _same(modern, "V(v).out('met').id()", {"v": marko})
+    met = same_unfused(modern, "V(v).out('met').id()", {"v": marko})
     assert met == [josh] * 3  # one id per parallel edge
-    both = _same(modern, "V(v).both().id()", {"v": josh})
+    both = same_unfused(modern, "V(v).both().id()", {"v": josh})
     assert both.count(josh) == 2  # the self-loop as an out-edge and as an in-edge
     assert both.count(marko) == 4  # knows + 3 met
-    _same(modern, "V(v).both('met', 'knows').id()", {"v": josh})
-    _same(modern, "V(v).in('met').id()", {"v": josh})
+    same_unfused(modern, "V(v).both('met', 'knows').id()", {"v": josh})
+    same_unfused(modern, "V(v).in('met').id()", {"v": josh})
 
 
 def test_numeric_ids_and_many_neighbours(modern: Graph) -> None:
@@ -95,62 +77,62 @@ def test_numeric_ids_and_many_neighbours(modern: Graph) -> None:
     hub = modern.execute("g.addV('item').property('name', 'hub').id()")[0]
     assert isinstance(hub, Long)
     modern.execute("g.V(h).as('h').V().hasLabel('person').addE('owns').from('h').iterate()", bindings={"h": hub})
-    out = _same(modern, "V(v).out().id()", {"v": hub})
+    out = same_unfused(modern, "V(v).out().id()", {"v": hub})
     assert len(out) == 4
-    assert _same(modern, "V(v).out().id()", {"v": int(hub)}) == out
-    assert _same(modern, "V(v).in('owns').id()", {"v": out[0]}) == [hub]
+    assert same_unfused(modern, "V(v).out().id()", {"v": int(hub)}) == out
+    assert same_unfused(modern, "V(v).in('owns').id()", {"v": out[0]}) == [hub]
 
 
 def test_writes_earlier_in_the_call_are_seen(modern: Graph) -> None:
-    marko, peter = _id(modern, "marko"), _id(modern, "peter")
+    marko, peter = vertex_id(modern, "marko"), vertex_id(modern, "peter")
     script = "g.V(a).addE('knows').to(V(b)).iterate(); g.V(a).out('knows').id()"
     got = modern.execute(script, bindings={"a": marko, "b": peter})
     assert peter in got and len(got) == 3
     script = "g.V(a).property('city', 'Paris').iterate(); g.V().has('person', 'city', 'Paris').id()"
     assert modern.execute(script, bindings={"a": peter}) == [peter]
-    assert _same(modern, "V().has('person', 'city', 'Paris').id()") == [peter]
-    assert _same(modern, "V().has('person', 'city', 'Shanghai').id()") == []
+    assert same_unfused(modern, "V().has('person', 'city', 'Paris').id()") == [peter]
+    assert same_unfused(modern, "V().has('person', 'city', 'Shanghai').id()") == []
 
 
 def test_index_ids_match_the_general_path(modern: Graph) -> None:
-    marko, josh = _id(modern, "marko"), _id(modern, "josh")
-    assert _same(modern, "V().has('person', 'city', 'Beijing').id()") == [marko, josh]  # key order
-    assert _same(modern, "V().hasLabel('person').has('city', 'Beijing').id()") == [marko, josh]
-    assert _same(modern, "V().has('city', 'Beijing').id()") == [marko, josh]
-    assert _same(modern, "V().has('person', 'city', c).id()", {"c": "Hongkong"}) == [_id(modern, "vadas")]
-    assert _same(modern, "V().has('person', 'city', within('Beijing', 'Shanghai')).id()") == [
-        marko, josh, _id(modern, "peter")]
-    assert _same(modern, "V().has('person', 'city', 'Beijing').has('age', gt(30)).id()") == [josh]
-    assert _same(modern, "V().has('software', 'lang', 'java').id()") == [_id(modern, "lop"), _id(modern, "ripple")]
-    assert _same(modern, "V().has('person', 'city', 'Nowhere').id()") == []
-    assert _same(modern, "V().has('person', 'city', 5).id()") == []  # a value of another type
-    assert _same(modern, "V().has('nolabel', 'city', 'Beijing').id()") == []
+    marko, josh = vertex_id(modern, "marko"), vertex_id(modern, "josh")
+    assert same_unfused(modern, "V().has('person', 'city', 'Beijing').id()") == [marko, josh]  # key order
+    assert same_unfused(modern, "V().hasLabel('person').has('city', 'Beijing').id()") == [marko, josh]
+    assert same_unfused(modern, "V().has('city', 'Beijing').id()") == [marko, josh]
+    assert same_unfused(modern, "V().has('person', 'city', c).id()", {"c": "Hongkong"}) == [vertex_id(modern, "vadas")]
+    assert same_unfused(modern, "V().has('person', 'city', within('Beijing', 'Shanghai')).id()") == [
+        marko, josh, vertex_id(modern, "peter")]
+    assert same_unfused(modern, "V().has('person', 'city', 'Beijing').has('age', gt(30)).id()") == [josh]
+    assert same_unfused(modern, "V().has('software', 'lang', 'java').id()") == [vertex_id(modern, "lop"), vertex_id(modern, "ripple")]
+    assert same_unfused(modern, "V().has('person', 'city', 'Nowhere').id()") == []
+    assert same_unfused(modern, "V().has('person', 'city', 5).id()") == []  # a value of another type
+    assert same_unfused(modern, "V().has('nolabel', 'city', 'Beijing').id()") == []
     # no equality index, a range index, a primary key, a label test: the general path
-    assert _same(modern, "V().has('person', 'age', 29).id()") == [marko]
-    assert _same(modern, "V().has('person', 'age', gt(30)).id()") == [josh, _id(modern, "peter")]
-    assert _same(modern, "V().has('person', 'name', 'marko').id()") == [marko]
-    assert _same(modern, "V().has('tag', 'name', 'x').id()") == []
-    assert _same(modern, "V().hasLabel(neq('software')).has('city', 'Beijing').id()") == [marko, josh]
+    assert same_unfused(modern, "V().has('person', 'age', 29).id()") == [marko]
+    assert same_unfused(modern, "V().has('person', 'age', gt(30)).id()") == [josh, vertex_id(modern, "peter")]
+    assert same_unfused(modern, "V().has('person', 'name', 'marko').id()") == [marko]
+    assert same_unfused(modern, "V().has('tag', 'name', 'x').id()") == []
+    assert same_unfused(modern, "V().hasLabel(neq('software')).has('city', 'Beijing').id()") == [marko, josh]
 
 
 def test_index_ids_with_multi_properties(modern: Graph) -> None:
     modern.schema.create("indexlabel", {"name": "personByNick", "base_type": "VERTEX_LABEL", "base_value": "person",
                                         "index_type": "SECONDARY", "fields": ["nick"], "rebuild": False})
     modern.execute("g.addV('person').property('name', 'multi').property(set, 'nick', 'a').property(set, 'nick', 'b')")
-    multi = _id(modern, "multi")
-    assert _same(modern, "V().has('person', 'nick', 'b').id()") == [multi]
-    assert _same(modern, "V().has('person', 'nick', within('a', 'b')).id()") == [multi]  # once
+    multi = vertex_id(modern, "multi")
+    assert same_unfused(modern, "V().has('person', 'nick', 'b').id()") == [multi]
+    assert same_unfused(modern, "V().has('person', 'nick', within('a', 'b')).id()") == [multi]  # once
 
 
 def test_views_and_auto_mode_take_the_general_path(modern: Graph, auto_graph: Graph) -> None:
-    marko, josh = _id(modern, "marko"), _id(modern, "josh")
+    marko, josh = vertex_id(modern, "marko"), vertex_id(modern, "josh")
     view = "g.withStrategies(new SubgraphStrategy(vertices: __.has('age', gt(30))))."
     assert modern.execute(view + "V(v).out('knows').id()", bindings={"v": marko}) == []
     assert modern.execute(view + "V().has('person', 'city', 'Beijing').id()") == [josh]
     a = auto_graph.execute("g.addV('thing').property('name', 'x').as('a').addV('thing').property('name', 'y')"
                            ".addE('rel').from('a').select('a').id()")[0]
-    assert len(_same(auto_graph, "V(v).out('rel').id()", {"v": a})) == 1
-    assert _same(auto_graph, "V().has('thing', 'name', 'x').id()") == [a]
+    assert len(same_unfused(auto_graph, "V(v).out('rel').id()", {"v": a})) == 1
+    assert same_unfused(auto_graph, "V().has('thing', 'name', 'x').id()") == [a]
 
 
 def test_the_access_answers_or_declines(modern: Graph) -> None:
@@ -160,14 +142,14 @@ def test_the_access_answers_or_declines(modern: Graph) -> None:
     from gremlin_engine.traversal.predicates import P
     from gremlin_engine.traversal.tokens import Direction
 
-    marko, josh, lop = _id(modern, "marko"), _id(modern, "josh"), _id(modern, "lop")
+    marko, josh, lop = vertex_id(modern, "marko"), vertex_id(modern, "josh"), vertex_id(modern, "lop")
     with read_access(modern) as access:
-        assert access.point_neighbour_ids(marko, Direction.OUT, ("knows",)) == [_id(modern, "vadas"), josh]
-        assert access.point_neighbour_ids(lop, Direction.IN, ()) == [marko, josh, _id(modern, "peter")]
+        assert access.point_neighbour_ids(marko, Direction.OUT, ("knows",)) == [vertex_id(modern, "vadas"), josh]
+        assert access.point_neighbour_ids(lop, Direction.IN, ()) == [marko, josh, vertex_id(modern, "peter")]
         assert access.point_neighbour_ids("999:nobody", Direction.BOTH, ()) == []
         assert access.point_neighbour_ids(marko, Direction.OUT, ("nosuch",)) == []
         assert access.point_index_ids(["person"], (("city", P("eq", "Beijing")),)) == [marko, josh]
-        assert access.point_index_ids(None, (("lang", P("eq", "java")),)) == [lop, _id(modern, "ripple")]
+        assert access.point_index_ids(None, (("lang", P("eq", "java")),)) == [lop, vertex_id(modern, "ripple")]
         assert access.point_index_ids(["person"], (("age", P("gt", 30)),)) is None  # a range
         assert access.point_index_ids(["person"], (("name", P("eq", "marko")),)) is None  # primary key
         assert access.point_index_ids(["person"], (("date", P("eq", "x")),)) == []  # no person has it

@@ -3,8 +3,6 @@ answer, with its Java types, equals the unfused traversal's (PointLookupStrategy
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from gremlin_engine import traversal as engine
@@ -12,23 +10,7 @@ from gremlin_engine.graph import Graph
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import TraversalIR
 from gremlin_engine.traversal.steps.point import PointStep
-
-OFF = "g.withoutStrategies(PointLookupStrategy)."
-
-
-def _typed(xs: list[Any]) -> list[tuple[type, Any]]:
-    return [(type(x), x) for x in xs]
-
-
-def _same(graph: Graph, tail: str, bindings: dict[str, Any] | None = None) -> list[Any]:
-    fused = graph.execute("g." + tail, bindings=bindings)
-    plain = graph.execute(OFF + tail, bindings=bindings)
-    assert _typed(fused) == _typed(plain)
-    return fused
-
-
-def _id(graph: Graph, name: str) -> Any:
-    return graph.execute("g.V().has('name', n).id()", bindings={"n": name})[0]
+from tests.runtime.conftest import same_unfused, vertex_id
 
 
 def test_the_shapes_compile_to_one_step() -> None:
@@ -49,41 +31,41 @@ def test_the_shapes_compile_to_one_step() -> None:
 
 
 def test_values_id_label_match_the_general_path(modern: Graph) -> None:
-    marko, lop = _id(modern, "marko"), _id(modern, "lop")
-    assert _same(modern, "V(v).values('name')", {"v": marko}) == ["marko"]
-    assert _same(modern, "V(v).values('age', 'name')", {"v": marko}) == ["marko", 29]  # row order
-    assert sorted(map(str, _same(modern, "V(v).values()", {"v": marko}))) == ["29", "Beijing", "marko"]
-    assert _same(modern, "V(v).values('lang')", {"v": marko}) == []
-    assert _same(modern, "V(v).values('lang')", {"v": lop}) == ["java"]
-    assert _same(modern, "V(v).id()", {"v": marko}) == [marko]
-    assert _same(modern, "V(v).label()", {"v": lop}) == ["software"]
-    assert _same(modern, "V(v).values('name')", {"v": "999:nobody"}) == []
-    assert _same(modern, "V(v).id()", {"v": Long(123456)}) == []
+    marko, lop = vertex_id(modern, "marko"), vertex_id(modern, "lop")
+    assert same_unfused(modern, "V(v).values('name')", {"v": marko}) == ["marko"]
+    assert same_unfused(modern, "V(v).values('age', 'name')", {"v": marko}) == ["marko", 29]  # row order
+    assert sorted(map(str, same_unfused(modern, "V(v).values()", {"v": marko}))) == ["29", "Beijing", "marko"]
+    assert same_unfused(modern, "V(v).values('lang')", {"v": marko}) == []
+    assert same_unfused(modern, "V(v).values('lang')", {"v": lop}) == ["java"]
+    assert same_unfused(modern, "V(v).id()", {"v": marko}) == [marko]
+    assert same_unfused(modern, "V(v).label()", {"v": lop}) == ["software"]
+    assert same_unfused(modern, "V(v).values('name')", {"v": "999:nobody"}) == []
+    assert same_unfused(modern, "V(v).id()", {"v": Long(123456)}) == []
     v = modern.execute("g.V(v)", bindings={"v": marko})[0]
-    assert _same(modern, "V(v).values('name')", {"v": v}) == ["marko"]
+    assert same_unfused(modern, "V(v).values('name')", {"v": v}) == ["marko"]
 
 
 def test_multi_properties_and_numeric_ids(modern: Graph) -> None:
     modern.execute("g.addV('person').property('name', 'multi').property('tags', 'a').property(list, 'tags', 'b')")
-    multi = _id(modern, "multi")
-    assert _same(modern, "V(v).values('tags')", {"v": multi}) == ["a", "b"]
-    assert _same(modern, "V(v).values('tags', 'name')", {"v": multi})[0] == "multi"
+    multi = vertex_id(modern, "multi")
+    assert same_unfused(modern, "V(v).values('tags')", {"v": multi}) == ["a", "b"]
+    assert same_unfused(modern, "V(v).values('tags', 'name')", {"v": multi})[0] == "multi"
     item = modern.execute("g.addV('item').property('name', 'thing').id()")[0]
     assert isinstance(item, Long)
-    assert _same(modern, "V(v).id()", {"v": item}) == [item]
-    assert _same(modern, "V(v).values('name')", {"v": int(item)}) == ["thing"]
-    assert _same(modern, "V(v).label()", {"v": item}) == ["item"]
+    assert same_unfused(modern, "V(v).id()", {"v": item}) == [item]
+    assert same_unfused(modern, "V(v).values('name')", {"v": int(item)}) == ["thing"]
+    assert same_unfused(modern, "V(v).label()", {"v": item}) == ["item"]
 
 
 def test_a_vertex_changed_earlier_in_the_call_is_read_through_the_element(modern: Graph) -> None:
-    marko = _id(modern, "marko")
+    marko = vertex_id(modern, "marko")
     script = "g.V(v).property('age', 50).iterate(); g.V(v).values('age')"
     assert modern.execute(script, bindings={"v": marko}) == [50]
-    assert _same(modern, "V(v).values('age')", {"v": marko}) == [50]
+    assert same_unfused(modern, "V(v).values('age')", {"v": marko}) == [50]
 
 
 def test_subgraph_views_take_the_general_path(modern: Graph) -> None:
-    marko, josh = _id(modern, "marko"), _id(modern, "josh")
+    marko, josh = vertex_id(modern, "marko"), vertex_id(modern, "josh")
     script = "g.withStrategies(new SubgraphStrategy(vertices: __.has('age', gt(30)))).V(v).values('name')"
     assert modern.execute(script, bindings={"v": marko}) == []
     assert modern.execute(script, bindings={"v": josh}) == ["josh"]
@@ -91,13 +73,13 @@ def test_subgraph_views_take_the_general_path(modern: Graph) -> None:
 
 def test_auto_mode_takes_the_general_path(auto_graph: Graph) -> None:
     vid = auto_graph.execute("g.addV('thing').property('name', 'x').id()")[0]
-    assert _same(auto_graph, "V(v).values('name')", {"v": vid}) == ["x"]
-    _same(auto_graph, "V(v).values('name')", {"v": str(vid)})  # whatever the general path says
+    assert same_unfused(auto_graph, "V(v).values('name')", {"v": vid}) == ["x"]
+    same_unfused(auto_graph, "V(v).values('name')", {"v": str(vid)})  # whatever the general path says
 
 
 @pytest.mark.parametrize("n", [3])
 def test_one_template_serves_many_ids(modern: Graph, n: int) -> None:
     names = ["marko", "vadas", "josh", "peter"]
-    ids = [_id(modern, x) for x in names]
+    ids = [vertex_id(modern, x) for x in names]
     for _ in range(n):
         assert [modern.execute("g.V(v).values('name')", bindings={"v": i})[0] for i in ids] == names
