@@ -9,7 +9,7 @@ transaction: a failing batch leaves nothing behind), and serialise the result.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import repeat
 from operator import is_
 from typing import Any
@@ -24,7 +24,7 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.steps.hugegraph.conditions import parse_conditions
-from rest_adapter.context import no_content, query_bool, query_int, query_one, run
+from rest_adapter.context import json_response, no_content, query_bool, query_int, query_one, run
 from rest_adapter.errors import bad_request, unsupported_action
 from rest_adapter.serializers.hugegraph_json import edge_json, id_json, id_key, vertex_json
 
@@ -365,6 +365,25 @@ def range_step(offset: int, limit: int) -> tuple[Any, ...] | None:
     if limit == -1:
         return ("skip", offset) if offset else None
     return ("range", offset, offset + limit)
+
+
+def window_step(page: str | None, offset: int, limit: int) -> tuple[Any, ...] | None:
+    """The step that cuts a listing to what `paging_params` asked for: `hgPage` when paging
+    (it answers one map of items and next-page token), else `range_step`'s (None: all)."""
+    if page is not None:
+        return ("hgPage", page, limit)
+    return range_step(offset, limit)
+
+
+def listing_response(
+    plural: str, result: list[Any], page: str | None, to_json: Callable[[list[Any]], list[dict[str, Any]]]
+) -> Response:
+    """`{plural: [...]}` for a listing, with `"page"` (the next token) when it was paged:
+    the paged traversal answers one `{"items", "page"}` map, the other the elements."""
+    if page is None:
+        return json_response({plural: to_json(result)})
+    found = result[0]
+    return json_response({plural: to_json(found["items"]), "page": found["page"]})
 
 
 def label_param(request: Request) -> str | None:

@@ -132,19 +132,13 @@ async def list_edges(request: Request) -> Response:
         if label is not None:
             steps.append(("hasLabel", label))
         steps += [("has", k, p) for k, p in conditions]
-    if page is not None:
-        steps.append(("hgPage", page, limit))
-    else:
-        rng = c.range_step(offset, limit)
-        if rng is not None:
-            steps.append(rng)
+    window = c.window_step(page, offset, limit)
+    if window is not None:
+        steps.append(window)
     if vertex_id is None:
         steps.append(("hgRequireIndex", "edge", label, [[k, p] for k, p in conditions]))
     result = await c.traverse(graph, c.ir(*steps))
-    if page is None:
-        return json_response({"edges": c.edges_json(result)})
-    found = result[0]
-    return json_response({"edges": c.edges_json(found["items"]), "page": found["page"]})
+    return c.listing_response("edges", result, page, c.edges_json)
 
 
 async def get_one(request: Request) -> Response:

@@ -93,18 +93,12 @@ async def list_vertices(request: Request) -> Response:
     if label is not None:
         steps.append(("hasLabel", label))
     steps += [("has", k, p) for k, p in conditions]
-    if page is not None:
-        steps.append(("hgPage", page, limit))
-    else:
-        rng = c.range_step(offset, limit)
-        if rng is not None:
-            steps.append(rng)
+    window = c.window_step(page, offset, limit)
+    if window is not None:
+        steps.append(window)
     steps.append(("hgRequireIndex", "vertex", label, [[k, p] for k, p in conditions]))
     result = await c.traverse(graph, c.ir(*steps))
-    if page is None:
-        return json_response({"vertices": c.vertices_json(graph, result)})
-    found = result[0]
-    return json_response({"vertices": c.vertices_json(graph, found["items"]), "page": found["page"]})
+    return c.listing_response("vertices", result, page, lambda items: c.vertices_json(graph, items))
 
 
 async def get_one(request: Request) -> Response:
