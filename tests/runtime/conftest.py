@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,28 @@ def with_schema(graph: Graph, schema: Any) -> Graph:
         if task:
             assert graph.tasks.wait(task, 30)["task_status"] == "success"
     return graph
+
+
+def modern_with(
+    reg: GraphRegistry, tmp_path: Path, name: str, schema: Any, fill: Callable[[Graph], Any] | None = None
+) -> Graph:
+    """A strict graph: the modern schema plus `schema` (`(kind, body)` pairs, as
+    `with_schema` takes them), the modern data, then `fill(graph)` when given."""
+    g = _open(reg, tmp_path, name, "strict")
+    modern_schema(g)
+    with_schema(g, schema)
+    load_modern(g)
+    if fill is not None:
+        fill(g)
+    return g
+
+
+def modern_pair(
+    reg: GraphRegistry, tmp_path: Path, schema: Any, fill: Callable[[Graph], Any] | None = None
+) -> tuple[Graph, Graph]:
+    """Two graphs built alike by `modern_with`, "one" and "batch": a batch write on one must
+    leave what the one-at-a-time writes leave on the other."""
+    return modern_with(reg, tmp_path, "one", schema, fill), modern_with(reg, tmp_path, "batch", schema, fill)
 
 
 def typed(xs: list[Any]) -> list[tuple[type, Any]]:

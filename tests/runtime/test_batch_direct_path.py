@@ -26,7 +26,7 @@ from gremlin_engine.structure.numbers import Float, Int, Long
 from gremlin_engine.structure.values import encode_edge_props, encode_value, encode_vertex_values
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.steps.source import InjectedStream
-from tests.runtime.conftest import _open, load_modern, modern_schema
+from tests.runtime.conftest import modern_pair, modern_with
 from tests.runtime.test_batch_writes import both, both_fail, snapshot
 
 
@@ -34,30 +34,26 @@ def _ir(*steps: tuple[Any, ...]) -> TraversalIR:
     return TraversalIR((), tuple(Instruction(s[0], tuple(s[1:])) for s in steps))  # type: ignore[arg-type]
 
 
-def _graph(registry: GraphRegistry, tmp_path: Path, name: str) -> Graph:
-    g = _open(registry, tmp_path, name, "strict")
-    modern_schema(g)
-    s = g.schema
-    s.create("propertykey", {"name": "score", "data_type": "DOUBLE"})
-    s.create("propertykey", {"name": "big", "data_type": "LONG"})
-    s.create("propertykey", {"name": "ok", "data_type": "BOOLEAN"})
-    s.create("propertykey", {"name": "ratio", "data_type": "FLOAT"})
-    s.create("vertexlabel", {"name": "thing", "id_strategy": "CUSTOMIZE_STRING",
-                             "properties": ["name", "score", "big", "ok", "ratio", "age"],
-                             "nullable_keys": ["name", "score", "big", "ok", "ratio", "age"]})
-    s.create("vertexlabel", {"name": "uu", "id_strategy": "CUSTOMIZE_UUID", "properties": ["name"],
-                             "nullable_keys": ["name"]})
-    s.create("edgelabel", {"name": "rates", "source_label": "thing", "target_label": "thing",
-                           "properties": ["score", "big", "name"], "nullable_keys": ["score", "big", "name"]})
-    s.create("edgelabel", {"name": "links", "source_label": "uu", "target_label": "uu", "properties": ["name"],
-                           "nullable_keys": ["name"]})
-    load_modern(g)
-    return g
+SCHEMA = [
+    ("propertykey", {"name": "score", "data_type": "DOUBLE"}),
+    ("propertykey", {"name": "big", "data_type": "LONG"}),
+    ("propertykey", {"name": "ok", "data_type": "BOOLEAN"}),
+    ("propertykey", {"name": "ratio", "data_type": "FLOAT"}),
+    ("vertexlabel", {"name": "thing", "id_strategy": "CUSTOMIZE_STRING",
+                     "properties": ["name", "score", "big", "ok", "ratio", "age"],
+                     "nullable_keys": ["name", "score", "big", "ok", "ratio", "age"]}),
+    ("vertexlabel", {"name": "uu", "id_strategy": "CUSTOMIZE_UUID", "properties": ["name"],
+                     "nullable_keys": ["name"]}),
+    ("edgelabel", {"name": "rates", "source_label": "thing", "target_label": "thing",
+                   "properties": ["score", "big", "name"], "nullable_keys": ["score", "big", "name"]}),
+    ("edgelabel", {"name": "links", "source_label": "uu", "target_label": "uu", "properties": ["name"],
+                   "nullable_keys": ["name"]}),
+]
 
 
 @pytest.fixture
 def pair(registry: GraphRegistry, tmp_path: Path) -> tuple[Graph, Graph]:
-    return _graph(registry, tmp_path, "one"), _graph(registry, tmp_path, "batch")
+    return modern_pair(registry, tmp_path, SCHEMA)
 
 
 # ---- inject hands its objects over --------------------------------------------------------
@@ -76,7 +72,7 @@ def test_inject_start_is_an_injected_stream_that_iterates_as_before(modern: Grap
 def test_injected_items_and_traverser_items_write_alike(registry: GraphRegistry, tmp_path: Path) -> None:
     """The direct path (inject at the start) and the general one (`identity()` between, a
     mid-traversal inject) give the same ids and the same store."""
-    g1, g2 = _graph(registry, tmp_path, "a"), _graph(registry, tmp_path, "b")
+    g1, g2 = modern_with(registry, tmp_path, "a", SCHEMA), modern_with(registry, tmp_path, "b", SCHEMA)
     items = [{"label": "person", "properties": {"name": f"n{i}", "age": i, "city": "c"}} for i in range(7)]
     items.append({"label": "thing", "id": "t!1", "properties": {"score": 2, "ok": True, "big": 5}})
     direct = g1.traverse(_ir(("inject", *items), ("hgAddVertices",), ("id",)))
@@ -194,7 +190,7 @@ def test_nan_edge_prop_encodes_tagged() -> None:
 
 
 def test_edge_ends_by_label_kind(registry: GraphRegistry, tmp_path: Path) -> None:
-    g = _graph(registry, tmp_path, "ends")
+    g = modern_with(registry, tmp_path, "ends", SCHEMA)
     u1, u2 = uuid.UUID(int=1), uuid.UUID(int=2)
     g.traverse(_ir(("inject", {"label": "uu", "id": str(u1)}, {"label": "uu", "id": str(u2)},
                     {"label": "thing", "id": "t1"}, {"label": "thing", "id": "t2"}), ("hgAddVertices",)))

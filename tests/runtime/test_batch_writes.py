@@ -20,21 +20,15 @@ from gremlin_engine.runtime import api
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.predicates import make_predicate
-from tests.runtime.conftest import _open, load_modern, modern_schema
+from tests.runtime.conftest import modern_pair
 
-
-def _graph(registry: GraphRegistry, tmp_path: Path, name: str) -> Graph:
-    g = _open(registry, tmp_path, name, "strict")
-    modern_schema(g)
-    g.schema.create("vertexlabel", {"name": "tag2", "id_strategy": "CUSTOMIZE_STRING", "properties": ["name"],
-                                    "nullable_keys": ["name"]})
-    load_modern(g)
-    return g
+SCHEMA = [("vertexlabel", {"name": "tag2", "id_strategy": "CUSTOMIZE_STRING", "properties": ["name"],
+                           "nullable_keys": ["name"]})]
 
 
 @pytest.fixture
 def pair(registry: GraphRegistry, tmp_path: Path) -> tuple[Graph, Graph]:
-    return _graph(registry, tmp_path, "one"), _graph(registry, tmp_path, "batch")
+    return modern_pair(registry, tmp_path, SCHEMA)
 
 
 def snapshot(graph: Graph) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from gremlin_engine.schema.model import Cardinality, DataType, PropertyKey
 from gremlin_engine.structure.numbers import Byte, Float, Int, Long
 from gremlin_engine.traversal.tokens import Cardinality as Card
 from gremlin_engine.traversal.tokens import T
-from tests.runtime.conftest import _open, load_modern, modern_schema
+from tests.runtime.conftest import modern_pair
 from tests.runtime.test_batch_writes import both, both_fail, snapshot
 
 SAMPLES: list[Any] = [
@@ -53,41 +53,40 @@ def test_coercer_equals_coerce(data_type: DataType, cardinality: Cardinality) ->
         assert _outcome(fast, value) == _outcome(lambda v: coerce(pk, v), value), (data_type, cardinality, value)
 
 
-def _graph(registry: GraphRegistry, tmp_path: Path, name: str) -> Graph:
-    g = _open(registry, tmp_path, name, "strict")
-    modern_schema(g)
-    s = g.schema
-    s.create("propertykey", {"name": "score", "data_type": "LONG"})
-    s.create("propertykey", {"name": "ratio", "data_type": "FLOAT"})
-    s.create("propertykey", {"name": "flag", "data_type": "BOOLEAN"})
-    s.create("propertykey", {"name": "rank", "data_type": "INT"})
-    s.create("vertexlabel", {"name": "tag2", "id_strategy": "CUSTOMIZE_STRING", "properties": ["name"],
-                             "nullable_keys": ["name"]})
-    s.create("vertexlabel", {"name": "num", "id_strategy": "CUSTOMIZE_NUMBER",
-                             "properties": ["name", "score", "ratio", "flag"], "nullable_keys": ["name", "ratio", "flag"]})
-    s.create("vertexlabel", {"name": "uid", "id_strategy": "CUSTOMIZE_UUID", "properties": ["name"],
-                             "nullable_keys": ["name"]})
-    s.create("vertexlabel", {"name": "pair", "id_strategy": "PRIMARY_KEY", "primary_keys": ["name", "rank"],
-                             "properties": ["name", "rank", "score"], "nullable_keys": ["score"]})
-    s.create("edgelabel", {"name": "links", "source_label": "tag", "target_label": "tag", "frequency": "MULTIPLE",
-                           "sort_keys": ["name", "rank"], "properties": ["name", "rank", "weight"],
-                           "nullable_keys": ["weight"]})
-    s.create("edgelabel", {"name": "rates", "source_label": "num", "target_label": "uid",
-                           "properties": ["score", "flag"], "nullable_keys": ["flag"]})
-    s.create("indexlabel", {"name": "pairByScore", "base_type": "VERTEX_LABEL", "base_value": "pair",
-                            "index_type": "RANGE", "fields": ["score"], "rebuild": False})
-    load_modern(g)
+SCHEMA = [
+    ("propertykey", {"name": "score", "data_type": "LONG"}),
+    ("propertykey", {"name": "ratio", "data_type": "FLOAT"}),
+    ("propertykey", {"name": "flag", "data_type": "BOOLEAN"}),
+    ("propertykey", {"name": "rank", "data_type": "INT"}),
+    ("vertexlabel", {"name": "tag2", "id_strategy": "CUSTOMIZE_STRING", "properties": ["name"],
+                     "nullable_keys": ["name"]}),
+    ("vertexlabel", {"name": "num", "id_strategy": "CUSTOMIZE_NUMBER",
+                     "properties": ["name", "score", "ratio", "flag"], "nullable_keys": ["name", "ratio", "flag"]}),
+    ("vertexlabel", {"name": "uid", "id_strategy": "CUSTOMIZE_UUID", "properties": ["name"],
+                     "nullable_keys": ["name"]}),
+    ("vertexlabel", {"name": "pair", "id_strategy": "PRIMARY_KEY", "primary_keys": ["name", "rank"],
+                     "properties": ["name", "rank", "score"], "nullable_keys": ["score"]}),
+    ("edgelabel", {"name": "links", "source_label": "tag", "target_label": "tag", "frequency": "MULTIPLE",
+                   "sort_keys": ["name", "rank"], "properties": ["name", "rank", "weight"],
+                   "nullable_keys": ["weight"]}),
+    ("edgelabel", {"name": "rates", "source_label": "num", "target_label": "uid",
+                   "properties": ["score", "flag"], "nullable_keys": ["flag"]}),
+    ("indexlabel", {"name": "pairByScore", "base_type": "VERTEX_LABEL", "base_value": "pair",
+                    "index_type": "RANGE", "fields": ["score"], "rebuild": False}),
+]
+
+
+def _fill(g: Graph) -> None:
     with api.write_access(g) as a:
         a.add_vertex("tag", "a>b", [("name", "gt")])
         a.add_vertex("tag", "c:d!e", [("name", "colon")])
         a.add_vertex("num", 77, [("score", 1)])
         a.add_vertex("uid", uuid.UUID(int=9), [])
-    return g
 
 
 @pytest.fixture
 def pair(registry: GraphRegistry, tmp_path: Path) -> tuple[Graph, Graph]:
-    return _graph(registry, tmp_path, "one"), _graph(registry, tmp_path, "batch")
+    return modern_pair(registry, tmp_path, SCHEMA, _fill)
 
 
 VERTICES: list[Any] = [
