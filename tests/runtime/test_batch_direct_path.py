@@ -51,6 +51,11 @@ SCHEMA = [
 ]
 
 
+def _graph(registry: GraphRegistry, tmp_path: Path, name: str) -> Graph:
+    """The modern graph with `SCHEMA` (the column-lane tests build theirs with it too)."""
+    return modern_with(registry, tmp_path, name, SCHEMA)
+
+
 @pytest.fixture
 def pair(registry: GraphRegistry, tmp_path: Path) -> tuple[Graph, Graph]:
     return modern_pair(registry, tmp_path, SCHEMA)
@@ -72,7 +77,7 @@ def test_inject_start_is_an_injected_stream_that_iterates_as_before(modern: Grap
 def test_injected_items_and_traverser_items_write_alike(registry: GraphRegistry, tmp_path: Path) -> None:
     """The direct path (inject at the start) and the general one (`identity()` between, a
     mid-traversal inject) give the same ids and the same store."""
-    g1, g2 = modern_with(registry, tmp_path, "a", SCHEMA), modern_with(registry, tmp_path, "b", SCHEMA)
+    g1, g2 = _graph(registry, tmp_path, "a"), _graph(registry, tmp_path, "b")
     items = [{"label": "person", "properties": {"name": f"n{i}", "age": i, "city": "c"}} for i in range(7)]
     items.append({"label": "thing", "id": "t!1", "properties": {"score": 2, "ok": True, "big": 5}})
     direct = g1.traverse(_ir(("inject", *items), ("hgAddVertices",), ("id",)))
@@ -190,7 +195,7 @@ def test_nan_edge_prop_encodes_tagged() -> None:
 
 
 def test_edge_ends_by_label_kind(registry: GraphRegistry, tmp_path: Path) -> None:
-    g = modern_with(registry, tmp_path, "ends", SCHEMA)
+    g = _graph(registry, tmp_path, "ends")
     u1, u2 = uuid.UUID(int=1), uuid.UUID(int=2)
     g.traverse(_ir(("inject", {"label": "uu", "id": str(u1)}, {"label": "uu", "id": str(u2)},
                     {"label": "thing", "id": "t1"}, {"label": "thing", "id": "t2"}), ("hgAddVertices",)))
