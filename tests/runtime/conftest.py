@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -122,6 +123,16 @@ def modern_pair(
     """Two graphs built alike by `modern_with`, "one" and "batch": a batch write on one must
     leave what the one-at-a-time writes leave on the other."""
     return modern_with(reg, tmp_path, "one", schema, fill), modern_with(reg, tmp_path, "batch", schema, fill)
+
+
+def in_threads(work: Callable[[int], Any], count: int) -> None:
+    """Runs `work(k)` for each k below `count`, each on its own thread, all at once, and waits
+    for every one: the concurrency tests' readers racing over one graph."""
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 def typed(xs: list[Any]) -> list[tuple[type, Any]]:

@@ -4,7 +4,6 @@ Every test checks answers, and that a shape compiled once serves other literals.
 
 from __future__ import annotations
 
-import threading
 import uuid
 
 from gremlin_engine import traversal as engine
@@ -12,6 +11,7 @@ from gremlin_engine.graph import Graph
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal import slots
 from gremlin_engine.traversal.ir import TraversalIR
+from tests.runtime.conftest import in_threads
 from tests.traversal.gremlin import __, g
 from tests.traversal.memory_access import modern
 from tests.traversal.memory_access import modern as memory_modern
@@ -122,11 +122,7 @@ def test_one_shape_serves_many_threads_with_different_ids() -> None:
             if got != [names[vid]]:
                 errors.append(f"{vid}: {got}")
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    in_threads(work, 4)
     assert errors == []
 
 
@@ -236,9 +232,5 @@ def test_many_threads_run_different_requests_on_one_template(modern: Graph) -> N
             if sorted(got[0]["vertices"]) != want[src]:
                 errors.append(f"{src}: {got}")
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    in_threads(work, 4)
     assert errors == []
