@@ -10,6 +10,7 @@ import pytest
 
 from storage import STORE_VERSION, EdgeRow, MissingEndpoint, StoreConflict, open_store
 from storage.tables import META_V1_EDGE_ROWS
+from tests.storage.past_layouts import V1_DDL
 
 
 def _three(tx) -> tuple[int, int, int]:
@@ -88,37 +89,6 @@ def test_clear_keeps_the_cascade(store) -> None:
 
 
 # ---- layout v1 and its upgrade ----------------------------------------------------------
-# the DDL hugelite's layout v1 created (sqlite_master of a v1 store), frozen here
-V1_DDL = (
-    'CREATE TABLE meta ("key" TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY ("key"))',
-    'CREATE TABLE vertices ("key" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, id BLOB NOT NULL, '
-    "label_id INTEGER NOT NULL, props BLOB, UNIQUE (id))",
-    'CREATE INDEX ix_vertices_label ON vertices (label_id, "key")',
-    "CREATE TRIGGER tr_vertices_index_cleanup AFTER DELETE ON vertices BEGIN DELETE FROM index_entries "
-    "WHERE elem_key = OLD.key AND elem_kind = 'v'; END",
-    "CREATE TABLE index_entries (index_id INTEGER NOT NULL, value BLOB NOT NULL, elem_kind TEXT NOT NULL, "
-    "elem_key INTEGER NOT NULL, PRIMARY KEY (index_id, value, elem_key)) WITHOUT ROWID",
-    "CREATE INDEX ix_index_entries_elem ON index_entries (elem_key, elem_kind, index_id)",
-    "CREATE TABLE schema_items (kind TEXT NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, body BLOB, "
-    "PRIMARY KEY (kind, id), CONSTRAINT uq_schema_items_name UNIQUE (kind, name))",
-    "CREATE TABLE schema_seq (kind TEXT NOT NULL, last_id INTEGER NOT NULL, PRIMARY KEY (kind))",
-    "CREATE TABLE variables (name TEXT NOT NULL, value BLOB, PRIMARY KEY (name))",
-    "CREATE TABLE tasks (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, type TEXT, name TEXT, status TEXT, "
-    "progress INTEGER, create_ms INTEGER, update_ms INTEGER, retries INTEGER, callable TEXT, input BLOB, "
-    "result BLOB, server TEXT, description TEXT, dependencies TEXT)",
-    "CREATE INDEX ix_tasks_status ON tasks (status, id)",
-    'CREATE TABLE edges ("key" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, id BLOB NOT NULL, '
-    "label_id INTEGER NOT NULL, out_key INTEGER NOT NULL, in_key INTEGER NOT NULL, "
-    "sort_values TEXT DEFAULT '' NOT NULL, props BLOB, UNIQUE (id), "
-    'FOREIGN KEY(out_key) REFERENCES vertices ("key") ON DELETE CASCADE, '
-    'FOREIGN KEY(in_key) REFERENCES vertices ("key") ON DELETE CASCADE)',
-    "CREATE INDEX ix_edges_in ON edges (in_key, label_id, sort_values, out_key)",
-    "CREATE INDEX ix_edges_out ON edges (out_key, label_id, sort_values, in_key)",
-    'CREATE INDEX ix_edges_label ON edges (label_id, "key")',
-    "CREATE TRIGGER tr_edges_index_cleanup AFTER DELETE ON edges BEGIN DELETE FROM index_entries "
-    "WHERE elem_key = OLD.key AND elem_kind = 'e'; END",
-)
-
 # (key, id, label, out, in, sort values, props): strict-style ids, auto-style ids, parallel
 # edges (3 and 4, 7 and 8), a self-loop, bytes/int/str ids; key 10 was deleted (seq = 10)
 V1_EDGES = [

@@ -15,40 +15,9 @@ import pytest
 from storage import STORE_VERSION, MissingEndpoint, StoreConflict, open_store
 from storage.tables import IN_SIDE_IDS
 from storage.tx_adjacency import TIE
+from tests.storage.past_layouts import V2_DDL
 
 # ---- a v2 store, as hugelite's layout v2 wrote it -------------------------------------------
-# sqlite_master of a v2 store (tables, indexes and triggers the data needs), frozen here
-V2_DDL = (
-    'CREATE TABLE meta ("key" TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY ("key"))',
-    'CREATE TABLE vertices ("key" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, id BLOB NOT NULL, '
-    "label_id INTEGER NOT NULL, props BLOB, UNIQUE (id))",
-    'CREATE INDEX ix_vertices_label ON vertices (label_id, "key")',
-    'CREATE TABLE edges ("key" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, id BLOB NOT NULL, '
-    "label_id INTEGER NOT NULL, out_key INTEGER NOT NULL, in_key INTEGER NOT NULL, "
-    "sort_values TEXT DEFAULT '' NOT NULL, dup INTEGER DEFAULT '0' NOT NULL, props BLOB)",
-    "CREATE UNIQUE INDEX ix_edges_out ON edges (out_key, label_id, sort_values, in_key, dup)",
-    "CREATE INDEX ix_edges_in ON edges (in_key, label_id, sort_values, out_key)",
-    "CREATE UNIQUE INDEX ix_edges_id ON edges (id) WHERE dup != 0",
-    'CREATE INDEX ix_edges_label ON edges (label_id, "key")',
-    "CREATE TABLE index_entries (index_id INTEGER NOT NULL, value BLOB NOT NULL, elem_kind TEXT NOT NULL, "
-    "elem_key INTEGER NOT NULL, PRIMARY KEY (index_id, value, elem_key)) WITHOUT ROWID",
-    "CREATE INDEX ix_index_entries_elem ON index_entries (elem_key, elem_kind, index_id)",
-    "CREATE TABLE schema_items (kind TEXT NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, body BLOB, "
-    "PRIMARY KEY (kind, id), CONSTRAINT uq_schema_items_name UNIQUE (kind, name))",
-    "CREATE TABLE schema_seq (kind TEXT NOT NULL, last_id INTEGER NOT NULL, PRIMARY KEY (kind))",
-    "CREATE TABLE variables (name TEXT NOT NULL, value BLOB, PRIMARY KEY (name))",
-    "CREATE TABLE tasks (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, type TEXT, name TEXT, status TEXT, "
-    "progress INTEGER, create_ms INTEGER, update_ms INTEGER, retries INTEGER, callable TEXT, input BLOB, "
-    "result BLOB, server TEXT, description TEXT, dependencies TEXT)",
-    "CREATE INDEX ix_tasks_status ON tasks (status, id)",
-    "CREATE TRIGGER tr_vertices_index_cleanup AFTER DELETE ON vertices BEGIN DELETE FROM index_entries "
-    "WHERE elem_key = OLD.key AND elem_kind = 'v'; END",
-    "CREATE TRIGGER tr_vertices_edge_cascade AFTER DELETE ON vertices BEGIN DELETE FROM edges WHERE "
-    "out_key = OLD.key; DELETE FROM edges WHERE in_key = OLD.key; END",
-    "CREATE TRIGGER tr_edges_index_cleanup AFTER DELETE ON edges BEGIN DELETE FROM index_entries "
-    "WHERE elem_key = OLD.key AND elem_kind = 'e'; END",
-)
-
 # (key, id, label_id): ids of every stored type, three of them equal as numbers or text
 VERTICES = [(1, 1, 1), (2, "1", 1), (3, b"1", 2), (4, "1:marko", 1), (5, 7, 2), (6, "lonely", 1)]
 # (key, id, label_id, out_key, in_key, sort_values, dup): parts-identified (dup 0) edges
