@@ -69,15 +69,21 @@ INDEX_LABELS = [
 ]
 
 
-def wait_task(client: httpx.Client, prefix: str, task_id: int) -> None:
+def finished_task(client: httpx.Client, prefix: str, task_id: int) -> dict[str, Any]:
+    """The task's REST view once it has finished (success, failed or cancelled), polled every
+    20 ms; a task still running after 30 s fails the test."""
     deadline = time.monotonic() + 30
     while True:
         task = client.get(f"{prefix}/tasks/{task_id}").json()
         if task["task_status"] in ("success", "failed", "cancelled"):
-            assert task["task_status"] == "success", task
-            return
+            return task
         assert time.monotonic() < deadline, task
         time.sleep(0.02)
+
+
+def wait_task(client: httpx.Client, prefix: str, task_id: int) -> None:
+    task = finished_task(client, prefix, task_id)
+    assert task["task_status"] == "success", task
 
 
 def build_schema(client: httpx.Client, prefix: str) -> None:

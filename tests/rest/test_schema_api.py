@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from hg_elements import finished_task
 
 G = "/graphs/schemagraph"
 GS = "/graphspaces/DEFAULT/graphs/schemagraph"
@@ -26,13 +27,7 @@ def client(schema_server) -> Iterator[httpx.Client]:
 
 
 def wait_task(client: httpx.Client, task_id: int, prefix: str = G) -> dict:
-    deadline = time.monotonic() + 30
-    while True:
-        task = client.get(f"{prefix}/tasks/{task_id}").json()
-        if task["task_status"] in ("success", "failed", "cancelled"):
-            return task
-        assert time.monotonic() < deadline, task
-        time.sleep(0.02)
+    return finished_task(client, prefix, task_id)
 
 
 def make_keys(client: httpx.Client) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+from hg_elements import finished_task
 
 G = "/graphs/taskgraph"
 
@@ -28,10 +28,7 @@ def _finished_task(client: httpx.Client) -> int:
                                                   "primary_keys": ["name"], "check_exist": False})
     r = client.delete(f"{G}/schema/vertexlabels/person")
     task_id = r.json()["task_id"]
-    deadline = time.monotonic() + 30
-    while client.get(f"{G}/tasks/{task_id}").json()["task_status"] != "success":
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    assert finished_task(client, G, task_id)["task_status"] == "success"
     return task_id
 
 
@@ -65,11 +62,7 @@ def test_gremlin_job_task(client):
     if r.status_code == 400 and "runtime" in r.text:
         pytest.skip("the Gremlin runtime is not available yet")
     assert r.status_code == 201
-    task_id = r.json()["task_id"]
-    deadline = time.monotonic() + 30
-    while (task := client.get(f"{G}/tasks/{task_id}").json())["task_status"] not in ("success", "failed"):
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    task = finished_task(client, G, r.json()["task_id"])
     assert task["task_type"] == "gremlin" and task["task_name"] == "1 + 2"
     assert task["task_callable"] == "org.apache.hugegraph.job.GremlinJob"
     assert task["task_input"] == ('{"gremlin":"1 + 2","aliases":{"taskgraph":"graph"},"bindings":{},'
