@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -124,24 +126,34 @@ def test_wal_reader_keeps_its_snapshot(file_store) -> None:
     assert seen == [1, 1, 2]
 
 
-def test_uncommitted_writes_are_invisible_to_other_threads(file_store) -> None:
-    in_write = threading.Event()
-    done = threading.Event()
-    counts: list[int] = []
+@contextmanager
+def _writer_holding(store) -> Iterator[None]:
+    """For the block, another thread holds a write transaction that has inserted one vertex
+    and not committed; it commits when the block ends."""
+    holding = threading.Event()
+    release = threading.Event()
 
-    def writer() -> None:
-        with file_store.write() as tx:
+    def hold() -> None:
+        with store.write() as tx:
             tx.vertex_insert("a", 1)
-            in_write.set()
-            done.wait(10)
+            holding.set()
+            release.wait(10)
 
-    t = threading.Thread(target=writer)
+    t = threading.Thread(target=hold)
     t.start()
-    assert in_write.wait(10)
-    with file_store.read() as tx:
-        counts.append(tx.vertex_count())
-    done.set()
-    t.join(10)
+    assert holding.wait(10)
+    try:
+        yield
+    finally:
+        release.set()
+        t.join(10)
+
+
+def test_uncommitted_writes_are_invisible_to_other_threads(file_store) -> None:
+    counts: list[int] = []
+    with _writer_holding(file_store):
+        with file_store.read() as tx:
+            counts.append(tx.vertex_count())
     with file_store.read() as tx:
         counts.append(tx.vertex_count())
     assert counts == [0, 1]
@@ -223,24 +235,11 @@ def test_two_store_objects_on_one_file(tmp_path: Path) -> None:
 def test_waiting_writer_gives_up_with_store_busy(tmp_path: Path) -> None:
     s = open_store(tmp_path / "g.db", write_wait_s=0.2)
     s.initialise()
-    holding = threading.Event()
-    release = threading.Event()
-
-    def hold() -> None:
-        with s.write() as tx:
-            tx.vertex_insert("a", 1)
-            holding.set()
-            release.wait(10)
-
-    t = threading.Thread(target=hold)
-    t.start()
-    assert holding.wait(10)
-    with pytest.raises(StoreBusy, match="no write lock after 0.2s"), s.write():
-        pass
-    with s.read() as tx:  # readers are not blocked by the writer
-        assert tx.vertex_count() == 0
-    release.set()
-    t.join(10)
+    with _writer_holding(s):
+        with pytest.raises(StoreBusy, match="no write lock after 0.2s"), s.write():
+            pass
+        with s.read() as tx:  # readers are not blocked by the writer
+            assert tx.vertex_count() == 0
     with s.write() as tx:
         assert tx.vertex_count() == 1
     s.close()
