@@ -12,6 +12,7 @@ gets a `conf/graphs/<name>.properties` file so it is there again after a restart
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -32,6 +33,7 @@ from rest_adapter.errors import bad_request
 from rest_adapter.settings import check_graph_name, graph_config_from_text, parse_properties
 
 log = logging.getLogger("hugelite.rest")
+Handler = Callable[[Request], Awaitable[Response]]
 
 CONFIRM_CLEAR = "I'm sure to delete all data"
 CONFIRM_DROP = "I'm sure to drop the graph"
@@ -129,26 +131,26 @@ async def _mode_body(request: Request, what: str) -> str:
     return value
 
 
-async def get_mode(request: Request) -> Response:
-    graph = graph_of(request)
-    return json_response({"mode": await run(lambda: graph.mode)})
+def _mode_handlers(key: str, attr: str, what: str) -> tuple[Handler, Handler]:
+    """GET and PUT of one of a graph's modes: both answer `{key: mode}`; the getter is the
+    graph's `attr`, the setter its `set_<attr>`, and `what` names the mode when PUT's body
+    is null (HugeGraph's message)."""
+
+    async def get(request: Request) -> Response:
+        graph = graph_of(request)
+        return json_response({key: await run(getattr, graph, attr)})
+
+    async def put(request: Request) -> Response:
+        graph = graph_of(request)
+        mode = await _mode_body(request, what)
+        return json_response({key: await run(getattr(graph, "set_" + attr), mode)})
+
+    get.__name__, put.__name__ = f"get_{attr}", f"put_{attr}"  # the routes' names, as before
+    return get, put
 
 
-async def put_mode(request: Request) -> Response:
-    graph = graph_of(request)
-    mode = await _mode_body(request, "Graph mode")
-    return json_response({"mode": await run(graph.set_mode, mode)})
-
-
-async def get_read_mode(request: Request) -> Response:
-    graph = graph_of(request)
-    return json_response({"graph_read_mode": await run(lambda: graph.read_mode)})
-
-
-async def put_read_mode(request: Request) -> Response:
-    graph = graph_of(request)
-    mode = await _mode_body(request, "Graph-read-mode")
-    return json_response({"graph_read_mode": await run(graph.set_read_mode, mode)})
+get_mode, put_mode = _mode_handlers("mode", "mode", "Graph mode")
+get_read_mode, put_read_mode = _mode_handlers("graph_read_mode", "read_mode", "Graph-read-mode")
 
 
 server_routes = [Route("/graphs", list_graphs, methods=["GET"])]
