@@ -15,7 +15,7 @@ schema behind.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, TypeVar
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.schema import coercion
@@ -32,12 +32,27 @@ from gremlin_engine.schema.model import (
     VertexLabel,
 )
 
+_Created = TypeVar("_Created", PropertyKey, VertexLabel, EdgeLabel)
+
 
 class AutoSchema:
     """Mixin of `SchemaService` (needs its read API, `_put`, `schema_mode`, `new_user_data`)."""
 
     def _auto(self) -> bool:
         return self.schema_mode == "auto"  # type: ignore[attr-defined]
+
+    def _first_use(self, tx: Any, model: type[_Created], kind: str, name: str, **fields: Any) -> _Created:
+        """Schema element `name` of `kind` created on first use, in `tx`: the name checked as a
+        REST create checks it, the kind's next id, fresh user data, then the given fields."""
+        self.check_name(name)  # type: ignore[attr-defined]
+        element = model(
+            id=tx.schema_next_id(kind),
+            name=name,
+            user_data=self.new_user_data({}),  # type: ignore[attr-defined]
+            **fields,
+        )
+        self._put(tx, element)  # type: ignore[attr-defined]
+        return element
 
     def ensure_property_key(
         self, tx: Any, name: str, sample_value: Any = None, cardinality: Cardinality | str | None = None
@@ -55,16 +70,7 @@ class AutoSchema:
             )
             if card is not None and card is not Cardinality.SINGLE:
                 inferred_card = card
-            self.check_name(name)  # type: ignore[attr-defined]
-            pk = PropertyKey(
-                id=tx.schema_next_id(PROPERTY_KEY),
-                name=name,
-                data_type=data_type,
-                cardinality=inferred_card,
-                user_data=self.new_user_data({}),  # type: ignore[attr-defined]
-            )
-            self._put(tx, pk)  # type: ignore[attr-defined]
-            return pk
+            return self._first_use(tx, PropertyKey, PROPERTY_KEY, name, data_type=data_type, cardinality=inferred_card)
         changed = pk
         if card is not None and card is not Cardinality.SINGLE and pk.cardinality is Cardinality.SINGLE:
             changed = dataclasses.replace(changed, cardinality=card)
@@ -82,15 +88,8 @@ class AutoSchema:
             return vl
         if not self._auto():
             raise IllegalArgument(f"Undefined vertex label: '{name}'")
-        self.check_name(name)  # type: ignore[attr-defined]
-        vl = VertexLabel(
-            id=tx.schema_next_id(VERTEX_LABEL),
-            name=name,
-            id_strategy=IdStrategy(str(id_strategy)) if id_strategy else IdStrategy.AUTOMATIC,
-            user_data=self.new_user_data({}),  # type: ignore[attr-defined]
-        )
-        self._put(tx, vl)  # type: ignore[attr-defined]
-        return vl
+        strategy = IdStrategy(str(id_strategy)) if id_strategy else IdStrategy.AUTOMATIC
+        return self._first_use(tx, VertexLabel, VERTEX_LABEL, name, id_strategy=strategy)
 
     def ensure_edge_label(self, tx: Any, name: str, out_label: str, in_label: str) -> EdgeLabel:
         """The edge label `name`; in auto mode created on first use, and given a further link
@@ -99,18 +98,10 @@ class AutoSchema:
         if el is None:
             if not self._auto():
                 raise IllegalArgument(f"Undefined edge label: '{name}'")
-            self.check_name(name)  # type: ignore[attr-defined]
-            el = EdgeLabel(
-                id=tx.schema_next_id(EDGE_LABEL),
-                name=name,
-                source_label=out_label,
-                target_label=in_label,
-                links=((out_label, in_label),),
-                frequency=Frequency.SINGLE,
-                user_data=self.new_user_data({}),  # type: ignore[attr-defined]
+            return self._first_use(
+                tx, EdgeLabel, EDGE_LABEL, name, source_label=out_label, target_label=in_label,
+                links=((out_label, in_label),), frequency=Frequency.SINGLE,
             )
-            self._put(tx, el)  # type: ignore[attr-defined]
-            return el
         if (out_label, in_label) not in el.links and self._auto():
             el = dataclasses.replace(el, links=(*el.links, (out_label, in_label)))
             self._put(tx, el)  # type: ignore[attr-defined]
