@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
 import pytest
 
@@ -19,28 +22,19 @@ def P(name: str, *args: object):
     return make_predicate("P", name, args)
 
 
-def write(graph: Graph):
-    class _Ctx:
-        def __enter__(self) -> StoreAccess:
-            self.cm = graph.store.write()
-            return StoreAccess.for_graph(graph, self.cm.__enter__())
-
-        def __exit__(self, *exc: object) -> None:
-            self.cm.__exit__(*exc)
-
-    return _Ctx()
+@contextmanager
+def _access(graph: Graph, transaction: Any) -> Iterator[StoreAccess]:
+    """A `StoreAccess` over the store transaction `transaction` (commit or rollback is its)."""
+    with transaction as tx:
+        yield StoreAccess.for_graph(graph, tx)
 
 
-def read(graph: Graph):
-    class _Ctx:
-        def __enter__(self) -> StoreAccess:
-            self.cm = graph.store.read()
-            return StoreAccess.for_graph(graph, self.cm.__enter__())
+def write(graph: Graph) -> AbstractContextManager[StoreAccess]:
+    return _access(graph, graph.store.write())
 
-        def __exit__(self, *exc: object) -> None:
-            self.cm.__exit__(*exc)
 
-    return _Ctx()
+def read(graph: Graph) -> AbstractContextManager[StoreAccess]:
+    return _access(graph, graph.store.read())
 
 
 def test_id_strategies(strict_graph: Graph) -> None:
