@@ -26,12 +26,13 @@ def store(tmp_path: Path) -> Any:
     st.close()
 
 
-def _insert(store: Any, rows: list[tuple[Any, ...]]) -> tuple[list[int], list[str]]:
+def _insert(store: Any, rows: list[tuple[Any, ...]], unique_parts: bool = True) -> tuple[list[int], list[str]]:
+    """The keys a batch got and the statements it ran (a parts-identified batch unless told)."""
     seen: list[str] = []
     with store.write() as tx:
         tx.raw.set_trace_callback(seen.append)
         try:
-            keys = tx.edges_insert(rows, unique_parts=True)
+            keys = tx.edges_insert(rows, unique_parts=unique_parts)
         finally:
             tx.raw.set_trace_callback(None)
     return keys, seen
@@ -132,14 +133,7 @@ def test_vertex_batches_undo_a_taken_id(tmp_path: Path) -> None:
 
 def _insert_auto(store: Any, rows: list[tuple[Any, ...]]) -> tuple[list[int], list[str]]:
     """An auto-mode (id-identified) batch: dup is each row's key, ids are unique."""
-    seen: list[str] = []
-    with store.write() as tx:
-        tx.raw.set_trace_callback(seen.append)
-        try:
-            keys = tx.edges_insert(rows)
-        finally:
-            tx.raw.set_trace_callback(None)
-    return keys, seen
+    return _insert(store, rows, unique_parts=False)
 
 
 def test_an_id_identified_batch_goes_in_without_a_savepoint(store: Any) -> None:
