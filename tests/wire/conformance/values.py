@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from gremlin_python import statics
@@ -32,28 +33,24 @@ from gremlin_engine.traversal import tokens as tk
 from gremlin_engine.traversal.values import Subgraph
 
 
-class _LongIO(gb.LongIO):
-    @classmethod
-    def objectify(cls, buff: Any, reader: Any, nullable: bool = True) -> Any:
-        return cls.is_null(buff, reader, lambda b, r: statics.long(gb.int64_unpack(b.read(8))), nullable)
+def _typed_io(base: Any, read: Callable[[Any, Any], Any]) -> Any:
+    """gremlinpython's reader `base` for one number type, answering `read(cls, buffer)`: the
+    value in the Java type's own class (gremlinpython reads them all as plain int/float).
+    The class name starts with `_` so gremlinpython's metaclass does not register it as the
+    process-wide reader of that type."""
+
+    class _TypedIO(base):  # type: ignore[misc, valid-type]
+        @classmethod
+        def objectify(cls, buff: Any, reader: Any, nullable: bool = True) -> Any:
+            return cls.is_null(buff, reader, lambda b, r: read(cls, b), nullable)
+
+    return _TypedIO
 
 
-class _ShortIO(gb.ShortIO):
-    @classmethod
-    def objectify(cls, buff: Any, reader: Any, nullable: bool = True) -> Any:
-        return cls.is_null(buff, reader, lambda b, r: statics.short(gb.int16_unpack(b.read(2))), nullable)
-
-
-class _BigIntIO(gb.BigIntIO):
-    @classmethod
-    def objectify(cls, buff: Any, reader: Any, nullable: bool = True) -> Any:
-        return cls.is_null(buff, reader, lambda b, r: statics.bigint(cls.read_bigint(b)), nullable)
-
-
-class _FloatIO(gb.FloatIO):
-    @classmethod
-    def objectify(cls, buff: Any, reader: Any, nullable: bool = True) -> Any:
-        return cls.is_null(buff, reader, lambda b, r: num.Float(gb.float_unpack(b.read(4))), nullable)
+_LongIO = _typed_io(gb.LongIO, lambda cls, b: statics.long(gb.int64_unpack(b.read(8))))
+_ShortIO = _typed_io(gb.ShortIO, lambda cls, b: statics.short(gb.int16_unpack(b.read(2))))
+_BigIntIO = _typed_io(gb.BigIntIO, lambda cls, b: statics.bigint(cls.read_bigint(b)))
+_FloatIO = _typed_io(gb.FloatIO, lambda cls, b: num.Float(gb.float_unpack(b.read(4))))
 
 
 class _MapIO(gb.MapIO):
