@@ -267,15 +267,33 @@ def _far_ids_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped:
 
 
 @lru_cache(maxsize=64)
-def _source_two_sql(direction: str, labels: tuple[int, ...]) -> str:
-    """`_source_sql` (no ids) and the second layer's `to_key` column in the same ONE
-    statement: the other ends of the source's first ``?1`` edges (-1: all), each once and
-    the source left out, are joined to their own ranges of the adjacency index, at most
-    ``?3`` rows of them (-1: all) as a second JSON array, in no particular order (a layer
-    counted as a set, as `adjacent_targets`). No row when no vertex has the id ``?2``."""
+def _source_two_sql(direction: str, labels: tuple[int, ...], distinct: bool = True, with_ids: bool = False) -> str:
+    """`_source_sql` and the second layer in the same ONE statement: the other ends of the
+    source's first ``?1`` edges (-1: all), the source left out, are joined to their own
+    ranges of the adjacency index, at most ``?3`` rows of them (-1: all) as a second JSON
+    array of their `other` keys (`with_ids`: of their public ids, the first layer then as
+    `_source_sql`'s two arrays). No row when no vertex has the id ``?2``.
+
+    `distinct`: each first-layer end joined once (a ``DISTINCT`` over the first layer, an
+    ephemeral table per request: ~12% of the statement), the second layer in no particular
+    order (a layer counted as a set, as `adjacent_targets`). Without it each first-layer row
+    is joined as it comes, in adjacency order (a sub-select with a LIMIT is not flattened,
+    so it stays the outer loop): the very rows, in `adjacent_far_ids`' order, of the
+    distinct ends whenever the first array holds no end twice, which the caller checks
+    (a repeated end is a parallel edge: the caller then asks again with `distinct`)."""
     this, other = _SIDES[direction][0]
-    first = f"SELECT e.{other} AS t FROM edges AS e WHERE e.{this} = v.key{label_filter('e.label_id', labels)} LIMIT ?1"
-    far = (f"SELECT g.{other} AS u FROM (SELECT DISTINCT t FROM ({first})) AS d CROSS JOIN edges AS g "
+    where = f"e.{this} = v.key{label_filter('e.label_id', labels)} LIMIT ?1"
+    first = f"SELECT e.{other} AS t FROM edges AS e WHERE {where}"
+    ends = f"(SELECT DISTINCT t FROM ({first}))" if distinct else f"({first})"
+    if with_ids:
+        if distinct:
+            raise StoreError("_source_two_sql: the far ids need the first layer's own order (no DISTINCT)")
+        firsts = (f"(SELECT json_array(json_group_array(t), json_group_array(i)) FROM "
+                  f"(SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i FROM edges AS e WHERE {where}))")
+        far_col = f"g.{OTHER_ID[this]}"
+    else:
+        firsts = f"(SELECT json_group_array(t) FROM ({first}))"
+        far_col = f"g.{other}"
+    far = (f"SELECT {far_col} AS u FROM {ends} AS d CROSS JOIN edges AS g "
            f"ON g.{this} = d.t{label_filter('g.label_id', labels)} WHERE d.t != v.key LIMIT ?3")
-    return (f"SELECT v.key, (SELECT json_group_array(t) FROM ({first})), (SELECT json_group_array(u) FROM ({far})) "
-            f"FROM vertices AS v WHERE v.id = ?2")
+    return f"SELECT v.key, {firsts}, (SELECT json_group_array(u) FROM ({far})) FROM vertices AS v WHERE v.id = ?2"

@@ -114,17 +114,62 @@ class AdjacencyMixin(TxBase):
         source's key, its first `limit` edges' other ends (None: all) in adjacency order,
         and the `adjacent_targets` of those ends (each once, the source left out; at most
         `max_rows` rows, None: all) in no particular order. None when no vertex has that
-        id. One direction (not 'both') and one label or none (StoreError otherwise)."""
+        id. One direction (not 'both') and one label or none (StoreError otherwise).
+
+        The statement joins the first layer's rows as they come (no ``DISTINCT``); when the
+        first layer repeats an end (parallel edges), a second statement with the
+        ``DISTINCT`` reads the layer again, so each end's range is counted once."""
+        d, labels, lim, cap = self._two_layers_args(direction, label_ids, limit, max_rows)
+        row = self.raw.execute(_source_two_sql(d, labels, False), (lim, stored_id, cap)).fetchone()
+        if row is None:
+            return None
+        tos = orjson.loads(row[1])
+        if len(set(tos)) != len(tos):
+            row = self.raw.execute(_source_two_sql(d, labels, True), (lim, stored_id, cap)).fetchone()
+            if row is None:  # pragma: no cover - the source went away between the statements
+                return None
+            tos = orjson.loads(row[1])
+        return row[0], tos, orjson.loads(row[2])
+
+    def source_far_ids(
+        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None,
+        max_rows: int | None,
+    ) -> tuple[int, list[int], list[Any], list[Any]] | bool | None:
+        """`source_adjacency(..., with_ids=True)` and the `adjacent_far_ids` of its first
+        layer's ends (the source left out, at most `max_rows` rows, None: all), by ONE
+        statement (`_source_two_sql` with ids): the source's key, its first `limit` edges'
+        other ends and their ids in adjacency order, and the second layer's ids in
+        `adjacent_far_ids`' order over those ends. None when no vertex has that id; False
+        (nothing else read) when it cannot be answered so: the first layer repeats an end
+        (parallel edges: its range would be read twice), or holds ids JSON cannot hold
+        (blobs). One direction `far_ids_covered` accepts and one label or none (StoreError
+        otherwise)."""
+        d, labels, lim, cap = self._two_layers_args(direction, label_ids, limit, max_rows)
+        if not self.far_ids_covered(d):
+            raise StoreError(f"source_far_ids: the far ids of {direction!r} are not covered")
+        try:
+            row = self.raw.execute(_source_two_sql(d, labels, False, True), (lim, stored_id, cap)).fetchone()
+        except sqlite3.OperationalError as e:
+            if "BLOB" not in str(e):
+                raise
+            return False
+        if row is None:
+            return None
+        tos, ids = orjson.loads(row[1])
+        if len(set(tos)) != len(tos):
+            return False
+        return row[0], tos, ids, orjson.loads(row[2])
+
+    @staticmethod
+    def _two_layers_args(direction: Any, label_ids: Sequence[int] | None, limit: int | None,
+                         max_rows: int | None) -> tuple[str, tuple[int, ...], int, int]:
         d = _direction(direction)
         labels = label_key(label_ids)
         if d == "both" or len(labels) > 1 or (label_ids is not None and not labels):
-            raise StoreError(f"source_two_layers: not one direction and label: {direction!r}")
+            raise StoreError(f"two layers in one statement: not one direction and label: {direction!r}")
         lim = -1 if limit is None else max(int(limit), 0)
         cap = -1 if max_rows is None else max(int(max_rows), 0)
-        row = self.raw.execute(_source_two_sql(d, labels), (lim, stored_id, cap)).fetchone()
-        if row is None:
-            return None
-        return row[0], orjson.loads(row[1]), orjson.loads(row[2])
+        return d, labels, lim, cap
 
     def vertex_ids_of(self, keys: Sequence[int]) -> dict[int, Any]:
         """key -> stored id of the vertices among `keys` that exist, by one primary-key

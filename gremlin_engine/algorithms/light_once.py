@@ -79,20 +79,23 @@ def prepare(graph: Any, name: str, req: Mapping[str, Any], auto: bool) -> Any:
     # both layers as sets: read by one statement (`_two_sets`)
     two = (opts.max_depth == 2 and opts.count_only and opts.limit == NO_LIMIT and opts.step.max_degree == NO_LIMIT
            and (not kout or cap == NO_LIMIT))
-    return opts, cap, nearest, lids, sid, kout, two
+    # a depth-2 listing with no per-vertex limit reads both layers by one statement too
+    # (`_far_row`), its second layer's ids alone
+    far_once = opts.max_depth == 2 and not opts.count_only and opts.step.max_degree == NO_LIMIT
+    return opts, cap, nearest, lids, sid, kout, two, far_once
 
 
 def snapshot(prepared: Any) -> bool:
     """Whether `answer` reads `prepared` with more than one statement (a second layer
     read apart from the first)."""
-    return prepared[0].max_depth > 1 and not prepared[6]  # type: ignore[no-any-return]
+    return prepared[0].max_depth > 1 and not prepared[6] and not prepared[7]  # type: ignore[no-any-return]
 
 
 def answer(tx: Any, prepared: Any, req: Mapping[str, Any], token: Any) -> Any:
     """The result map of a request `prepare` took: the source and its first layer by one
     statement, a second layer (depth 2) by the general path's own layer read; SLOW (nothing
     read) when `tx` cannot read it so (a listing whose far ids the index does not hold)."""
-    opts, cap, nearest, lids, sid, kout, two = prepared
+    opts, cap, nearest, lids, sid, kout, two, far_once = prepared
     if two:
         return _two_sets(tx, opts, nearest, lids, sid, kout, req, token)
     step = opts.step
@@ -109,9 +112,17 @@ def answer(tx: Any, prepared: Any, req: Mapping[str, Any], token: Any) -> Any:
     if budget is not None and not (limit is not None and limit <= budget.left):
         cap_rows = budget.left + 1 if limit is None else min(limit, budget.left + 1)
     token.check()
-    # a listing reads the first layer's ids too: k-neighbor lists them, and a second layer
-    # deduplicated by id (`_second`) leaves them out by id
-    key, tos, ids = _source_row(walker, read(sid, direction, lids, cap_rows, listing), req)
+    far = None
+    if far_once:
+        # both layers by ONE statement where that is the chunked read's very answer
+        row = _far_row(tx, opts, cap, kout, sid, direction, lids, cap_rows, budget)
+        if row is False:
+            return SLOW
+        key, tos, ids, far = _source_row(walker, row, req)
+    else:
+        # a listing reads the first layer's ids too: k-neighbor lists them, and a second layer
+        # deduplicated by id (`_second`) leaves them out by id
+        key, tos, ids = _source_row(walker, read(sid, direction, lids, cap_rows, listing), req)
     # the bound of the first layer, as `KoutStep._walk` / `neighbors.reach` compute it
     if kout:
         remaining = NO_LIMIT if cap == NO_LIMIT else cap - 1
@@ -122,13 +133,35 @@ def answer(tx: Any, prepared: Any, req: Mapping[str, Any], token: Any) -> Any:
         remaining = bound = NO_LIMIT if opts.limit == NO_LIMIT else opts.limit - 1
     first, kept = _first_layer(key, tos, ids, bound, listing, depth)
     if depth == 2:
-        return _second(tx, walker, opts, cap, nearest, lids, limit, key, sid, first, kept, kout, remaining)
+        return _second(tx, walker, opts, cap, nearest, lids, limit, key, sid, first, kept, kout, remaining, far)
     if not listing:
         return {"vertices_size": len(first) if kout else len(first) + 1, "measure": walker.measure()}
     raws = kept[:len(first)]
     if not kout:
         raws.insert(0, sid)  # k-neighbor lists the source first
     return {"vertices": _Nodes._public(raws), "measure": walker.measure()}
+
+
+def _far_row(tx: Any, opts: Any, cap: int, kout: bool, sid: Any, direction: Any, lids: Any, cap_rows: Any,
+             budget: Any) -> Any:
+    """A depth-2 listing with no per-vertex limit, read by ONE statement
+    (`tx.source_far_ids`: the source's row, its first layer with ids, the second layer's
+    ids), or False (the caller declines; nothing charged) where that would not be the
+    chunked read's answer: no such read, a first layer that repeats an end (parallel
+    edges), or one of more than `CHUNK` ends under a bound (the chunked loop may stop after
+    a chunk). In a bounded run the second layer is capped at the rows the budget had
+    before the first (plus one), as `_two_sets` caps it."""
+    read = getattr(tx, "source_far_ids", None)
+    if read is None:
+        return False
+    row = read(sid, direction, lids, cap_rows, None if budget is None else budget.left + 1)
+    if not row:
+        return row  # None: no such source (`_source_row` raises); False: declined
+    # a first layer cut by its bound never reaches the second read (k-out: the capacity
+    # error; k-neighbor: the limit is reached), so only the chunked loop's early stop differs
+    if len(row[1]) > CHUNK and (opts.limit != NO_LIMIT or (kout and cap != NO_LIMIT)):
+        return False
+    return row
 
 
 def _source_row(walker: Any, row: Any, req: Mapping[str, Any]) -> Any:
@@ -194,10 +227,13 @@ def _first_layer(key: int, tos: list[int], ids: list[Any], bound: int, listing: 
 
 
 def _second(tx: Any, walker: Any, opts: Any, cap: int, nearest: bool, lids: Any, limit: int | None, key: int,
-            sid: Any, first: list[int], kept: list[Any], kout: bool, remaining: int) -> dict[str, Any]:
+            sid: Any, first: list[int], kept: list[Any], kout: bool, remaining: int,
+            far_ids: list[Any] | None = None) -> dict[str, Any]:
     """The rest of a depth-2 walk after its first layer, as `KoutStep._walk` and
     `neighbors.reach` run it: the capacity check, the second layer read through the row
-    budget exactly as `light._Nodes` reads it, and the answer."""
+    budget exactly as `light._Nodes` reads it, and the answer. `far_ids`: that layer's ids
+    already read with the first (`_far_row`: one chunk's read, by id), charged here as the
+    chunk's read is."""
     listing = not opts.count_only
     if kout:
         if cap != NO_LIMIT:
@@ -231,12 +267,14 @@ def _second(tx: Any, walker: Any, opts: Any, cap: int, nearest: bool, lids: Any,
         seen = seen_ids
     fresh: dict[Any, Any] = {}
     reached: set[Any] = set()
-    for start in range(0, len(first), CHUNK):
+    step = CHUNK if far_ids is None else len(first)  # read with the first layer: one chunk of it all
+    for start in range(0, len(first), step):
         walker.ctx.check()
-        chunk = first[start:start + CHUNK]
+        chunk = first[start:start + step]
         walker.vertex_iterations += len(chunk)
         if by_id:  # as `RowBudget.adjacency` reads a capped ordered layer
-            far = tx.adjacent_far_ids(chunk, direction, lids, None if budget is None else budget.left + 1)
+            far = far_ids if far_ids is not None else tx.adjacent_far_ids(
+                chunk, direction, lids, None if budget is None else budget.left + 1)
             if budget is not None:
                 budget.take(len(far))
             walker.edge_iterations += len(far)
