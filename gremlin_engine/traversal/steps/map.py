@@ -277,8 +277,7 @@ def _select_value(t: Traverser, key: Any, pop: Pop, ctx: Context) -> Any:
             return found
         pop = Pop.last
     if isinstance(t.obj, Mapping) and key in t.obj and not t.labelled(key):
-        v = t.obj[key]
-        return [v] if pop is Pop.all else v
+        return t.obj[key]
     return labelled_value(t, key, ctx, pop)
 
 
