@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gremlin_engine.errors import NotSupported, StepArgumentError, UnsupportedStep
+from gremlin_engine.traversal import retraction
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.registry import REGISTRY, check_args
@@ -193,4 +194,6 @@ def compile_ir(ir: TraversalIR, *, strategies: bool = True) -> Compiled:
         connective.apply(traversal)
     if strategies:
         apply_strategies(traversal, disabled=options.strategies_off)
+    # not an optimisation: TinkerGraph's answers depend on it (always on, as there)
+    retraction.apply(traversal, options.strategies_off)
     return Compiled(traversal, options)
