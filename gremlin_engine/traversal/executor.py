@@ -54,18 +54,9 @@ def execute(traversal: CompiledTraversal, start: Iterable[Traverser], ctx: Conte
     it: Iterator[Traverser] = iter(start)
     for step in traversal.steps:
         it = step.process(it, ctx)
-        if step.retract is not None:
-            it = _retracted(it, step.retract)
         if step.labels:
             it = _labelled(it, step.labels)
     return it
-
-
-def _retracted(it: Iterator[Traverser], drop: frozenset[str]) -> Iterator[Traverser]:
-    from gremlin_engine.traversal.retraction import retracted
-
-    for t in it:
-        yield retracted(t, drop)
 
 
 def _labelled(it: Iterator[Traverser], labels: tuple[str, ...]) -> Iterator[Traverser]:

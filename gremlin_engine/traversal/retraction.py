@@ -24,11 +24,12 @@ does not keep there. Like the strategy it is off when some step reads whole path
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from gremlin_engine.traversal.executor import CompiledTraversal
-from gremlin_engine.traversal.traverser import PathNode, Traverser
+from gremlin_engine.traversal.steps.base import Step
+from gremlin_engine.traversal.traverser import Context, PathNode, Traverser
 
 STRATEGY = "PathRetractionStrategy"
 
@@ -80,8 +81,7 @@ def _read_in(steps: Iterable[Any]) -> set[str]:
 
 
 def apply(root: CompiledTraversal, disabled: Iterable[str] = ()) -> None:
-    """Marks the path processors of every repeat() body with the labels they drop
-    (`step.retract`, a frozenset; absent: nothing dropped)."""
+    """Puts a `RetractStep` after each path processor of a repeat() body that drops labels."""
     steps = list(root.walk())
     if STRATEGY in set(disabled) or not any(s.name == "repeat" for s in steps) or any(s.full_path for s in steps):
         return
@@ -107,13 +107,33 @@ def _mark(repeat: Any, outer: set[str]) -> None:
     read = _read_in(body)
     level = set().union(*(scope_keys(s) for s in body))
     others = _read_in(s for c in repeat.children() if c is not repeat.body for s in c.steps)
+    steps: list[Any] = []
     for i, step in enumerate(body):
+        steps.append(step)
         if not _processor(step):
             continue
         keep = level | outer | others | _read_in(body[i + 1:])
         drop = frozenset(read - keep)
         if drop:
-            step.retract = drop
+            steps.append(RetractStep(drop))
+    repeat.body.steps = steps
+
+
+class RetractStep(Step):
+    """`retract(labels)`: takes `labels` off the path of every traverser it passes on. Put
+    after a path processor (so after its own `as()` labels, as TinkerPop retracts); only
+    repeat() bodies that drop something get one, so no other traversal pays for it."""
+
+    name = "retract"
+
+    def __init__(self, drop: frozenset[str]) -> None:
+        super().__init__(drop)
+        self.drop = drop
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        drop = self.drop
+        for t in it:
+            yield retracted(t, drop)
 
 
 def retracted(t: Traverser, drop: frozenset[str]) -> Traverser:

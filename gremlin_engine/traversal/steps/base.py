@@ -34,9 +34,6 @@ class Step:
     requires_path: ClassVar[bool] = False  # needs traverser paths (path(), simplePath(), ...)
     full_path: ClassVar[bool] = False  # reads unlabelled path entries too (path(), tree(), ...)
     loads: ClassVar[bool] = False
-    #: labels this step takes off the paths it passes on (`traversal/retraction.py`: what
-    #: TinkerPop's PathRetractionStrategy drops inside a repeat() body); None: nothing
-    retract: frozenset[str] | None = None
 
     def __init__(self, *args: Any) -> None:
         self.args = args
