@@ -72,6 +72,44 @@ def _start_keys(keys: Iterable[int], label_ids: Sequence[int] | None, limit_per_
     return unique(keys)
 
 
+#: direction as given (an enum member or its text) -> `far_ids_covered`'s answer: a function
+#: of the direction and the layout constants alone
+_COVERED: dict[Any, bool] = {}
+
+#: (kind, direction as given, label ids as a tuple or None, flag) -> the statement of a
+#: one-statement source read (`_source_statement`): the direction's and labels' checks and
+#: normal forms are a function of those, and a light request asks the same few shapes
+_SOURCE_SQL: dict[tuple[Any, ...], str] = {}
+
+
+def _source_statement(kind: str, direction: Any, label_ids: Sequence[int] | None, flag: bool) -> str:
+    """The statement of `source_adjacency` (kind "adjacency", `flag`: with ids),
+    `source_two_layers` ("two", `flag`: the DISTINCT form) or `source_far_ids` ("far_ids"),
+    checked as they require (one direction, not 'both'; one label or none; covered far ids
+    where ids are read: StoreError otherwise, never remembered) and remembered per shape."""
+    try:
+        key: Any = (kind, direction, None if label_ids is None else tuple(label_ids), flag)
+        sql = _SOURCE_SQL.get(key)
+    except TypeError:  # an unhashable direction or label id
+        key = sql = None
+    if sql is not None:
+        return sql
+    d = _direction(direction)
+    labels = label_key(label_ids)
+    ids = flag if kind == "adjacency" else kind == "far_ids"
+    if d == "both" or len(labels) > 1 or (label_ids is not None and not labels) or (
+            ids and OTHER_ID[_SIDES[d][0][0]] is None):
+        raise StoreError(f"one-statement source read ({kind}): not one direction and label"
+                         f"{' with covered ids' if ids else ''}: {direction!r}")
+    if kind == "adjacency":
+        sql = _source_sql(d, labels, flag)
+    else:
+        sql = _source_two_sql(d, labels, flag and kind == "two", kind == "far_ids")
+    if key is not None and len(_SOURCE_SQL) < 256:
+        _SOURCE_SQL[key] = sql
+    return sql
+
+
 class AdjacencyMixin(TxBase):
     __slots__ = ()
 
@@ -91,13 +129,9 @@ class AdjacencyMixin(TxBase):
         when no vertex has that id. Only for one direction (not 'both'), one label or none,
         and, `with_ids`, a direction `far_ids_covered` accepts (StoreError otherwise); ids
         JSON cannot hold (blobs) raise sqlite3.OperationalError."""
-        d = _direction(direction)
-        labels = label_key(label_ids)
-        if d == "both" or len(labels) > 1 or (label_ids is not None and not labels) or (
-                with_ids and not self.far_ids_covered(d)):
-            raise StoreError(f"source_adjacency: not one direction and label with covered ids: {direction!r}")
+        sql = _source_statement("adjacency", direction, label_ids, with_ids)
         lim = -1 if limit is None else max(int(limit), 0)
-        row = self.raw.execute(_source_sql(d, labels, with_ids), (lim, stored_id)).fetchone()
+        row = self.raw.execute(sql, (lim, stored_id)).fetchone()
         if row is None:
             return None
         got = orjson.loads(row[1])
@@ -119,13 +153,15 @@ class AdjacencyMixin(TxBase):
         The statement joins the first layer's rows as they come (no ``DISTINCT``); when the
         first layer repeats an end (parallel edges), a second statement with the
         ``DISTINCT`` reads the layer again, so each end's range is counted once."""
-        d, labels, lim, cap = self._two_layers_args(direction, label_ids, limit, max_rows)
-        row = self.raw.execute(_source_two_sql(d, labels, False), (lim, stored_id, cap)).fetchone()
+        sql = _source_statement("two", direction, label_ids, False)
+        lim = -1 if limit is None else max(int(limit), 0)
+        cap = -1 if max_rows is None else max(int(max_rows), 0)
+        row = self.raw.execute(sql, (lim, stored_id, cap)).fetchone()
         if row is None:
             return None
         tos = orjson.loads(row[1])
         if len(set(tos)) != len(tos):
-            row = self.raw.execute(_source_two_sql(d, labels, True), (lim, stored_id, cap)).fetchone()
+            row = self.raw.execute(_source_statement("two", direction, label_ids, True), (lim, stored_id, cap)).fetchone()
             if row is None:  # pragma: no cover - the source went away between the statements
                 return None
             tos = orjson.loads(row[1])
@@ -144,11 +180,11 @@ class AdjacencyMixin(TxBase):
         (parallel edges: its range would be read twice), or holds ids JSON cannot hold
         (blobs). One direction `far_ids_covered` accepts and one label or none (StoreError
         otherwise)."""
-        d, labels, lim, cap = self._two_layers_args(direction, label_ids, limit, max_rows)
-        if not self.far_ids_covered(d):
-            raise StoreError(f"source_far_ids: the far ids of {direction!r} are not covered")
+        sql = _source_statement("far_ids", direction, label_ids, True)
+        lim = -1 if limit is None else max(int(limit), 0)
+        cap = -1 if max_rows is None else max(int(max_rows), 0)
         try:
-            row = self.raw.execute(_source_two_sql(d, labels, False, True), (lim, stored_id, cap)).fetchone()
+            row = self.raw.execute(sql, (lim, stored_id, cap)).fetchone()
         except sqlite3.OperationalError as e:
             if "BLOB" not in str(e):
                 raise
@@ -159,17 +195,6 @@ class AdjacencyMixin(TxBase):
         if len(set(tos)) != len(tos):
             return False
         return row[0], tos, ids, orjson.loads(row[2])
-
-    @staticmethod
-    def _two_layers_args(direction: Any, label_ids: Sequence[int] | None, limit: int | None,
-                         max_rows: int | None) -> tuple[str, tuple[int, ...], int, int]:
-        d = _direction(direction)
-        labels = label_key(label_ids)
-        if d == "both" or len(labels) > 1 or (label_ids is not None and not labels):
-            raise StoreError(f"two layers in one statement: not one direction and label: {direction!r}")
-        lim = -1 if limit is None else max(int(limit), 0)
-        cap = -1 if max_rows is None else max(int(max_rows), 0)
-        return d, labels, lim, cap
 
     def vertex_ids_of(self, keys: Sequence[int]) -> dict[int, Any]:
         """key -> stored id of the vertices among `keys` that exist, by one primary-key
@@ -272,8 +297,19 @@ class AdjacencyMixin(TxBase):
     def far_ids_covered(self, direction: Any) -> bool:
         """Whether `adjacent_key_ids` can read `direction`: a single side whose adjacency
         index holds the far end's id (layout v3: 'out'; 'in' too when `IN_SIDE_IDS`)."""
-        d = _direction(direction)
-        return d != "both" and OTHER_ID[_SIDES[d][0][0]] is not None
+        try:
+            covered = _COVERED.get(direction)
+        except TypeError:  # an unhashable direction
+            covered = None
+        if covered is None:
+            d = _direction(direction)
+            covered = d != "both" and OTHER_ID[_SIDES[d][0][0]] is not None
+            try:
+                if len(_COVERED) < 64:
+                    _COVERED[direction] = covered
+            except TypeError:
+                pass
+        return covered
 
     def adjacent_key_ids(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,

@@ -63,26 +63,51 @@ def prepare(graph: Any, name: str, req: Mapping[str, Any], auto: bool) -> Any:
     settled = memo_settled(graph, name, req)
     if settled is None or settled is SLOW:
         return SLOW
-    opts, cap, nearest, lids = settled
-    if opts.max_depth > 2 or (lids is not None and len(lids) != 1):
+    got = _DERIVED.get(id(settled))
+    if got is None or got[0] is not settled:
+        got = _derive(name, settled)
+    derived = got[1]
+    if derived is SLOW:
         return SLOW
-    direction = opts.step.direction
-    if str(getattr(direction, "name", direction)).lower() == "both":
-        return SLOW
-    if name == "hg_kneighbor" and opts.limit == 1:
-        return SLOW  # `reach` reads nothing then
     sid = stored_source(req.get("source"), auto)
     if sid is SLOW:
         return SLOW
-    kout = name == "hg_kout"
-    # a depth-2 count that cuts no layer (no limit, capacity or per-vertex limit) counts
-    # both layers as sets: read by one statement (`_two_sets`)
-    two = (opts.max_depth == 2 and opts.count_only and opts.limit == NO_LIMIT and opts.step.max_degree == NO_LIMIT
-           and (not kout or cap == NO_LIMIT))
-    # a depth-2 listing with no per-vertex limit reads both layers by one statement too
-    # (`_far_row`), its second layer's ids alone
-    far_once = opts.max_depth == 2 and not opts.count_only and opts.step.max_degree == NO_LIMIT
+    opts, cap, nearest, lids, kout, two, far_once = derived
     return opts, cap, nearest, lids, sid, kout, two, far_once
+
+
+#: id(settled) -> (settled, what `prepare` derives from it but the source, or SLOW): a
+#: function of the settled options alone, which the light memo keeps per parameter set and
+#: schema snapshot, so it is worked out once per set (the identity check keeps an id reused
+#: after a snapshot's memo went away from answering for another object). Cleared when full.
+_DERIVED: dict[int, tuple[Any, Any]] = {}
+_DERIVED_MAX = 1024
+
+
+def _derive(name: str, settled: Any) -> tuple[Any, Any]:
+    """`prepare`'s checks and flags of one settled parameter set, remembered in `_DERIVED`."""
+    opts, cap, nearest, lids = settled
+    direction = opts.step.direction
+    derived: Any
+    if (opts.max_depth > 2 or (lids is not None and len(lids) != 1)
+            or str(getattr(direction, "name", direction)).lower() == "both"):
+        derived = SLOW
+    elif name == "hg_kneighbor" and opts.limit == 1:
+        derived = SLOW  # `reach` reads nothing then
+    else:
+        kout = name == "hg_kout"
+        # a depth-2 count that cuts no layer (no limit, capacity or per-vertex limit) counts
+        # both layers as sets: read by one statement (`_two_sets`)
+        two = (opts.max_depth == 2 and opts.count_only and opts.limit == NO_LIMIT
+               and opts.step.max_degree == NO_LIMIT and (not kout or cap == NO_LIMIT))
+        # a depth-2 listing with no per-vertex limit reads both layers by one statement too
+        # (`_far_row`), its second layer's ids alone
+        far_once = opts.max_depth == 2 and not opts.count_only and opts.step.max_degree == NO_LIMIT
+        derived = (opts, cap, nearest, lids, kout, two, far_once)
+    if len(_DERIVED) >= _DERIVED_MAX:
+        _DERIVED.clear()
+    got = _DERIVED[id(settled)] = (settled, derived)
+    return got
 
 
 def snapshot(prepared: Any) -> bool:
