@@ -180,15 +180,19 @@ class FrontDoor:
         start = time.perf_counter()
         try:
             body = await answer(scope, params)
-            head = {"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-length", str(len(body)).encode()), (b"content-type", _JSON_TYPE)]}
+            headers = [(b"content-length", str(len(body)).encode()), (b"content-type", _JSON_TYPE)]
             if len(body) >= self.minimum_size:  # may be gzipped: the general send decides
                 exchange = _Exchange(send, scope["headers"], self.minimum_size, self.level)
-                await exchange.send(head)
+                await exchange.send({"type": "http.response.start", "status": 200, "headers": headers})
                 await exchange.send({"type": "http.response.body", "body": body})
             else:
-                await send(head)
-                await send({"type": "http.response.body", "body": body})
+                # our protocol's cycle takes both messages in one call (`LeanCycle.send_json`)
+                send_json = getattr(getattr(send, "__self__", None), "send_json", None)
+                if send_json is not None:
+                    await send_json(200, headers, body)
+                else:
+                    await send({"type": "http.response.start", "status": 200, "headers": headers})
+                    await send({"type": "http.response.body", "body": body})
             status = 200
         except Exception as exc:
             scope["route"] = route
