@@ -4,8 +4,8 @@
 #   make run                                   # in another terminal
 #   bash examples/curl.sh [http://127.0.0.1:8080] [hugegraph]
 #
-# Read it as a cheat sheet: every block is a plain curl command you can paste. Running it
-# prints each request, the status and the JSON answer. The graph must be a strict
+# Read it as a cheat sheet: running it prints each request as a plain curl command you can
+# paste, then the JSON answer and the status. The graph must be a strict
 # (HugeGraph-schema) graph; the schema matches the other examples, and every write is an
 # upsert or guarded, so it can run again. Needs curl and python3 (to build one JSON body).
 set -euo pipefail
@@ -86,7 +86,8 @@ call POST "$API/traversers/kneighbor" '{"source": "1:marko", "steps": {"directio
 
 # --- Gremlin ----------------------------------------------------------------------------
 # `g` exists only through aliases; every graph is also bound as __g_<graph>
-call POST "$URL/gremlin" "{\"gremlin\": \"g.V().hasLabel('person').values('name')\", \"aliases\": {\"g\": \"__g_$G\"}}"
+# (values go in `bindings`, which also keeps quotes out of the script text)
+call POST "$URL/gremlin" "{\"gremlin\": \"g.V().hasLabel(l).values(k)\", \"bindings\": {\"l\": \"person\", \"k\": \"name\"}, \"aliases\": {\"g\": \"__g_$G\"}}"
 call GET "$URL/gremlin?gremlin=__g_$G.V().count()"
 # a script as an asynchronous task: 201 {"task_id"}, then poll /tasks/{id}
 TASK=$(curl -sS -X POST "$API/jobs/gremlin" -H "$JSON" -d '{"gremlin": "g.V().count()"}' \
@@ -97,4 +98,5 @@ call GET "$API/tasks/$TASK"
 # --- variables, metrics -----------------------------------------------------------------
 call PUT "$API/variables/owner" '{"data": "examples/curl.sh"}'
 call GET "$API/variables"
-call GET "$URL/metrics?type=json"
+# per graph: backend, store, element counts (`/metrics?type=json` has every metric: tens of KB)
+call GET "$URL/metrics/backend"

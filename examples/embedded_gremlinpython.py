@@ -1,6 +1,6 @@
 """Embedded gremlinpython: the hugelite engine in-process on an SQLite file, no server.
 
-    python examples/embedded_gremlinpython.py [path/to/graph.db]
+    .venv/bin/python examples/embedded_gremlinpython.py [path/to/graph.db]
 
 `EmbeddedConnection` is a gremlinpython `RemoteConnection`, so the usual
 `traversal().with_(connection)` API works unchanged; every traversal runs (and commits) in

@@ -1,7 +1,7 @@
 """Plain HTTP with httpx: HugeGraph's REST interface on hugelite, showing the raw JSON.
 
     make run                                        # in another terminal
-    python examples/rest_httpx.py [http://127.0.0.1:8080] [hugegraph]
+    .venv/bin/python examples/rest_httpx.py [http://127.0.0.1:8080] [hugegraph]
 
 The same flow as `rest_pyhugegraph.py` (schema, vertices, edges, a query by property, a
 traverser, a Gremlin script), written against the wire format so that every request and

@@ -1,7 +1,7 @@
 """hugegraph-python (pyhugegraph 1.7.1) against hugelite: schema, vertices, edges, queries.
 
     make run                                              # in another terminal
-    python examples/rest_pyhugegraph.py [http://127.0.0.1:8080] [hugegraph]
+    .venv/bin/python examples/rest_pyhugegraph.py [http://127.0.0.1:8080] [hugegraph]
 
 The official HugeGraph Python client, unchanged. hugelite answers `/versions` with core
 1.7, so the client uses its graphspace URL layout (`/graphspaces/DEFAULT/graphs/{graph}/...`),

@@ -1,12 +1,20 @@
 """gremlinpython over WebSocket: a remote traversal source and scripts against hugelite.
 
     make run                                   # in another terminal: the server on port 8080
-    python examples/websocket_gremlinpython.py [ws://127.0.0.1:8080/gremlin]
+    .venv/bin/python examples/websocket_gremlinpython.py [ws://127.0.0.1:8080/gremlin] [GRAPH]
 
 hugelite speaks the Gremlin Server protocol on `/gremlin` (the REST port, or
 `gremlinserver.port` when set). `DriverRemoteConnection(url, "g")` reaches the default graph
 `hugegraph`; name another graph (`"modern"`) or its source (`"__g_modern"`) instead of `"g"`.
 GraphBinary is gremlinpython's default serializer; GraphSON 3.0 and 2.0 work too.
+
+The example declares a `person` label of its own (automatic ids, a `tag` key), which
+conflicts with the REST examples' `person` (ExistedException): after those, give it a graph
+of its own, made at runtime (a memory graph, gone when the server stops):
+
+    curl -X POST http://127.0.0.1:8080/graphs/wsdemo -H 'Content-Type: application/json' \
+      -d '{"backend": "memory", "schema.mode": "strict"}'
+    .venv/bin/python examples/websocket_gremlinpython.py ws://127.0.0.1:8080/gremlin wsdemo
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ from gremlin_python.process.graph_traversal import __
 from gremlin_python.process.traversal import Order, P
 
 URL = sys.argv[1] if len(sys.argv) > 1 else "ws://127.0.0.1:8080/gremlin"
+#: the graph every request names, by its name; "g" is the server's default graph (`hugegraph`)
+GRAPH = sys.argv[2] if len(sys.argv) > 2 else "g"
 
 
 SCHEMA = """
@@ -39,13 +49,15 @@ schema.edgeLabel('knows').sourceLabel('person').targetLabel('person').ifNotExist
 
 def main() -> None:
     tag = f"example-{uuid.uuid4().hex[:6]}"  # keeps reruns from mixing with earlier data
-    schema = Client(URL, "g")  # HugeGraph graphs are schema-first: declare labels, keys, indexes
+    schema = Client(URL, GRAPH)  # HugeGraph graphs are schema-first: declare labels, keys, indexes
     try:
-        schema.submit(SCHEMA).all().result()
+        # a script's `graph` is the default graph unless the request aliases it, as `g` is
+        aliases = {"g": GRAPH} if GRAPH == "g" else {"g": GRAPH, "graph": GRAPH}
+        schema.submit(SCHEMA, request_options={"aliases": aliases}).all().result()
     finally:
         schema.close()
 
-    conn = DriverRemoteConnection(URL, "g")
+    conn = DriverRemoteConnection(URL, GRAPH)
     try:
         g = traversal().with_(conn)
         for name, age in [("alice", 31), ("bob", 27), ("carol", 45)]:
@@ -60,7 +72,7 @@ def main() -> None:
     finally:
         conn.close()
 
-    client = Client(URL, "g", message_serializer=GraphSONSerializersV3d0())
+    client = Client(URL, GRAPH, message_serializer=GraphSONSerializersV3d0())
     try:
         ages = client.submit("g.V().has('tag', t).values('age').sum()", {"t": tag}).all().result()
         print("script with bindings (GraphSON 3):", ages)
