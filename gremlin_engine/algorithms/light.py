@@ -77,6 +77,29 @@ class plain_ids:
     def __exit__(self, *exc: object) -> None:
         _PLAIN_IDS.reset(self.token)
 
+
+class bounded_plain_ids(plain_ids):
+    """`with plain_ids() as plain, budget.bounded(rows):` as ONE object and one block (`with
+    bounded_plain_ids(rows) as plain:`): the REST handlers' inline attempt of a light
+    request enters both for every request, and one object with one enter and exit costs
+    less than two. The same two context variables are set and reset, in the same order."""
+
+    __slots__ = ("budget", "budget_token")
+
+    def __init__(self, rows: int) -> None:
+        self.budget = budgets.RowBudget(rows)
+
+    def __enter__(self) -> bounded_plain_ids:
+        self.checked = None
+        self.token = _PLAIN_IDS.set(self)
+        self.budget_token = budgets._CURRENT.set(self.budget)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        budgets._CURRENT.reset(self.budget_token)
+        _PLAIN_IDS.reset(self.token)
+
+
 _INT_ONLY = frozenset({int})
 
 _MEMO_MAX = 256  # parameter sets remembered per schema snapshot (a handler sends few shapes)

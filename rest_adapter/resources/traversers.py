@@ -48,8 +48,8 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 
 # isort: split
 # (after the traversal package: its step registry loads the algorithms package, which cannot load first)
-from gremlin_engine.algorithms.budget import OverBudget, bounded
-from gremlin_engine.algorithms.light import plain_ids
+from gremlin_engine.algorithms.budget import OverBudget
+from gremlin_engine.algorithms.light import bounded_plain_ids, plain_ids
 from rest_adapter.context import JSONBytes, graph_of, json_bytes, read_json, run, scope_registry
 from rest_adapter.resources._traverser_params import query_request, query_scope
 from rest_adapter.serializers.hugegraph_json import to_json
@@ -118,15 +118,16 @@ async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inl
 
 async def _answer_body(graph: Graph, step: str, req: dict[str, Any], inline: bool = False) -> bytes:
     """`_answer`'s JSON body (also a GET's lane: `get`)."""
-    with plain_ids() as plain:  # the answer becomes JSON here: a listing's integer ids need no `Long`
-        if inline and graph.read_ready():
-            try:
-                with bounded(INLINE_ROWS):
-                    result = _go(graph, step, req)
-            except OverBudget:
-                result = await run(_go, graph, step, req)
-        else:
-            result = await run(_go, graph, step, req)
+    # the answer becomes JSON here: a listing's integer ids need no `Long` (`plain_ids`)
+    if inline and graph.read_ready():
+        try:
+            with bounded_plain_ids(INLINE_ROWS) as plain:  # `plain_ids` and `bounded` in one
+                result = _go(graph, step, req)
+            return _body(result[0], graph, plain.checked)
+        except OverBudget:
+            pass  # run again, unbounded, in the pool
+    with plain_ids() as plain:
+        result = await run(_go, graph, step, req)
     return _body(result[0], graph, plain.checked)
 
 
@@ -162,7 +163,21 @@ def _json_ready(result: Any, checked: list[Any] | None = None) -> bool:
     with str keys of ints (a count), maps of ints (`measure`), and lists of `Long`/int/str
     ids (k-out / k-neighbor; orjson writes a `Long` as the int). Anything else (elements,
     paths, floats, bools, other id types) is not."""
-    if type(result) is not dict or not _STR.issuperset(map(type, result)):
+    if type(result) is not dict:
+        return False
+    if len(result) == 2:  # a light answer's two shapes, known without the walk below
+        m = result.get("measure")
+        if type(m) is dict and m.keys() == _MEASURE and _INTS.issuperset(map(type, m.values())):
+            keys = result.keys()
+            if keys == _COUNT:
+                t = type(result["vertices_size"])
+                if t is int or t is Long:
+                    return True
+            elif keys == _LISTING:
+                v = result["vertices"]
+                if type(v) is list and (v is checked or _IDS.issuperset(map(type, v))):
+                    return True
+    if not _STR.issuperset(map(type, result)):
         return False
     for v in result.values():
         t = type(v)
@@ -179,6 +194,9 @@ def _json_ready(result: Any, checked: list[Any] | None = None) -> bool:
 
 
 _STR = frozenset({str})
+_COUNT = frozenset({"vertices_size", "measure"})
+_LISTING = frozenset({"vertices", "measure"})
+_MEASURE = frozenset({"edge_iterations", "vertice_iterations", "cost(ns)"})
 _INTS = frozenset({int, Long})
 _IDS = frozenset({int, Long, str})
 
