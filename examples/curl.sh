@@ -7,7 +7,7 @@
 # Read it as a cheat sheet: running it prints each request as a plain curl command you can
 # paste, then the JSON answer and the status. The graph must be a strict
 # (HugeGraph-schema) graph; the schema matches the other examples, and every write is an
-# upsert or guarded, so it can run again. Needs curl and python3 (to build one JSON body).
+# upsert or guarded, so it can run again. Needs curl and python3 (to read one task id).
 set -euo pipefail
 
 URL=${1:-http://127.0.0.1:8080}

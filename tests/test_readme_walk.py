@@ -120,6 +120,16 @@ def example_commands() -> list[tuple[str, str]]:
     return found
 
 
+def test_repo_scripts_run_with_the_venv_python() -> None:
+    """A bare `python` lacks the project's dependencies (they live in `.venv`), so the
+    README's commands run repository code with `.venv/bin/python` (the Benchmarks section,
+    whose commands run after `make bench`'s install, aside)."""
+    text = README.replace(section("Benchmarks"), "")
+    for line in text.splitlines():
+        for interpreter in re.findall(r"(\S*python3?)(?= (?:-m (?:tests|bench|rest_adapter)|(?:docs|examples|tests)/))", line):
+            assert interpreter.endswith(".venv/bin/python"), f"README: {line.strip()}"
+
+
 def test_example_commands_use_the_venv_and_existing_files() -> None:
     commands = example_commands()
     assert len(commands) >= 5
