@@ -98,5 +98,5 @@ call GET "$API/tasks/$TASK"
 # --- variables, metrics -----------------------------------------------------------------
 call PUT "$API/variables/owner" '{"data": "examples/curl.sh"}'
 call GET "$API/variables"
-# per graph: backend, store, element counts (`/metrics?type=json` has every metric: tens of KB)
+# per sqlite graph: backend, store, element counts (`/metrics?type=json` has every metric: tens of KB)
 call GET "$URL/metrics/backend"
