@@ -236,3 +236,26 @@ def test_embedded_snippet_runs(tmp_path: Path) -> None:
     assert run_snippet(code, tmp_path).splitlines() == ["['marko']"]
     assert (tmp_path / "data" / "g.db").is_file()
     assert run_snippet(code, tmp_path).splitlines() == ["['marko', 'marko']"]  # the same file, reopened
+
+
+def test_websocket_example_on_a_graph_made_as_its_docstring_says(srv, tmp_path: Path) -> None:
+    """The README sends the WebSocket example to a graph of its own, made at runtime by the
+    request its docstring shows; the strict `hugegraph` beside it keeps its own `person`."""
+    example = ROOT / "examples" / "websocket_gremlinpython.py"
+    doc = example.read_text(encoding="utf-8")
+    made = re.search(r"curl -X POST http://127\.0\.0\.1:8080/graphs/(\w+) .*?-d '([^']+)'", doc, re.S)
+    assert made, "the docstring shows how to make the example's graph"
+    graph, body = made.group(1), json.loads(made.group(2))
+    assert f"examples/websocket_gremlinpython.py ws://127.0.0.1:8080/gremlin {graph}" in doc
+    created = httpx.post(f"{srv.base_url}/graphs/{graph}", json=body, timeout=30)
+    assert created.status_code == 201, created.text
+    ws_url = srv.base_url.replace("http://", "ws://") + "/gremlin"
+    done = subprocess.run([sys.executable, str(example), ws_url, graph], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["over 30: ['carol', 'alice']", "alice knows: ['bob']",
+                                        "with a 5 s limit: 3", "script with bindings (GraphSON 3): [103]"]
+    labels = httpx.get(f"{srv.base_url}/graphs/{graph}/schema/vertexlabels/person", timeout=30).json()
+    assert labels["id_strategy"] == "AUTOMATIC"
+    ours = httpx.get(f"{srv.base_url}/graphs/hugegraph/schema/vertexlabels/person", timeout=30).json()
+    assert ours["id_strategy"] == "PRIMARY_KEY"
