@@ -12,7 +12,9 @@ this file keeps its *claims* checkable where a newcomer copies them:
   and every `module.py` `NAME` pair names something defined there;
 * the README's snippets run as written against a real server: the `POST /gremlin` sample
   answers the data shown, the error body shown is the server's byte for byte, the
-  WebSocket and embedded snippets print what the README's data implies.
+  WebSocket and embedded snippets print what the README's data implies, the WebSocket
+  example runs on a graph made as its docstring says, and `EmbeddedConnection`'s signature
+  is the one shown.
 """
 
 from __future__ import annotations
@@ -259,3 +261,19 @@ def test_websocket_example_on_a_graph_made_as_its_docstring_says(srv, tmp_path: 
     assert labels["id_strategy"] == "AUTOMATIC"
     ours = httpx.get(f"{srv.base_url}/graphs/hugegraph/schema/vertexlabels/person", timeout=30).json()
     assert ours["id_strategy"] == "PRIMARY_KEY"
+
+
+def test_embedded_signature_is_the_readmes() -> None:
+    import inspect
+
+    from gremlin_engine.embedded import EmbeddedConnection
+
+    shown = re.search(r"`EmbeddedConnection\(([^`]*)\)`", section("Embedded mode"))
+    assert shown, "Embedded mode shows EmbeddedConnection's signature"
+    params = list(inspect.signature(EmbeddedConnection.__init__).parameters.values())[1:]
+    parts: list[str] = []
+    for p in params:
+        if p.kind is p.KEYWORD_ONLY and "*" not in parts:
+            parts.append("*")
+        parts.append(p.name if p.default is p.empty else f"{p.name}={p.default!r}".replace("'", '"'))
+    assert re.sub(r"\s+", " ", shown.group(1)) == ", ".join(parts)
