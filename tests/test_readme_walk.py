@@ -277,3 +277,22 @@ def test_embedded_signature_is_the_readmes() -> None:
             parts.append("*")
         parts.append(p.name if p.default is p.empty else f"{p.name}={p.default!r}".replace("'", '"'))
     assert re.sub(r"\s+", " ", shown.group(1)) == ", ".join(parts)
+
+
+@pytest.mark.parametrize("which", ["--port", "gremlinserver.port"])
+def test_a_port_in_use_ends_serve_with_exit_code_3(tmp_path: Path, which: str) -> None:
+    """What `make run` does when another server holds its port (Command line, `serve`)."""
+    import socket
+
+    from tests.conftest import free_port, run_cli, write_conf
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = busy.getsockname()[1]
+        port = taken if which == "--port" else free_port()
+        server = {} if which == "--port" else {"gremlinserver.port": str(taken)}
+        conf = write_conf(tmp_path, {"g": "backend=memory\n"}, server, port)
+        done = run_cli("serve", "--conf", str(conf), "--port", str(port), cwd=tmp_path)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "address already in use" in done.stdout + done.stderr
