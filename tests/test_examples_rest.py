@@ -1,6 +1,6 @@
 """The REST examples in `examples/` run against a real server and print what they claim.
 
-Each Python example runs as a user would run it (`python examples/x.py URL GRAPH`, a
+Each Python example runs as a user would run it (`.venv/bin/python examples/x.py URL GRAPH`, a
 subprocess) against a uvicorn server from the root `server_factory`; `curl.sh` runs under
 bash (skipped without curl); `schema.groovy` is sent through `POST /gremlin`. Every example
 gets a fresh strict graph, and one more test runs them all, twice, on one graph after the
