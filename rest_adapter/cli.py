@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -112,7 +113,8 @@ def main() -> None:
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None:
-    """Serve the REST interface (and /gremlin) for every graph in CONF/graphs."""
+    """Serve the REST interface, /gremlin and the Gremlin WebSocket for every configured graph
+    (the `graphs` folder of rest-server.properties, by default CONF/graphs)."""
     import uvicorn
 
     from rest_adapter.app import create_app, open_registry
@@ -129,6 +131,8 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
         sys.exit(2)
     host = host or settings.host
     port = port if port is not None else settings.port
+    ports = [port] if not settings.gremlin_port or settings.gremlin_port == port else [port, settings.gremlin_port]
+    sockets = [_bind(host, p) for p in ports]  # before "serving ...": a busy port ends here, in one line
     app = create_app(settings, registry=registry)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     click.echo(
@@ -144,8 +148,8 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     set_switch_interval()
-    if not settings.gremlin_port or settings.gremlin_port == port:
-        uvicorn.run(app, host=host, port=port, **options)
+    if len(sockets) == 1:
+        uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options)).run(sockets=sockets)
         return
     # gremlinserver.port: the same app (WebSocket /gremlin included) on a second port, as
     # HugeGraph runs its Gremlin Server beside the REST server; one lifespan for both
@@ -156,10 +160,33 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
     click.echo(f"hugelite: Gremlin Server port {settings.gremlin_port}", err=True)
 
     async def both() -> None:
-        await asyncio.gather(rest.serve(), gremlin.serve())
+        await asyncio.gather(rest.serve(sockets[:1]), gremlin.serve(sockets[1:]))
 
     with asyncio.Runner(loop_factory=rest.config.get_loop_factory()) as runner:  # uvloop, as uvicorn.run
         runner.run(both())
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A bound socket for uvicorn to listen on. Binding here, before the banner, lets a busy
+    port end `serve` with one line that says which port and what to do (uvicorn's own bind
+    printed the banner first, and with a second port three tracebacks); exit code 3 is
+    uvicorn's for a failed start-up."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as e:
+        click.echo(f"hugelite: cannot start: cannot resolve the address {host!r}: {e.strerror or e}", err=True)
+        sys.exit(3)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        click.echo(f"hugelite: cannot start: {host}:{port} is not free ({e.strerror or e}); stop what uses it, "
+                   "or choose another port (--port, restserver.url or gremlinserver.port in --conf)", err=True)
+        sys.exit(3)
+    sock.set_inheritable(True)
+    return sock
 
 
 @main.command("init-store")

@@ -245,7 +245,12 @@ def traversal_graph(registry: GraphRegistry, aliases: Any) -> Any:
 
 
 def script_aliases(registry: GraphRegistry, aliases: Any, default: str | None) -> dict[str, str]:
-    """Eval aliases with the driver's `{"g": "g"}` default resolved to the default graph."""
+    """Eval aliases with the driver's `{"g": "g"}` default resolved to the default graph.
+
+    When a request aliases only one of `g` and `graph` to a graph, the other follows it:
+    `Client(url, "modern")` sends `{"g": "modern"}`, and a script's
+    `graph.schema()...create()` must then change `modern`, not the default graph (it did:
+    a schema write landed in another graph than the traversals read)."""
     if aliases is None:
         return {}
     if not isinstance(aliases, dict):
@@ -262,6 +267,11 @@ def script_aliases(registry: GraphRegistry, aliases: Any, default: str | None) -
                 )
             target = default if target == "graph" else f"__g_{default}"
         out[str(k)] = target
+    if ("g" in out) != ("graph" in out):
+        name = _graph_name(registry, out.get("g") or out["graph"])
+        if name is not None:
+            out.setdefault("graph", name)
+            out.setdefault("g", f"__g_{name}")
     return out
 
 

@@ -358,3 +358,26 @@ def test_server_time_limit_zero_means_none(no_limit_server):
     finally:
         client.close()
         conn.close()
+
+
+def test_aliasing_only_g_moves_graph_along(server, modern):
+    """`Client(url, "modern")` aliases `g` alone; a script's `graph` then means `modern` too
+    (a schema write through `graph` once landed in the default graph)."""
+    client = Client(server.url, "modern")
+    try:
+        assert client.submit("graph.traversal().V().count()").all().result() == [6]
+        assert client.submit("g.V().count()").all().result() == [6]
+        name = f"follow_{uuid.uuid4().hex[:8]}"
+        client.submit(f"graph.schema().propertyKey('{name}').asText().ifNotExist().create()").all().result()
+        got = client.submit(f"modern.schema().getPropertyKey('{name}')").all().result()
+        assert len(got) == 1 and name in str(got[0])
+        with pytest.raises(GremlinServerError):
+            client.submit(f"hugegraph.schema().getPropertyKey('{name}')").all().result()
+    finally:
+        client.close()
+    bare = Client(server.url, "g")  # the driver's default: both mean the default graph
+    try:
+        assert bare.submit("graph.traversal().V().count()").all().result() == \
+            bare.submit("hugegraph.traversal().V().count()").all().result()
+    finally:
+        bare.close()
