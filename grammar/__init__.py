@@ -36,30 +36,96 @@ _CONTINUES = {
 # fmt: on
 
 
+#: the shape a script may have, checked token by token before any tree is built (so a
+#: hostile script costs one linear lexer pass, never a quadratic parse or a deep recursion):
+#: brackets open at once, unary operators in a row, binary operators in one expression,
+#: and `.member` links in one expression (one traversal chain)
+MAX_BRACKET_DEPTH = 200
+MAX_UNARY_RUN = 32
+MAX_OPERATORS = 250
+MAX_CHAIN_LINKS = 5000
+#: tokens in one script: Lark parses ~25-50k tokens a second on one core, and parsing runs
+#: before the evaluation timeout starts counting, so this bounds a script's parse to seconds
+MAX_SCRIPT_TOKENS = 100_000
+
+_BINARY = {"OROR", "ANDAND", "COMPARE", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT"}
+_UNARY = {"PLUS", "MINUS", "BANG"}
+# after one of these an operator is unary (`(-1)`, `x = -1`, `1 - -1`, `f(!x)`)
+_OPERAND_EXPECTED = _OPEN | _BINARY | {"BANG", "COMMA", "EQUAL", "COLON", "_NL", "SEMICOLON", "ARROW", None}
+# these end an expression at the current bracket depth: its counts start again
+_EXPRESSION_ENDS = {"COMMA", "COLON", "_NL", "SEMICOLON", "EQUAL", "ARROW"}
+
+
+class ScriptShapeError(ValueError):
+    """A script past one of the shape bounds above; `line`/`column` point at the token."""
+
+    def __init__(self, message: str, line: int | None, column: int | None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
 class NewlinePostLex:
-    """Decides which newlines separate statements.
+    """Decides which newlines separate statements, and bounds the script's shape.
 
     Groovy ends a statement at a newline unless the expression obviously goes on. We keep
     the NL token only at bracket depth 0 and after a token that can end an expression. (A
     newline before a line starting with `.` is no NL token at all: the grammar's lexer
-    ignores it, since a post-lexer cannot look ahead under the contextual lexer.)"""
+    ignores it, since a post-lexer cannot look ahead under the contextual lexer.)
+
+    The same pass enforces the `MAX_*` bounds: LALR parsing itself is iterative, but the
+    tree-to-AST transform and the interpreter recurse once per nesting level, Lark builds
+    a flat repetition by copying it (quadratic in its length), and a traversal's IR grows
+    by one copy per step. Every one of those costs is bounded here, before it is paid."""
 
     always_accept = ("_NL",)
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         depth = 0
         last_type = None
+        unary_run = 0
+        # per open bracket level: [binary operators, chain links] of the current expression
+        counts = [[0, 0]]
+        seen = 0
         for tok in stream:
+            seen += 1
+            if seen > MAX_SCRIPT_TOKENS:
+                raise _too(tok, f"more than {MAX_SCRIPT_TOKENS:,} tokens")
             t = tok.type
             if t == "_NL":
                 if depth > 0 or last_type is None or last_type in _CONTINUES or last_type == "_NL":
                     continue
             elif t in _OPEN:
                 depth += 1
+                if depth > MAX_BRACKET_DEPTH:
+                    raise _too(tok, f"brackets are nested too deeply (more than {MAX_BRACKET_DEPTH} open at once)")
+                counts.append([0, 0])
             elif t in _CLOSE:
                 depth = max(0, depth - 1)
+                if len(counts) > 1:
+                    counts.pop()
+            if t in _UNARY and last_type in _OPERAND_EXPECTED:
+                unary_run += 1
+                if unary_run > MAX_UNARY_RUN:
+                    raise _too(tok, f"more than {MAX_UNARY_RUN} unary operators in a row")
+            else:
+                unary_run = 0
+                if t in _BINARY:
+                    counts[-1][0] += 1
+                    if counts[-1][0] > MAX_OPERATORS:
+                        raise _too(tok, f"more than {MAX_OPERATORS} operators in one expression")
+                elif t == "DOT":
+                    counts[-1][1] += 1
+                    if counts[-1][1] > MAX_CHAIN_LINKS:
+                        raise _too(tok, f"more than {MAX_CHAIN_LINKS} steps or members in one chain")
+                elif t in _EXPRESSION_ENDS:
+                    counts[-1] = [0, 0]
             last_type = t
             yield tok
+
+
+def _too(tok: Token, what: str) -> ScriptShapeError:
+    return ScriptShapeError(f"script is too complex: {what}", tok.line, tok.column)
 
 
 _lock = threading.Lock()
@@ -130,7 +196,13 @@ __all__ = [
     "CACHE_DIR_ENV",
     "GRAMMAR_DIR",
     "GRAMMAR_FILE",
+    "MAX_BRACKET_DEPTH",
+    "MAX_CHAIN_LINKS",
+    "MAX_OPERATORS",
+    "MAX_SCRIPT_TOKENS",
+    "MAX_UNARY_RUN",
     "NewlinePostLex",
+    "ScriptShapeError",
     "build_parser",
     "cache_dir",
     "load_parser",

@@ -3,23 +3,64 @@
 One `CancelToken` travels with a traversal. Every step loop calls `check()` every few
 items, so an HTTP/WebSocket `evaluationTimeout` or a task cancel stops any traversal
 promptly, even one that never touches storage (`g.inject(1).repeat(...)`).
+
+A token with a deadline also bounds memory: every `MEMORY_CHECK_INTERVAL_S` of a run it
+reads the process's resident size, and a traversal during which the process grew by more
+than `TRAVERSAL_MEMORY_BYTES` (env `HUGELITE_TRAVERSAL_MEMORY_MB`, default 1024, 0 turns it
+off) ends with `LimitExceeded` naming the limit. A deadline alone does not bound memory:
+`g.V().repeat(both()).emit().path().fold()` on a two-vertex cycle reaches gigabytes in
+seconds. The check costs one float comparison per `check()`, and runs that end within the
+first interval never read the size at all.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
-from gremlin_engine.errors import TraversalCancelled, TraversalTimeout
+from gremlin_engine.errors import LimitExceeded, TraversalCancelled, TraversalTimeout
+
+
+def _memory_limit_from_env() -> int:
+    raw = os.environ.get("HUGELITE_TRAVERSAL_MEMORY_MB", "").strip()
+    try:
+        mb = float(raw) if raw else 1024.0
+    except ValueError:
+        mb = 1024.0
+    return max(0, int(mb * 1024 * 1024))
+
+
+#: how much a process may grow while one traversal runs (0: unbounded)
+TRAVERSAL_MEMORY_BYTES = _memory_limit_from_env()
+#: seconds between two reads of the resident size by one running token
+MEMORY_CHECK_INTERVAL_S = 0.05
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int | None:
+    """The process's resident set size now (Linux `/proc/self/statm`), None elsewhere."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class CancelToken:
     """`deadline_ms` is a duration from now (None: no deadline). Thread-safe `cancel()`."""
 
-    __slots__ = ("_deadline", "_cancelled", "timeout_ms")
+    __slots__ = ("_deadline", "_cancelled", "timeout_ms", "_mem_next", "_mem_base")
 
     def __init__(self, deadline_ms: float | None = None) -> None:
         self.timeout_ms = deadline_ms
-        self._deadline = None if deadline_ms is None else time.monotonic() + deadline_ms / 1000.0
+        if deadline_ms is None:
+            self._deadline = None
+            self._mem_next = 0.0
+        else:
+            now = time.monotonic()
+            self._deadline = now + deadline_ms / 1000.0
+            self._mem_next = now + MEMORY_CHECK_INTERVAL_S
+        self._mem_base = -1
         # a plain flag: setting and reading one attribute is atomic under the GIL, and every
         # request makes a token, where a threading.Event (a Condition and a Lock) cost ~10 µs
         self._cancelled = False
@@ -43,6 +84,69 @@ class CancelToken:
         """Raises `TraversalCancelled` or `TraversalTimeout`; otherwise returns quickly."""
         if self._cancelled:
             raise TraversalCancelled("traversal was cancelled")
-        if self._deadline is not None and time.monotonic() >= self._deadline:
-            raise TraversalTimeout(f"traversal exceeded its time limit of {self.timeout_ms:g} ms")
+        if self._deadline is not None:
+            now = time.monotonic()
+            if now >= self._deadline:
+                raise TraversalTimeout(f"traversal exceeded its time limit of {self.timeout_ms:g} ms")
+            if now >= self._mem_next:
+                self._check_memory(now)
 
+    def _check_memory(self, now: float) -> None:
+        """The memory bound (module docstring): the first read sets the baseline."""
+        self._mem_next = now + MEMORY_CHECK_INTERVAL_S
+        limit = TRAVERSAL_MEMORY_BYTES
+        if not limit:
+            return
+        rss = resident_bytes()
+        if rss is None:
+            return
+        if self._mem_base < 0:
+            self._mem_base = rss
+            return
+        if rss - self._mem_base > limit:
+            grown = (rss - self._mem_base) / 1048576
+            raise LimitExceeded(
+                f"traversal exceeded its memory limit: the process grew by {grown:,.0f} MiB while it ran "
+                f"(HUGELITE_TRAVERSAL_MEMORY_MB is {limit / 1048576:g})"
+            )
+
+
+
+# ---- what a script may compute outside traversals ---------------------------------------
+# A script's own arithmetic (`x = x + x`, `x = x * x`, `[a, a, a]`) runs in the interpreter,
+# between the traversal steps that poll a CancelToken, so it needs bounds of its own: one
+# doubling statement per line would otherwise reach gigabytes in 40 lines, and squaring a
+# BigInteger 40 times holds the GIL for minutes. Each bound is named in its error.
+
+#: the most characters (string) or items (list, map, set) one operator or literal may make
+MAX_VALUE_SIZE = 1_000_000
+#: the most bits a BigInteger computed by a script operator may have (~4,200 digits: Python
+#: refuses to write an integer of more than 4,300 digits as text)
+MAX_BIGINT_BITS = 14_000
+#: the total size a script may compute, all statements together: characters of strings
+#: built by `+`, plus items of list/map/set literals and `+`, counting nested values in full
+#: (a list of ten lists of a million-character string weighs ten million)
+MAX_SCRIPT_VALUE_BUDGET = 20_000_000
+
+
+class ScriptBudget:
+    """Counts what one script run computes (`MAX_SCRIPT_VALUE_BUDGET`), and polls the run's
+    CancelToken so that a long run of cheap statements still ends at the deadline."""
+
+    __slots__ = ("spent", "limit", "cancel")
+
+    def __init__(self, cancel: CancelToken | None = None, limit: int | None = None) -> None:
+        self.spent = 0
+        self.limit = MAX_SCRIPT_VALUE_BUDGET if limit is None else limit
+        self.cancel = cancel
+
+    def spend(self, amount: int, what: str) -> None:
+        """Raises `LimitExceeded` once the script's total passes the budget."""
+        self.spent += amount
+        if self.spent > self.limit:
+            raise LimitExceeded(
+                f"script computes too much: {what} brings the script's values past "
+                f"MAX_SCRIPT_VALUE_BUDGET ({self.limit:,} characters and items)"
+            )
+        if self.cancel is not None:
+            self.cancel.check()

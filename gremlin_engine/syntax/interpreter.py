@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from gremlin_engine import limits
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
-from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
-from gremlin_engine.syntax import ast, names, operators, parser, sandbox, templates
+from gremlin_engine.errors import GremlinSyntaxError, LimitExceeded, StepArgumentError, UnsupportedSyntax
+from gremlin_engine.syntax import ast, names, operators, parser, regex_guard, sandbox, templates
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
 from gremlin_engine.syntax.parser import parse
@@ -104,12 +105,19 @@ class Interpreter:
     def __init__(self, host: ScriptHost) -> None:
         self.host = host
         self.vars: dict[str, Any] = {}
+        # the run's CancelToken, where the host has one (RuntimeHost's session does)
+        self.budget = limits.ScriptBudget(getattr(getattr(host, "session", None), "cancel", None))
+        # expanded sizes of the containers this run has weighed, by id; the containers are
+        # kept alive in `_weighed` so that an id is never reused for another object
+        self._weights: dict[int, int] = {}
+        self._weighed: list[Any] = []
 
     # ---- statements -----------------------------------------------------------------
     def run(self, script: ast.Script, as_value: bool = False) -> Any:
         value: Any = None
         ran = False
         for stmt in script.statements:
+            self.budget.spend(1, "a statement")
             value = self.execute(stmt)
             ran = True
         if as_value and ran and not _is_stream(value):
@@ -164,13 +172,52 @@ class Interpreter:
         return node.value
 
     def _list(self, node: ast.ListLit) -> list[Any]:
-        return [self.evaluate(i) for i in node.items]
+        return self._sized([self.evaluate(i) for i in node.items], "a list literal")
 
     def _set(self, node: ast.SetLit) -> set[Any]:
-        return {_hashable(self.evaluate(i)) for i in node.items}
+        return self._sized({_hashable(self.evaluate(i)) for i in node.items}, "a set literal")
 
     def _map(self, node: ast.MapLit) -> dict[Any, Any]:
-        return {_hashable(self.evaluate(k)): self.evaluate(v) for k, v in node.entries}
+        return self._sized({_hashable(self.evaluate(k)): self.evaluate(v) for k, v in node.entries}, "a map literal")
+
+    # ---- the size bounds of script-computed values (gremlin_engine/limits.py) --------
+    def weight(self, value: Any) -> int:
+        """The expanded size of a value: characters of a string, 1 for a scalar, the sum of
+        its items' weights for a container (keys and values for a map), counting a value
+        shared N times N times (what a result serializer would write). Stops counting past
+        the script budget."""
+        if isinstance(value, str | bytes):
+            return len(value)
+        if not isinstance(value, list | tuple | set | frozenset | dict):
+            return 1
+        known = self._weights.get(id(value))
+        if known is not None:
+            return known
+        cap = self.budget.limit + 1
+        total = 0 if value else 1
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        for item in items:
+            if total >= cap:
+                break
+            total += self.weight(item)
+        total = min(total, cap)
+        self._weights[id(value)] = total
+        self._weighed.append(value)
+        return total
+
+    def _sized(self, value: Any, what: str) -> Any:
+        """`value` once its weight is within MAX_VALUE_SIZE and the script's budget."""
+        try:
+            size = self.weight(value)
+        except RecursionError:
+            size = limits.MAX_VALUE_SIZE + 1
+        if size > limits.MAX_VALUE_SIZE:
+            raise LimitExceeded(
+                f"{what} is too large: {min(size, self.budget.limit):,} characters and items "
+                f"(MAX_VALUE_SIZE is {limits.MAX_VALUE_SIZE:,})"
+            )
+        self.budget.spend(size, what)
+        return value
 
     def _paren(self, node: ast.Paren) -> Any:
         return self.evaluate(node.expr)
@@ -218,7 +265,10 @@ class Interpreter:
         return TraversalIR(anonymous=True)
 
     def _predicate(self, node: ast.PredicateCall) -> P:
-        return make_predicate(node.family, node.name, self.args(node.args))
+        args = self.args(node.args)
+        if node.name in ("regex", "notRegex"):
+            regex_guard.check(args, node.pos)
+        return make_predicate(node.family, node.name, args)
 
     def _function(self, node: ast.FunctionCall) -> Any:
         args = self.args(node.args)
@@ -262,7 +312,22 @@ class Interpreter:
             return operators.truthy(self.evaluate(node.left)) and operators.truthy(self.evaluate(node.right))
         if node.op == "||":
             return operators.truthy(self.evaluate(node.left)) or operators.truthy(self.evaluate(node.right))
-        return operators.binary(node.op, self.evaluate(node.left), self.evaluate(node.right))
+        left, right = self.evaluate(node.left), self.evaluate(node.right)
+        what = f"the operator '{node.op}'" + sandbox.where(node.pos)
+        if node.op == "+" and (isinstance(left, str) or isinstance(right, str)):
+            # bounded before the string is built: the operand's text is about its weight
+            for side in (left, right):
+                if not isinstance(side, str) and isinstance(side, list | tuple):
+                    self._sized(side, f"an operand of {what}")
+        result = operators.binary(node.op, left, right)
+        if isinstance(result, str | list):
+            return self._sized(result, f"the value of {what}")
+        if isinstance(result, int) and not isinstance(result, bool) and result.bit_length() > limits.MAX_BIGINT_BITS:
+            raise LimitExceeded(
+                f"{what} makes a number of {result.bit_length():,} bits (MAX_BIGINT_BITS is {limits.MAX_BIGINT_BITS:,})"
+            )
+        self.budget.spend(1, what)
+        return result
 
     def _chain(self, node: ast.MethodCall | ast.PropertyGet) -> Any:
         # Unwound iteratively: a 1000-step chain must not recurse 1000 deep.

@@ -67,6 +67,8 @@ def _parse_text(text: str) -> ast.Script:
         tree = parser.parse(text)
     except UnexpectedInput as e:
         raise _syntax_error(text, e) from None
+    except grammar.ScriptShapeError as e:  # the post-lexer's bounds (grammar/__init__.py)
+        raise GremlinSyntaxError(str(e), e.line, e.column, _snippet(text, e.line, e.column)) from None
     except LiteralError as e:  # raised by a lexer callback, should one be added
         raise GremlinSyntaxError(str(e)) from None
     try:
