@@ -156,10 +156,28 @@ class Interpreter:
                 "an anonymous traversal (`__...`) cannot be iterated without a traversal source"
             )
         if type(value) is dict:
-            return [{k: v} for k, v in value.items()]
+            return self._bounded([{k: _shown(v)} for k, v in value.items()])
         if isinstance(value, list | tuple | set | frozenset | Iterator):
-            return list(value)
-        return [value]
+            return self._bounded([_shown(v) for v in value])
+        return self._bounded([_shown(value)])
+
+    def _bounded(self, results: list[Any]) -> list[Any]:
+        """`results` once their nested collections, written out, stay within
+        MAX_RESULT_SIZE: `fold()` of `union(identity(), identity())` 30 times over holds 60
+        lists in memory, and a serializer would write 2**30 items of them."""
+        total = 0
+        for item in results:
+            if isinstance(item, list | tuple | set | frozenset | dict):
+                try:
+                    total += self.weight(item)
+                except RecursionError:
+                    total = limits.MAX_RESULT_SIZE + 1
+                if total > limits.MAX_RESULT_SIZE:
+                    raise LimitExceeded(
+                        "the script's results are too large to send: their nested collections hold more than "
+                        f"MAX_RESULT_SIZE ({limits.MAX_RESULT_SIZE:,}) items, counting shared ones in full"
+                    )
+        return results
 
     # ---- expressions ----------------------------------------------------------------
     def evaluate(self, node: ast.Expr) -> Any:
@@ -193,7 +211,7 @@ class Interpreter:
         known = self._weights.get(id(value))
         if known is not None:
             return known
-        cap = self.budget.limit + 1
+        cap = max(self.budget.limit, limits.MAX_RESULT_SIZE) + 1
         total = 0 if value else 1
         items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
         for item in items:
@@ -464,9 +482,29 @@ def _is_plain_value(v: Any) -> bool:
 
 
 def _arg_value(v: Any) -> Any:
-    """A step argument as the IR wants it: a spawned traversal passes its IR."""
+    """A step argument as the IR wants it: a spawned traversal passes its IR. A host handle
+    (`graph.schema()`, a schema builder) is no value: it may not travel into a traversal,
+    a side effect, a sack or a strategy, where a result would carry it out."""
     if isinstance(v, BoundTraversal):
         return v.ir
+    if _is_handle(v):
+        raise UnsupportedSyntax(f"a {type(v).__name__} cannot be passed as an argument")
+    return v
+
+
+def _is_handle(v: Any) -> bool:
+    """An object of the runtime with Python's default repr: what the script may call
+    methods on, never what a result may show (`<...SchemaManager object at 0x7f...>` would
+    tell a client the module layout and a heap address)."""
+    return type(v).__repr__ is object.__repr__ and not _is_plain_value(v)
+
+
+def _shown(v: Any) -> Any:
+    """A result value, with host handles (see `_is_handle`) named by their class only."""
+    if _is_handle(v):
+        return type(v).__name__
+    if type(v) is dict:
+        return {k: _shown(x) for k, x in v.items()}
     return v
 
 

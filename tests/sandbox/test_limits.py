@@ -20,6 +20,7 @@ from gremlin_engine.errors import (
     LimitExceeded,
     StepArgumentError,
     TraversalTimeout,
+    UnsupportedSyntax,
 )
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.syntax import parse
@@ -209,3 +210,38 @@ def test_the_memory_bound_reads_the_resident_size() -> None:
     rss = limits.resident_bytes()
     assert rss is None or rss > 1024 * 1024
     assert limits.TRAVERSAL_MEMORY_BYTES >= 0
+
+
+# ---- what a result may carry out of the script --------------------------------------------
+
+
+def test_shared_nested_results_are_bounded_as_written_out(cycle: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "MAX_RESULT_SIZE", 1000)
+    nested = "g.inject(1)" + ".union(identity(), identity()).fold()" * 12  # 4096 items written out
+    with pytest.raises(LimitExceeded, match=r"MAX_RESULT_SIZE \(1,000\) items, counting shared ones in full"):
+        cycle.execute(nested)
+    small = "g.inject(1)" + ".union(identity(), identity()).fold()" * 3
+    assert cycle.execute(small) == [[[[1, 1], [1, 1]], [[1, 1], [1, 1]]]]
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "g.inject(graph.schema())",
+        "g.withSideEffect('a', graph.schema()).inject(1).select('a')",
+        "g.withSack(graph.schema().propertyKey('x')).inject(1).sack()",
+        "new SeedStrategy(seed: graph.schema())",
+        "g.V().has('name', graph.schema())",
+    ],
+)
+def test_host_handles_cannot_travel_into_a_traversal(cycle: Graph, script: str) -> None:
+    with pytest.raises(UnsupportedSyntax, match=r"a (SchemaManager|PropertyKeyBuilder) cannot be passed as an argument"):
+        cycle.execute(script)
+
+
+def test_host_handles_in_results_show_only_their_class(cycle: Graph) -> None:
+    # a default Python repr would show the module path and a heap address
+    assert cycle.execute("graph.schema()") == ["SchemaManager"]
+    assert cycle.execute("[graph.schema(), 1]") == ["SchemaManager", 1]
+    assert cycle.execute("[a: graph.schema().propertyKey('x')]") == [{"a": "PropertyKeyBuilder"}]
+    assert cycle.execute("x = graph.schema(); x.propertyKey('w').asText().ifNotExist().create(); 1") == [1]
