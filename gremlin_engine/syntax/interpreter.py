@@ -337,7 +337,10 @@ class Interpreter:
             for side in (left, right):
                 if not isinstance(side, str) and isinstance(side, list | tuple):
                     self._sized(side, f"an operand of {what}")
-        result = operators.binary(node.op, left, right)
+        try:
+            result = operators.binary(node.op, left, right)
+        except (decimal.DecimalException, OverflowError) as e:
+            raise StepArgumentError(f"{what} cannot be computed: {type(e).__name__}") from None
         if isinstance(result, str | list):
             return self._sized(result, f"the value of {what}")
         if isinstance(result, int) and not isinstance(result, bool) and result.bit_length() > limits.MAX_BIGINT_BITS:

@@ -19,6 +19,7 @@ import decimal
 import re
 import uuid
 
+from gremlin_engine import limits
 from gremlin_engine.structure.numbers import (
     INT_MAX,
     INT_MIN,
@@ -77,6 +78,11 @@ def number(text: str) -> object:
 
 
 def _integer(value: int, suffix: str, text: str) -> object:
+    if value.bit_length() > limits.MAX_BIGINT_BITS:
+        # Python cannot even write such an integer back as text (4,300 digits at most)
+        raise LiteralError(
+            f"integer literal is too large ({value.bit_length():,} bits, MAX_BIGINT_BITS is {limits.MAX_BIGINT_BITS:,})"
+        )
     if suffix:
         cls = _INT_SUFFIX[suffix]
         if cls in _RANGES:
