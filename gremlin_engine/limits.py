@@ -4,7 +4,7 @@ One `CancelToken` travels with a traversal. Every step loop calls `check()` ever
 items, so an HTTP/WebSocket `evaluationTimeout` or a task cancel stops any traversal
 promptly, even one that never touches storage (`g.inject(1).repeat(...)`).
 
-A token with a deadline also bounds memory: every `MEMORY_CHECK_INTERVAL_S` of a run it
+A token with a deadline (or one whose `guard_memory()` was called) also bounds memory: every `MEMORY_CHECK_INTERVAL_S` of a run it
 reads the process's resident size, and a traversal during which the process grew by more
 than `TRAVERSAL_MEMORY_BYTES` (env `HUGELITE_TRAVERSAL_MEMORY_MB`, default 1024, 0 turns it
 off) ends with `LimitExceeded` naming the limit. A deadline alone does not bound memory:
@@ -90,6 +90,18 @@ class CancelToken:
                 raise TraversalTimeout(f"traversal exceeded its time limit of {self.timeout_ms:g} ms")
             if now >= self._mem_next:
                 self._check_memory(now)
+        elif self._mem_next:
+            now = time.monotonic()
+            if now >= self._mem_next:
+                self._check_memory(now)
+
+    def guard_memory(self) -> CancelToken:
+        """Turns the memory bound on for a token without a deadline (a deadline turns it on
+        by itself): an async Gremlin job runs until cancelled, and must not be able to grow
+        the process without bound meanwhile. Returns the token."""
+        if self._deadline is None and not self._mem_next:
+            self._mem_next = time.monotonic() + MEMORY_CHECK_INTERVAL_S
+        return self
 
     def _check_memory(self, now: float) -> None:
         """The memory bound (module docstring): the first read sets the baseline."""

@@ -245,3 +245,21 @@ def test_host_handles_in_results_show_only_their_class(cycle: Graph) -> None:
     assert cycle.execute("[graph.schema(), 1]") == ["SchemaManager", 1]
     assert cycle.execute("[a: graph.schema().propertyKey('x')]") == [{"a": "PropertyKeyBuilder"}]
     assert cycle.execute("x = graph.schema(); x.propertyKey('w').asText().ifNotExist().create(); 1") == [1]
+
+
+def test_a_token_without_deadline_can_guard_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Async jobs run with no deadline (`timeout_ms=0`) until cancelled: `guard_memory()`
+    gives their token the memory bound all the same."""
+    monkeypatch.setattr(limits, "TRAVERSAL_MEMORY_BYTES", 64 * 1024 * 1024)
+    monkeypatch.setattr(limits, "MEMORY_CHECK_INTERVAL_S", 0.0)
+    registry = GraphRegistry(evaluation_timeout_ms=None)
+    graph = registry.create(GraphConfig(name="job", backend="memory", schema_mode="auto"))
+    try:
+        graph.execute("g.addV('p').as('a').addV('p').as('b').addE('k').from('a').to('b').addE('k').from('b').to('a').iterate()")
+        token = limits.CancelToken().guard_memory()
+        assert token.remaining_ms() is None
+        with pytest.raises(LimitExceeded, match="HUGELITE_TRAVERSAL_MEMORY_MB is 64"):
+            graph.execute("g.V().repeat(both()).emit().path().fold()", cancel=token)
+        assert graph.execute("g.V().count()") == [2]
+    finally:
+        registry.close_all()
