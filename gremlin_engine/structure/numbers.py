@@ -27,6 +27,8 @@ from __future__ import annotations
 import decimal
 from typing import Any
 
+from gremlin_engine.errors import LimitExceeded
+
 
 class Byte(int):
     java_name = "Byte"
@@ -56,8 +58,24 @@ class Long(int):
         return f"{int(self)}L"
 
 
+#: the largest BigInteger the engine makes, in bits (~315,000 digits). Java has no such
+#: bound, but Python multiplies big integers holding the GIL: `sack(mult).by(sack())` in a
+#: `repeat` squares a BigInteger each round, and a round past ~2**28 bits takes longer than
+#: any evaluation timeout, uninterruptibly. Past this bound the chain of squarings stops.
+MAX_BIG_INTEGER_BITS = 1_048_576
+
+
 class BigInt(int):
     java_name = "BigInteger"
+
+    def __new__(cls, value: Any = 0, *base: Any) -> BigInt:
+        self = super().__new__(cls, value, *base)
+        if self.bit_length() > MAX_BIG_INTEGER_BITS:
+            raise LimitExceeded(
+                f"a BigInteger of {self.bit_length():,} bits is too large "
+                f"(MAX_BIG_INTEGER_BITS is {MAX_BIG_INTEGER_BITS:,})"
+            )
+        return self
 
     def __repr__(self) -> str:
         return f"{int(self)}n"

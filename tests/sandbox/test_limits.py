@@ -263,3 +263,15 @@ def test_a_token_without_deadline_can_guard_memory(monkeypatch: pytest.MonkeyPat
         assert graph.execute("g.V().count()") == [2]
     finally:
         registry.close_all()
+
+
+def test_traversal_big_integers_are_bounded(cycle: Graph) -> None:
+    """`sack(mult).by(sack())` squares a BigInteger each round: uninterruptible past ~2**28
+    bits, so the engine refuses a BigInteger past MAX_BIG_INTEGER_BITS."""
+    from gremlin_engine.structure import numbers as num
+
+    with pytest.raises(LimitExceeded, match=f"MAX_BIG_INTEGER_BITS is {num.MAX_BIG_INTEGER_BITS:,}"):
+        cycle.execute("g.withSack(3n).inject(1).repeat(sack(Operator.mult).by(sack())).times(40).sack().count()")
+    assert cycle.execute("g.withSack(3n).inject(1).repeat(sack(Operator.mult).by(sack())).times(3).sack()") == [3 ** 8]
+    assert num.BigInt(1 << 1000).bit_length() == 1001
+    still_answers(cycle)
