@@ -5,14 +5,16 @@ Python's `re` matches by backtracking and cannot be interrupted: `(a+)+$` agains
 CancelToken is never polled while `re.search` runs. So the script language refuses, with a
 message naming the pattern, the classic exponential shapes:
 
-* a quantifier inside a quantifier, both unbounded or large (`(a+)+`, `(a*b?)*`, `(\\w+\\s?)+`);
+* an unbounded or large quantifier inside any repeated group (`(a+)+`, `(a*b?)*`,
+  `(\\w+\\s?)+`, `(.*){1,20}`);
 * a quantified alternation whose branches can start with the same character
-  (`(a|a)*`, `(a|ab)+`, `(\\w|\\d)*`).
+  (`(a|a)*`, `(a|ab)+`).
 
-Polynomial shapes (`.*.*.*x`) remain; the pattern length is bounded (`MAX_REGEX_CHARS`) and
-the strings it runs on are bounded by the script's value limits. Java's regex engine, which
-HugeGraph uses, backtracks the same way, so a pattern refused here would be a denial of
-service there too.
+Polynomial shapes in sequence (`.*.*x`) remain and are not small: `re.search` tries every
+start, so `.*.*x` on a 2,000-character string takes seconds and `.*.*.*x` minutes. Closing
+that needs a linear-time engine in `traversal/predicates.py` (RE2), not a pattern check.
+Java's regex engine, which HugeGraph uses, backtracks the same way, so a pattern refused
+here would be a denial of service there too.
 """
 
 from __future__ import annotations
@@ -65,8 +67,11 @@ def _problem(items: list[Any], inside_repeat: bool) -> str:
             possessive = op not in _REPEATS
             if large and inside_repeat and not possessive:
                 return "a repeated group contains another unbounded repetition"
-            if large and not possessive:
-                found = _problem(list(body), inside_repeat=True) or _branch_overlap(list(body))
+            if hi is sre.MAXREPEAT or hi > 1:
+                # `(.*){1,20}` is polynomial of degree 20: any outer repetition counts
+                found = _problem(list(body), inside_repeat=not possessive)
+                if not found and large and not possessive:
+                    found = _branch_overlap(list(body))
                 if found:
                     return found
             else:

@@ -142,7 +142,7 @@ def test_many_cheap_statements_end_at_the_deadline(cycle: Graph) -> None:
 
 # ---- regular expressions that backtrack catastrophically ------------------------------------
 
-EVIL_REGEX = ["(a+)+$", "(a*)*b", "(\\\\w+\\\\s?)+$", "([a-z]+)*$", "(?:x+)*y", "(a|a)*$", "(a|ab)+c"]
+EVIL_REGEX = ["(a+)+$", "(a*)*b", "(\\\\w+\\\\s?)+$", "([a-z]+)*$", "(?:x+)*y", "(a|a)*$", "(a|ab)+c", "(.*){1,20}x"]
 
 
 @pytest.mark.parametrize("pattern", EVIL_REGEX)
