@@ -26,14 +26,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from gremlin_engine import limits
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
-from gremlin_engine.errors import GremlinSyntaxError, LimitExceeded, StepArgumentError, UnsupportedSyntax
+from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
 from gremlin_engine.syntax import ast, names, operators, parser, regex_guard, sandbox, templates
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
 from gremlin_engine.syntax.parser import parse
 from gremlin_engine.syntax.text_cache import TextCache
+from gremlin_engine.syntax.value_bounds import ValueBounds, is_handle
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P, make_predicate
 from gremlin_engine.traversal.tokens import TOKEN_ENUMS, Cardinality, token
@@ -106,18 +106,14 @@ class Interpreter:
         self.host = host
         self.vars: dict[str, Any] = {}
         # the run's CancelToken, where the host has one (RuntimeHost's session does)
-        self.budget = limits.ScriptBudget(getattr(getattr(host, "session", None), "cancel", None))
-        # expanded sizes of the containers this run has weighed, by id; the containers are
-        # kept alive in `_weighed` so that an id is never reused for another object
-        self._weights: dict[int, int] = {}
-        self._weighed: list[Any] = []
+        self.bounds = ValueBounds(getattr(getattr(host, "session", None), "cancel", None))
 
     # ---- statements -----------------------------------------------------------------
     def run(self, script: ast.Script, as_value: bool = False) -> Any:
         value: Any = None
         ran = False
         for stmt in script.statements:
-            self.budget.spend(1, "a statement")
+            self.bounds.budget.spend(1, "a statement")
             value = self.execute(stmt)
             ran = True
         if as_value and ran and not _is_stream(value):
@@ -156,28 +152,10 @@ class Interpreter:
                 "an anonymous traversal (`__...`) cannot be iterated without a traversal source"
             )
         if type(value) is dict:
-            return self._bounded([{k: _shown(v)} for k, v in value.items()])
+            return self.bounds.results([{k: _shown(v)} for k, v in value.items()])
         if isinstance(value, list | tuple | set | frozenset | Iterator):
-            return self._bounded([_shown(v) for v in value])
-        return self._bounded([_shown(value)])
-
-    def _bounded(self, results: list[Any]) -> list[Any]:
-        """`results` once their nested collections, written out, stay within
-        MAX_RESULT_SIZE: `fold()` of `union(identity(), identity())` 30 times over holds 60
-        lists in memory, and a serializer would write 2**30 items of them."""
-        total = 0
-        for item in results:
-            if isinstance(item, list | tuple | set | frozenset | dict):
-                try:
-                    total += self.weight(item)
-                except RecursionError:
-                    total = limits.MAX_RESULT_SIZE + 1
-                if total > limits.MAX_RESULT_SIZE:
-                    raise LimitExceeded(
-                        "the script's results are too large to send: their nested collections hold more than "
-                        f"MAX_RESULT_SIZE ({limits.MAX_RESULT_SIZE:,}) items, counting shared ones in full"
-                    )
-        return results
+            return self.bounds.results([_shown(v) for v in value])
+        return self.bounds.results([_shown(value)])
 
     # ---- expressions ----------------------------------------------------------------
     def evaluate(self, node: ast.Expr) -> Any:
@@ -190,52 +168,13 @@ class Interpreter:
         return node.value
 
     def _list(self, node: ast.ListLit) -> list[Any]:
-        return self._sized([self.evaluate(i) for i in node.items], "a list literal")
+        return self.bounds.sized([self.evaluate(i) for i in node.items], "a list literal")
 
     def _set(self, node: ast.SetLit) -> set[Any]:
-        return self._sized({_hashable(self.evaluate(i)) for i in node.items}, "a set literal")
+        return self.bounds.sized({_hashable(self.evaluate(i)) for i in node.items}, "a set literal")
 
     def _map(self, node: ast.MapLit) -> dict[Any, Any]:
-        return self._sized({_hashable(self.evaluate(k)): self.evaluate(v) for k, v in node.entries}, "a map literal")
-
-    # ---- the size bounds of script-computed values (gremlin_engine/limits.py) --------
-    def weight(self, value: Any) -> int:
-        """The expanded size of a value: characters of a string, 1 for a scalar, the sum of
-        its items' weights for a container (keys and values for a map), counting a value
-        shared N times N times (what a result serializer would write). Stops counting past
-        the script budget."""
-        if isinstance(value, str | bytes):
-            return len(value)
-        if not isinstance(value, list | tuple | set | frozenset | dict):
-            return 1
-        known = self._weights.get(id(value))
-        if known is not None:
-            return known
-        cap = max(self.budget.limit, limits.MAX_RESULT_SIZE) + 1
-        total = 0 if value else 1
-        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
-        for item in items:
-            if total >= cap:
-                break
-            total += self.weight(item)
-        total = min(total, cap)
-        self._weights[id(value)] = total
-        self._weighed.append(value)
-        return total
-
-    def _sized(self, value: Any, what: str) -> Any:
-        """`value` once its weight is within MAX_VALUE_SIZE and the script's budget."""
-        try:
-            size = self.weight(value)
-        except RecursionError:
-            size = limits.MAX_VALUE_SIZE + 1
-        if size > limits.MAX_VALUE_SIZE:
-            raise LimitExceeded(
-                f"{what} is too large: {min(size, self.budget.limit):,} characters and items "
-                f"(MAX_VALUE_SIZE is {limits.MAX_VALUE_SIZE:,})"
-            )
-        self.budget.spend(size, what)
-        return value
+        return self.bounds.sized({_hashable(self.evaluate(k)): self.evaluate(v) for k, v in node.entries}, "a map literal")
 
     def _paren(self, node: ast.Paren) -> Any:
         return self.evaluate(node.expr)
@@ -336,19 +275,14 @@ class Interpreter:
             # bounded before the string is built: the operand's text is about its weight
             for side in (left, right):
                 if not isinstance(side, str) and isinstance(side, list | tuple):
-                    self._sized(side, f"an operand of {what}")
+                    self.bounds.sized(side, f"an operand of {what}")
         try:
             result = operators.binary(node.op, left, right)
         except (decimal.DecimalException, OverflowError) as e:
             raise StepArgumentError(f"{what} cannot be computed: {type(e).__name__}") from None
         if isinstance(result, str | list):
-            return self._sized(result, f"the value of {what}")
-        if isinstance(result, int) and not isinstance(result, bool) and result.bit_length() > limits.MAX_BIGINT_BITS:
-            raise LimitExceeded(
-                f"{what} makes a number of {result.bit_length():,} bits (MAX_BIGINT_BITS is {limits.MAX_BIGINT_BITS:,})"
-            )
-        self.budget.spend(1, what)
-        return result
+            return self.bounds.sized(result, f"the value of {what}")
+        return self.bounds.number(result, what)
 
     def _chain(self, node: ast.MethodCall | ast.PropertyGet) -> Any:
         # Unwound iteratively: a 1000-step chain must not recurse 1000 deep.
@@ -496,10 +430,7 @@ def _arg_value(v: Any) -> Any:
 
 
 def _is_handle(v: Any) -> bool:
-    """An object of the runtime with Python's default repr: what the script may call
-    methods on, never what a result may show (`<...SchemaManager object at 0x7f...>` would
-    tell a client the module layout and a heap address)."""
-    return type(v).__repr__ is object.__repr__ and not _is_plain_value(v)
+    return is_handle(v, _is_plain_value(v))
 
 
 def _shown(v: Any) -> Any:
