@@ -16,7 +16,8 @@ import hashlib
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import lark
@@ -47,6 +48,25 @@ MAX_CHAIN_LINKS = 5000
 #: tokens in one script: Lark parses ~25-50k tokens a second on one core, and parsing runs
 #: before the evaluation timeout starts counting, so this bounds a script's parse to seconds
 MAX_SCRIPT_TOKENS = 100_000
+
+#: tokens between two polls of the caller's deadline (`polling`)
+POLL_EVERY = 4096
+
+_local = threading.local()
+
+
+@contextmanager
+def polling(poll: Callable[[], None] | None) -> Iterator[None]:
+    """Runs the parses of this thread with `poll` called every `POLL_EVERY` tokens: a
+    caller's deadline check, which ends a long parse by raising (parsing 100,000 tokens
+    takes seconds, and the evaluation timeout has started by then)."""
+    before = getattr(_local, "poll", None)
+    _local.poll = poll
+    try:
+        yield
+    finally:
+        _local.poll = before
+
 
 _BINARY = {"OROR", "ANDAND", "COMPARE", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT"}
 _UNARY = {"PLUS", "MINUS", "BANG"}
@@ -87,10 +107,13 @@ class NewlinePostLex:
         # per open bracket level: [binary operators, chain links] of the current expression
         counts = [[0, 0]]
         seen = 0
+        poll = getattr(_local, "poll", None)
         for tok in stream:
             seen += 1
             if seen > MAX_SCRIPT_TOKENS:
                 raise _too(tok, f"more than {MAX_SCRIPT_TOKENS:,} tokens")
+            if poll is not None and not seen % POLL_EVERY:
+                poll()
             t = tok.type
             if t == "_NL":
                 if depth > 0 or last_type is None or last_type in _CONTINUES or last_type == "_NL":
@@ -207,4 +230,5 @@ __all__ = [
     "cache_dir",
     "load_parser",
     "parser_cache_file",
+    "polling",
 ]

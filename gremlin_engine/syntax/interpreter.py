@@ -77,8 +77,10 @@ def _check_text(text: str) -> ast.Script:
 _CHECKED: TextCache[ast.Script] = TextCache(parser.CACHE_SIZE, parser.CACHE_CHARS, parser.CACHE_MAX_TEXT)
 
 
-def _checked(text: str) -> ast.Script:
-    return _CHECKED.get(text, _check_text)
+def _checked(text: str, cancel: Any = None) -> ast.Script:
+    if cancel is None:
+        return _CHECKED.get(text, _check_text)
+    return _CHECKED.get(text, lambda t: sandbox.check(parse(t, cancel)))
 
 
 def interpret(script: ast.Script | str, host: ScriptHost, *, as_value: bool = False) -> Any:
@@ -87,7 +89,8 @@ def interpret(script: ast.Script | str, host: ScriptHost, *, as_value: bool = Fa
     With `as_value`, a script whose last statement is not a traversal or a collection gives
     that value itself (`1 + 2` -> `3`, not `[3]`): HugeGraph's async Gremlin jobs store a
     job's result that way, while Gremlin Server always streams a list."""
-    tree = _checked(script) if isinstance(script, str) else sandbox.check(script)
+    cancel = getattr(getattr(host, "session", None), "cancel", None)  # RuntimeHost's run token
+    tree = _checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
     try:
         interp = Interpreter(host)
         if isinstance(script, str):

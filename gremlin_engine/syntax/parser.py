@@ -11,6 +11,7 @@ are a new text each time, and must not pile up.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -54,11 +55,19 @@ _TERMINAL_WORDS = {
 }
 
 
-def parse(text: str) -> ast.Script:
-    """Parses a script (cached by its exact text, within the cache's bounds)."""
+def parse(text: str, cancel: Any = None) -> ast.Script:
+    """Parses a script (cached by its exact text, within the cache's bounds). With a
+    `CancelToken`, a long parse polls it (`grammar.polling`) and ends by its deadline."""
     if len(text) > MAX_SCRIPT_CHARS:
         raise GremlinSyntaxError(f"script is too long ({len(text)} characters, limit {MAX_SCRIPT_CHARS})")
-    return _cache.get(text, _parse_text)
+    if cancel is None:
+        return _cache.get(text, _parse_text)
+    return _cache.get(text, lambda t: _parse_polled(t, cancel))
+
+
+def _parse_polled(text: str, cancel: Any) -> ast.Script:
+    with grammar.polling(cancel.check):
+        return _parse_text(text)
 
 
 def _parse_text(text: str) -> ast.Script:

@@ -275,3 +275,37 @@ def test_traversal_big_integers_are_bounded(cycle: Graph) -> None:
     assert cycle.execute("g.withSack(3n).inject(1).repeat(sack(Operator.mult).by(sack())).times(3).sack()") == [3 ** 8]
     assert num.BigInt(1 << 1000).bit_length() == 1001
     still_answers(cycle)
+
+
+def test_a_long_parse_polls_the_callers_deadline() -> None:
+    """Parsing 100,000 tokens takes seconds: given the run's token, the parse polls it every
+    `grammar.POLL_EVERY` tokens and ends by its deadline or cancel."""
+    text = "x = 1\n" * 2000 + "x"  # 8,001 tokens: two polls
+    expired = limits.CancelToken(0)
+    with pytest.raises(TraversalTimeout, match="time limit of 0 ms"):
+        parse(text, expired)
+    cancelled = limits.CancelToken()
+    cancelled.cancel()
+    from gremlin_engine.errors import TraversalCancelled
+
+    with pytest.raises(TraversalCancelled):
+        parse(text + " ", cancelled)
+    short = "x = 2\n" * 10 + "x"
+    assert parse(short, expired) is parse(short)  # under POLL_EVERY tokens: never polled
+
+
+def test_scripts_parsed_by_the_interpreter_poll_the_run_token(cycle: Graph) -> None:
+    # tx sessions and hosts hand interpret() unparsed text: the run's token bounds the parse
+    from gremlin_engine.runtime.tx_session import open_session
+
+    from gremlin_engine.syntax import parser
+
+    text = "y = 1\n" * 3000 + "y"
+    held = parser.cache_info().chars
+    session = open_session(cycle)
+    try:
+        with pytest.raises(TraversalTimeout):
+            session.execute(text, timeout_ms=0.001)
+    finally:
+        session.close()
+    assert parser.cache_info().chars == held  # the parse itself ended: nothing was remembered
