@@ -113,7 +113,7 @@ def execute_script(
         if results is not direct.FALLBACK:
             return results
     token = make_token(timeout_ms, cancel)
-    tree = parse(script)
+    tree = parse(script, token)
     write = intent.script_text_may_write(script, tree)
     names = list(registry.names())
     while True:

@@ -168,6 +168,8 @@ class TaskManager:
         ser = serializer or self.result_serializer or plain_json
 
         def job(ctx: TaskContext) -> Any:
+            # no deadline until cancelled, so the memory bound must be asked for (limits.py)
+            ctx.token.guard_memory()
             aliases = {"g": f"__g_{name}", "graph": name}
             # HugeGraph keeps a non-traversal script's value as it is ("3", not "[3]")
             results = self.graph.execute(

@@ -309,3 +309,16 @@ def test_scripts_parsed_by_the_interpreter_poll_the_run_token(cycle: Graph) -> N
     finally:
         session.close()
     assert parser.cache_info().chars == held  # the parse itself ended: nothing was remembered
+
+
+def test_execute_script_parses_under_the_run_token(cycle: Graph) -> None:
+    # runtime/api.execute_script parses before interpret(): that parse polls the run's token
+    # too, so a long script's parse ends by the evaluation timeout rather than after it
+    from gremlin_engine.syntax import parser
+
+    text = "z = 1\n" * 3000 + "z"
+    held = parser.cache_info().chars
+    with pytest.raises(TraversalTimeout):
+        cycle.execute(text, timeout_ms=0.001)
+    assert parser.cache_info().chars == held
+    assert cycle.execute("z = 1\n" * 3 + "z", timeout_ms=60_000) == [1]
