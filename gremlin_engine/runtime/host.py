@@ -304,7 +304,36 @@ def _var_set(h: RuntimeHost, v: VariablesRef, key: str, value: Any) -> None:
         raise IllegalArgument("The variable key can't be empty")
     if value is None:
         raise IllegalArgument("The variable value can't be empty")
-    h.session.tx(v.graph).var_put(key, orjson.dumps(value).decode())
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError: a predicate, an element, a 65-bit integer...
+        # TinkerPop's Variables.Exceptions.dataTypeOfVariableValueNotSupported, as HugeGraph words it
+        bad = _unstorable(value)
+        raise IllegalArgument(
+            f"Graph variable value [{_shown(bad)}] is of type {type(bad).__name__} is not supported"
+        ) from None
+    h.session.tx(v.graph).var_put(key, text)
+
+
+def _unstorable(value: Any) -> Any:
+    """The part of a variable value JSON cannot hold (the value itself if no part is)."""
+    parts: list[Any] = []
+    if isinstance(value, dict):
+        parts = [*value.keys(), *value.values()]
+    elif isinstance(value, list | tuple | set | frozenset):
+        parts = list(value)
+    for part in parts:
+        try:
+            orjson.dumps(part)
+        except TypeError:
+            return _unstorable(part)
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A variable value in an error: short, whatever it is (its own `str`, cut at 100)."""
+    text = str(value)
+    return text if len(text) <= 100 else text[:97] + "..."
 
 
 def _var_map(h: RuntimeHost, v: VariablesRef) -> dict[str, Any]:

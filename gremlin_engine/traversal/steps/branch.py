@@ -99,7 +99,14 @@ class RepeatStep(Step):
                 stream = execute(self.body, iter(level), ctx)
             finally:
                 ctx.loop_state = outer
+            # every traverser of a level carries the same loop counts (all entered together);
+            # a reducing barrier in the body (`fold()`, `count()`) makes a fresh traverser
+            # without them, which belongs to this level: `repeat(x.fold()).times(n)` is
+            # `x.fold()` n times, as TinkerPop's RepeatUnrollStrategy runs it
+            entry = level[0].loops
             for r in stream:
+                if len(r.loops) < len(entry):
+                    r.loops = entry
                 name, count = r.loops[-1]
                 r.loops = (*r.loops[:-1], (name, count + 1))
                 if self.until_first:

@@ -121,7 +121,7 @@ class MathExpression:
         if kind == "neg":
             return -self._eval(node[1], env)
         if kind == "fn":
-            return float(_FUNCS[node[1]](self._eval(node[2], env)))
+            return _call(node[1], self._eval(node[2], env))
         a, b = self._eval(node[1], env), self._eval(node[2], env)
         if kind == "+":
             return a + b
@@ -135,4 +135,40 @@ class MathExpression:
             return a / b
         if kind == "%":
             return math.fmod(a, b) if b else math.nan
-        return a**b
+        return _pow(a, b)
+
+
+# ---- Java double semantics ----------------------------------------------------------
+# exp4j computes in Java doubles, where an overflow is Infinity and a domain error is NaN
+# (`2^10000000` is Infinity, `sqrt(-1)` NaN, `log(0)` -Infinity); Python raises instead
+# (OverflowError, ValueError), which would reach a client as a raw server error.
+
+
+def _pow(a: float, b: float) -> float:
+    """`Math.pow(a, b)`."""
+    if math.isnan(b) or (abs(a) == 1.0 and math.isinf(b)):
+        return math.nan  # Java: NaN exponent, or |a| = 1 with an infinite one
+    try:
+        return math.pow(a, b)
+    except OverflowError:
+        odd = b.is_integer() and b % 2 == 1
+        return -math.inf if a < 0 and odd else math.inf
+    except ValueError:
+        if a == 0.0:  # zero to a negative power: signed by the zero when b is an odd integer
+            odd = b.is_integer() and b % 2 == 1
+            return -math.inf if odd and math.copysign(1.0, a) < 0 else math.inf
+        return math.nan  # a negative base to a non-integer power
+
+
+def _call(name: str, x: float) -> float:
+    """`Math.<name>(x)` with Java's answers where Python's `math` raises."""
+    try:
+        return float(_FUNCS[name](x))
+    except OverflowError:
+        if name in ("ceil", "floor"):
+            return x  # of an infinity
+        return math.copysign(math.inf, x) if name == "sinh" else math.inf
+    except ValueError:
+        if name in ("log", "log10", "log2") and x == 0.0:
+            return -math.inf
+        return math.nan  # of NaN, or outside the function's domain
