@@ -202,12 +202,18 @@ def hashable(v: Any) -> Any:
             return int(v)
         return v
     if isinstance(v, list | tuple):
+        if any(isinstance(x, _COLLECTIONS) for x in v):
+            return _nested_key(v, {})
         return ("__list__", tuple(hashable(x) for x in v))
     if isinstance(v, set | frozenset):
-        return ("__set__", frozenset(hashable(x) for x in v))
+        return ("__set__", frozenset(hashable(x) for x in v))  # items are hashable: no lists
     if isinstance(v, Mapping):
+        if any(isinstance(x, _COLLECTIONS) for x in v.values()):
+            return _nested_key(v, {})
         return ("__map__", frozenset((hashable(k), hashable(x)) for k, x in v.items()))
     if isinstance(v, Path):
+        if any(isinstance(x, _COLLECTIONS) for x in v.objects):
+            return _nested_key(v, {})
         return ("__path__", tuple(hashable(x) for x in v.objects))
     if isinstance(v, Element):
         return v
@@ -216,3 +222,40 @@ def hashable(v: Any) -> Any:
         return v
     except TypeError:
         return ("__repr__", repr(v))
+
+
+_COLLECTIONS = (list, tuple, set, frozenset, Mapping, Path)
+
+
+class _Key(tuple):  # type: ignore[type-arg]
+    """A collection's key that hashes once: `hashable()` of a collection shared many times
+    (`fold()` of `union(identity(), identity())`, nested n deep, holds 2n lists but 2**n
+    leaves) reuses one key per distinct collection, and a plain tuple would rehash every
+    shared key in full each time (Python does not cache tuple hashes). Equal to, and
+    hashing as, the plain tuple of the same items."""
+
+    def __hash__(self) -> int:
+        h: int | None = self.__dict__.get("h")
+        if h is None:
+            h = self.__dict__["h"] = tuple.__hash__(self)
+        return h
+
+
+def _nested_key(v: Any, memo: dict[int, Any]) -> Any:
+    """`hashable()` of a collection: each distinct collection inside keyed once (`memo`,
+    by id; the collections are alive for the whole call, so their ids are unique)."""
+    if not isinstance(v, _COLLECTIONS):
+        return hashable(v)
+    known = memo.get(id(v))
+    if known is not None:
+        return known
+    if isinstance(v, list | tuple):
+        key: Any = _Key(("__list__", _Key(_nested_key(x, memo) for x in v)))
+    elif isinstance(v, set | frozenset):
+        key = _Key(("__set__", frozenset(_nested_key(x, memo) for x in v)))
+    elif isinstance(v, Mapping):
+        key = _Key(("__map__", frozenset((_nested_key(k, memo), _nested_key(x, memo)) for k, x in v.items())))
+    else:
+        key = _Key(("__path__", _Key(_nested_key(x, memo) for x in v.objects)))
+    memo[id(v)] = key
+    return key
