@@ -118,3 +118,29 @@ def test_the_findings_over_http(server: Any) -> None:
         # JSON has no Infinity: the REST serializer writes null today (HugeGraph's Jackson
         # writes the string "Infinity"), the same as `math('1/0')` always has
         assert r.json()["result"]["data"] in ([None], ["Infinity"])
+
+
+def test_a_result_past_the_bound_over_http_and_websocket(server: Any) -> None:
+    """The result bound for traversals: a script over HTTP (400) and bytecode over
+    WebSocket (597), each naming MAX_RESULT_SIZE, well before any timeout."""
+    from gremlin_python.driver.driver_remote_connection import DriverRemoteConnection
+    from gremlin_python.driver.protocol import GremlinServerError
+    from gremlin_python.process.anonymous_traversal import traversal
+    from gremlin_python.process.graph_traversal import __
+
+    with httpx.Client(base_url=server.base_url, timeout=60) as client:
+        r = _post(client, REPEAT_FOLD + ".times(26)")
+        assert r.status_code == 400, r.text[:500]
+        assert r.json()["exception"] == "org.apache.hugegraph.exception.LimitExceedException"
+        assert "MAX_RESULT_SIZE (10,000,000)" in r.json()["message"]
+    conn = DriverRemoteConnection(server.base_url.replace("http://", "ws://") + "/gremlin", "hugegraph")
+    try:
+        g = traversal().with_(conn)
+        body = __.union(__.identity(), __.identity()).fold()
+        assert g.inject(1).repeat(body).times(2).to_list() == [[[1, 1], [1, 1]]]
+        with pytest.raises(GremlinServerError, match=r"597.*MAX_RESULT_SIZE \(10,000,000\)"):
+            g.inject(1).repeat(body).times(26).to_list()
+        assert math.isinf(g.inject(1).math("2^10000000").next())
+        assert g.inject(1).repeat(body).times(1).to_list() == [[1, 1]]  # the connection still answers
+    finally:
+        conn.close()
