@@ -35,10 +35,25 @@ def elements_in(values: Iterable[Any]) -> list[Any]:
     found: list[Any] = []
     seen: set[int] = set()
     shared = False
-    stack: list[Any] = list(values)
+    top = values if type(values) is list else list(values)  # walked twice when shared
+    stack: list[Any] = list(top)
+    pop = stack.pop
     while stack:
-        v = stack.pop()
-        if type(v) in _ATOMS:
+        v = pop()
+        t = type(v)
+        if t in _ATOMS:
+            continue
+        if t is dict or t is list:  # the common containers, by exact type (valueMap rows)
+            k = id(v)
+            if k in seen:
+                shared = True
+                continue
+            seen.add(k)
+            if t is list:
+                stack.extend(v)
+            else:
+                stack.extend(v.keys())
+                stack.extend(v.values())
             continue
         if isinstance(v, Vertex | Edge):
             if not v.loaded and id(v) not in seen:
@@ -67,7 +82,7 @@ def elements_in(values: Iterable[Any]) -> list[Any]:
             else:
                 stack.extend(v)
     if shared:
-        check_result_size(values)
+        check_result_size(top)
     return found
 
 

@@ -51,6 +51,10 @@ def test_elements_in_visits_each_collection_once() -> None:
         elements_in([doubled(26)])
     with pytest.raises(LimitExceeded, match=TOO_LARGE):
         elements_in([doubled(200)])
+    with pytest.raises(LimitExceeded, match=TOO_LARGE):
+        elements_in(iter([{"k": doubled(30)}]))  # any iterable, walked twice
+    shared = [1, 2]
+    assert elements_in([[shared, shared], {"a": shared}]) == []  # shared, and small: answered
     assert time.monotonic() - started < 5
 
 
