@@ -147,7 +147,7 @@ class P:
             raise StepArgumentError(f"unknown predicate {self.family}.{op}")
         self.op = op
         self.value = value
-        self._pattern = re.compile(value) if op in ("regex", "notRegex") and isinstance(value, str) else None
+        self._pattern = _compiled(value) if op in ("regex", "notRegex") and isinstance(value, str) else None
 
     def test(self, v: Any) -> bool:
         if self.op == "and":
@@ -271,3 +271,13 @@ def make_predicate(family: str, name: str, args: Iterable[Any]) -> P:
     if name == "typeOf":
         return P(name, _type_token(args[0]))
     return P(name, args[0] if _ARITY[name] == 1 else [args[0], args[1]])
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A `TextP.regex` pattern once `regex_guard` passes it: Python's `re` cannot be
+    interrupted, so a catastrophic pattern from bytecode or REST is refused as a script's
+    is (imported here, at first use: `syntax` imports this module)."""
+    from gremlin_engine.syntax import regex_guard
+
+    regex_guard.check((pattern,), None)
+    return re.compile(pattern)
