@@ -297,7 +297,6 @@ def test_a_long_parse_polls_the_callers_deadline() -> None:
 def test_scripts_parsed_by_the_interpreter_poll_the_run_token(cycle: Graph) -> None:
     # tx sessions and hosts hand interpret() unparsed text: the run's token bounds the parse
     from gremlin_engine.runtime.tx_session import open_session
-
     from gremlin_engine.syntax import parser
 
     text = "y = 1\n" * 3000 + "y"
