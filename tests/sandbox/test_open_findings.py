@@ -144,3 +144,17 @@ def test_a_result_past_the_bound_over_http_and_websocket(server: Any) -> None:
         assert g.inject(1).repeat(body).times(1).to_list() == [[1, 1]]  # the connection still answers
     finally:
         conn.close()
+
+
+def test_the_findings_over_websocket_eval(server: Any) -> None:
+    from gremlin_python.driver.client import Client
+    from gremlin_python.driver.protocol import GremlinServerError
+
+    client = Client(server.base_url.replace("http://", "ws://") + "/gremlin", "g")
+    try:
+        with pytest.raises(GremlinServerError, match="597.*is of type P is not supported"):
+            client.submit("graph.variables().set('k', P.gt(1))").all().result()
+        assert client.submit(REPEAT_FOLD + ".times(2)").all().result() == [[[1, 1], [1, 1]]]
+        assert client.submit("g.inject(1).math('log(0)')").all().result() == [-math.inf]
+    finally:
+        client.close()
