@@ -51,7 +51,7 @@ def test_math_overflows_are_java_infinities(graph: Graph, expr: str, want: float
 
 
 @pytest.mark.parametrize("expr", ["(0-8)^0.5", "sqrt(0-1)", "log(0-1)", "acos(2)", "asin(0-2)", "1^(1/0)",
-                                  "floor(0/0)"])
+                                  "floor(0/0)", "(1/0) % 2", "5 % 0", "signum(0/0)"])
 def test_math_domain_errors_are_nan(graph: Graph, expr: str) -> None:
     assert math.isnan(_math(graph, expr))
 

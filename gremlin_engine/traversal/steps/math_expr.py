@@ -19,7 +19,7 @@ from gremlin_engine.structure.numbers import is_number
 _FUNCS: dict[str, Callable[[float], float]] = {
     "abs": abs, "acos": math.acos, "asin": math.asin, "atan": math.atan, "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x),
     "ceil": math.ceil, "cos": math.cos, "cosh": math.cosh, "exp": math.exp, "floor": math.floor, "log": math.log,
-    "log10": math.log10, "log2": math.log2, "signum": lambda x: float((x > 0) - (x < 0)), "sin": math.sin,
+    "log10": math.log10, "log2": math.log2, "signum": lambda x: x if x != x else float((x > 0) - (x < 0)), "sin": math.sin,
     "sinh": math.sinh, "sqrt": math.sqrt, "tan": math.tan, "tanh": math.tanh,
 }
 _TOKEN = re.compile(r"\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+)|([A-Za-z_][A-Za-z_0-9]*)|(.))")
@@ -134,7 +134,7 @@ class MathExpression:
                 return math.copysign(math.inf, a) if a else math.nan
             return a / b
         if kind == "%":
-            return math.fmod(a, b) if b else math.nan
+            return math.fmod(a, b) if b and not math.isinf(a) else math.nan  # Java: NaN for x % 0 and inf % y
         return _pow(a, b)
 
 
