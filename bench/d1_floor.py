@@ -2,9 +2,9 @@
 
     python -m bench.d1_floor --store BENCH_DB --raw RAW_DB [--rounds 30] [--ops kout1 kout1ids]
 
-Why: the lead holds that depth 1 cannot come within 2x of raw sqlite3 over HTTP, because a
-bare request through our protocol costs about as much server CPU as raw's whole depth-1
-answer. This script measures the four figures that decide it, interleaved round by round
+Why: issue #6 asks every traverser row within 2x of raw sqlite3, and depth 1 over HTTP
+cannot be if a bare request through our protocol costs about as much server CPU as raw's
+whole depth-1 answer. This script measures the four figures that decide it, interleaved round by round
 (a burst of other load on the shared machine hits all of them alike), medians over rounds:
 
 (a) raw: `bench.traversers.Raw.kout(v, 1)` per probe in this process (`process_time`),

@@ -208,6 +208,13 @@ class LeanCycle(RequestResponseCycle):
             if not self.disconnected:
                 self.transport.write(head)
 
+    def _log_access(self, status: int) -> None:
+        """uvicorn's access-log line for a response the lean path starts itself."""
+        if self.access_logger.isEnabledFor(logging.INFO):
+            scope = self.scope
+            self.access_logger.info('%s - "%s %s HTTP/%s" %d', get_client_addr(scope), scope["method"],
+                                    get_path_with_query_string(scope), scope["http_version"], status)
+
     async def send(self, message: Any) -> None:
         head = self._held
         if head is None:
@@ -216,10 +223,8 @@ class LeanCycle(RequestResponseCycle):
                 status = message["status"]
                 head = _lean_head(self, status, message.get("headers", ()))
                 if head is not None:
-                    if self.access_log and self.access_logger.isEnabledFor(logging.INFO):
-                        self.access_logger.info('%s - "%s %s HTTP/%s" %d', get_client_addr(self.scope),
-                                                self.scope["method"], get_path_with_query_string(self.scope),
-                                                self.scope["http_version"], status)
+                    if self.access_log:
+                        self._log_access(status)
                     self.response_started = True
                     self.waiting_for_100_continue = False
                     self._held = head
@@ -258,10 +263,8 @@ class LeanCycle(RequestResponseCycle):
                 and not self.flow.write_paused and self.scope["method"] != "HEAD"):
             head = _lean_head(self, status, headers)
             if head is not None and len(body) == self.expected_content_length:
-                if self.access_log and self.access_logger.isEnabledFor(logging.INFO):
-                    self.access_logger.info('%s - "%s %s HTTP/%s" %d', get_client_addr(self.scope),
-                                            self.scope["method"], get_path_with_query_string(self.scope),
-                                            self.scope["http_version"], status)
+                if self.access_log:
+                    self._log_access(status)
                 self.response_started = True
                 self.waiting_for_100_continue = False
                 self.expected_content_length = 0
