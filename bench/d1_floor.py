@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.rest_ab import Server
+from bench.server import connect_when_up
 from bench.traverser_ab import FORMS, HttpxLike
 from bench.workload import workload
 
@@ -53,16 +54,7 @@ class Floor:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bench.asgi_floor", "--serve", str(self.port),
              "rest_adapter.http_protocol:CoalescingHttpToolsProtocol"], cwd=ROOT)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                self.sock = socket.create_connection(("127.0.0.1", self.port))
-                break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the floor server did not start") from None
-                time.sleep(0.05)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = connect_when_up(self.proc, self.port, 30, lambda: "the floor server did not start")
         self.buf = b""
 
     get = Server.get

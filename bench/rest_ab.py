@@ -33,8 +33,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from bench.server import connect_when_up
 
 _COST = re.compile(rb'"cost\(ns\)":\d+')
 
@@ -62,16 +63,7 @@ class Server:
             [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(self.port),
              "--log-level", "warning"],
             cwd=self.base, env={**os.environ, "PYTHONPATH": tree}, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                self.sock = socket.create_connection(("127.0.0.1", self.port))
-                break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError((self.base / "server.log").read_text()) from None
-                time.sleep(0.1)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = connect_when_up(self.proc, self.port, 60, (self.base / "server.log").read_text)
         self.buf = b""
 
     #: request header lines sent after Host (a subclass can send a client's own)
