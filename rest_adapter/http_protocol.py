@@ -208,6 +208,14 @@ class LeanCycle(RequestResponseCycle):
             if not self.disconnected:
                 self.transport.write(head)
 
+    def _completed(self) -> None:
+        """The end of a response the lean path wrote whole, as uvicorn ends one."""
+        self.response_complete = True
+        self.message_event.set()
+        if not self.keep_alive:
+            self.transport.close()
+        self.on_response()
+
     def _log_access(self, status: int) -> None:
         """uvicorn's access-log line for a response the lean path starts itself."""
         if self.access_logger.isEnabledFor(logging.INFO):
@@ -242,11 +250,7 @@ class LeanCycle(RequestResponseCycle):
                 if not more_body:
                     if self.expected_content_length != 0:
                         raise RuntimeError("Response content shorter than Content-Length")
-                    self.response_complete = True
-                    self.message_event.set()
-                    if not self.keep_alive:
-                        self.transport.close()
-                    self.on_response()
+                    self._completed()
                 return
         if not self.disconnected:
             self.transport.write(head)  # where uvicorn would have written it, just later
@@ -269,11 +273,7 @@ class LeanCycle(RequestResponseCycle):
                 self.waiting_for_100_continue = False
                 self.expected_content_length = 0
                 self.transport.write(head + body)
-                self.response_complete = True
-                self.message_event.set()
-                if not self.keep_alive:
-                    self.transport.close()
-                self.on_response()
+                self._completed()
                 return
         await self.send({"type": "http.response.start", "status": status, "headers": headers})
         await self.send({"type": "http.response.body", "body": body})

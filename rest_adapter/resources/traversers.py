@@ -177,6 +177,11 @@ def _json_ready(result: Any, checked: list[Any] | None = None) -> bool:
                 v = result["vertices"]
                 if type(v) is list and (v is checked or _IDS.issuperset(map(type, v))):
                     return True
+    return _json_ready_walk(result, checked)
+
+
+def _json_ready_walk(result: dict[Any, Any], checked: list[Any] | None) -> bool:
+    """`_json_ready` for any map: every value walked (the shortcut above must agree)."""
     if not _STR.issuperset(map(type, result)):
         return False
     for v in result.values():

@@ -18,20 +18,7 @@ M = {"edge_iterations": 3, "vertice_iterations": 1, "cost(ns)": 1200}
 
 def _walk(result: Any, checked: Any = None) -> bool:
     """The general walk alone (what `_json_ready` answered before its shortcut)."""
-    if type(result) is not dict or not trav._STR.issuperset(map(type, result)):
-        return False
-    for v in result.values():
-        t = type(v)
-        if t is int or t is Long:
-            continue
-        if t is dict:
-            if trav._STR.issuperset(map(type, v)) and trav._INTS.issuperset(map(type, v.values())):
-                continue
-        elif t is list:
-            if v is checked or trav._IDS.issuperset(map(type, v)):
-                continue
-        return False
-    return True
+    return type(result) is dict and trav._json_ready_walk(result, checked)
 
 
 IDS = [1, 2, 3]
