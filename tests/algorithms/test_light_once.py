@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,21 @@ N = 12
 #: (from, to, label): a self-loop, parallel edges, a way back, two labels, a hub (vertex 5)
 EDGES = [(0, 1, "e"), (0, 1, "e"), (0, 0, "e"), (0, 2, "f"), (0, 7, "e"), (0, 3, "f"), (3, 0, "e"),
          (1, 2, "e"), (2, 0, "f")] + [(5, t, "e") for t in (9, 1, 4, 11, 6, 8, 2, 10, 3, 7)] + [(5, 5, "f")]
+
+@contextmanager
+def traced(graph: Graph) -> Iterator[list[str]]:
+    """The SQL text of every statement the graph's idle pooled connections run meanwhile."""
+    seen: list[str] = []
+    raws = [raw for _, raw in graph.store._idle]
+    assert raws
+    for raw in raws:
+        raw.set_trace_callback(seen.append)
+    try:
+        yield seen
+    finally:
+        for raw in raws:
+            raw.set_trace_callback(None)
+
 
 
 @pytest.fixture(params=["strict", "auto"])
@@ -169,12 +185,7 @@ def test_one_statement_without_a_transaction(graph: Graph) -> None:
     """Through the REST handlers' entry (`direct_algorithms.traverse`): the first request
     of a parameter set takes the general path (BEGIN, lookup, read, ROLLBACK), every later
     one a single SELECT."""
-    seen: list[str] = []
-    raws = [raw for _, raw in graph.store._idle]
-    assert raws
-    for raw in raws:
-        raw.set_trace_callback(seen.append)
-    try:
+    with traced(graph) as seen:
         for source in (0, 5, 0):
             for step in ("hg_kout", "hg_kneighbor"):
                 req = {"source": Long(source), "max_depth": 1, "direction": "OUT", "label": "e", "max_degree": -1,
@@ -182,9 +193,6 @@ def test_one_statement_without_a_transaction(graph: Graph) -> None:
                 if step == "hg_kout":
                     req["capacity"] = -1
                 direct_algorithms.traverse(graph, ir_of(step, req))
-    finally:
-        for raw in raws:
-            raw.set_trace_callback(None)
     statements = [s.split()[0] for s in seen]
     assert statements[:8] == ["BEGIN", "SELECT", "SELECT", "ROLLBACK"] * 2
     assert statements[8:] == ["SELECT"] * 4
@@ -195,19 +203,12 @@ def test_depth_two_reads_the_source_and_its_layer_in_one_statement(graph: Graph)
     """Depth 2 with no per-vertex limit: the general path's first request takes a snapshot
     around three statements; then both layers come from ONE statement (`tx.source_far_ids`:
     the source, its first layer with ids, the second layer's ids), no BEGIN/ROLLBACK."""
-    seen: list[str] = []
-    raws = [raw for _, raw in graph.store._idle]
-    for raw in raws:
-        raw.set_trace_callback(seen.append)
     got = []
-    try:
+    with traced(graph) as seen:
         for _ in range(2):
             req = {"source": Long(5), "max_depth": 2, "direction": "OUT", "max_degree": -1, "limit": -1,
                    "capacity": -1}
             got.append(_same(direct_algorithms.traverse(graph, ir_of("hg_kout", req))[0]))
-    finally:
-        for raw in raws:
-            raw.set_trace_callback(None)
     statements = [s.split()[0] for s in seen]
     assert statements == ["BEGIN", "SELECT", "SELECT", "SELECT", "ROLLBACK", "SELECT"]
     assert seen[5].startswith("SELECT v.key, (SELECT json_array(") and seen[5].count("json_group_array") == 3
@@ -291,12 +292,8 @@ def test_depth_two_count_of_whole_layers_in_one_statement(graph: Graph) -> None:
     """A depth-2 count that cuts no layer (no limit, capacity or per-vertex limit): both
     layers by ONE statement (`tx.source_two_layers`), no BEGIN/ROLLBACK, the same counts as
     the general path, a way back to the source (0 -f-> 3 -e-> 0) and a self-loop left out."""
-    seen: list[str] = []
-    raws = [raw for _, raw in graph.store._idle]
-    for raw in raws:
-        raw.set_trace_callback(seen.append)
     got = []
-    try:
+    with traced(graph) as seen:
         for step in ("hg_kout", "hg_kneighbor"):
             for _ in range(2):
                 req = {"source": Long(0), "max_depth": 2, "direction": "OUT", "max_degree": -1, "limit": -1,
@@ -304,9 +301,6 @@ def test_depth_two_count_of_whole_layers_in_one_statement(graph: Graph) -> None:
                 if step == "hg_kout":
                     req["capacity"] = -1
                 got.append(direct_algorithms.traverse(graph, ir_of(step, req))[0]["vertices_size"])
-    finally:
-        for raw in raws:
-            raw.set_trace_callback(None)
     statements = [s.split()[0] for s in seen]
     # auto mode holds the parallel pair 0 -> 1 as two edges: the first layer repeats an end,
     # so a second statement reads it with the DISTINCT (each end's range counted once)
