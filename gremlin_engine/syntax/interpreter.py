@@ -28,6 +28,7 @@ from typing import Any
 
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
 from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
+from gremlin_engine.structure.result_size import check_result_size
 from gremlin_engine.syntax import ast, names, operators, parser, regex_guard, sandbox, templates
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
@@ -155,10 +156,10 @@ class Interpreter:
                 "an anonymous traversal (`__...`) cannot be iterated without a traversal source"
             )
         if type(value) is dict:
-            return self.bounds.results([{k: _shown(v)} for k, v in value.items()])
+            return _bounded([{k: _shown(v)} for k, v in value.items()])
         if isinstance(value, list | tuple | set | frozenset | Iterator):
-            return self.bounds.results([_shown(v) for v in value])
-        return self.bounds.results([_shown(value)])
+            return _bounded([_shown(v) for v in value])
+        return _bounded([_shown(value)])
 
     # ---- expressions ----------------------------------------------------------------
     def evaluate(self, node: ast.Expr) -> Any:
@@ -434,6 +435,12 @@ def _arg_value(v: Any) -> Any:
 
 def _is_handle(v: Any) -> bool:
     return is_handle(v, _is_plain_value(v))
+
+
+def _bounded(results: list[Any]) -> list[Any]:
+    """A script's results, once within MAX_RESULT_SIZE written out."""
+    check_result_size(results)
+    return results
 
 
 def _shown(v: Any) -> Any:

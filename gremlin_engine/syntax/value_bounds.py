@@ -3,8 +3,8 @@
 A script's own arithmetic runs in the interpreter, between the traversal steps that poll a
 CancelToken, so it is bounded here: every string or list an operator builds and every
 collection literal is weighed (`MAX_VALUE_SIZE`, and `MAX_SCRIPT_VALUE_BUDGET` for the run),
-BigIntegers are bounded in bits (`MAX_BIGINT_BITS`), and the results a script sends back are
-weighed as a serializer would write them (`MAX_RESULT_SIZE`). A value shared N times weighs
+and BigIntegers are bounded in bits (`MAX_BIGINT_BITS`); the results a script sends back are
+weighed by `structure/result_size.py`, as every engine result is. A value shared N times weighs
 N times its own weight: `a = [x, x, ...]; b = [a, a, ...]` is small in memory and
 exponential once written out. Host handles (`graph.schema()`, schema builders) never leave
 a script: they may not be arguments, and a result shows only their class name.
@@ -75,24 +75,6 @@ class ValueBounds:
             )
         self.budget.spend(1, what)
         return result
-
-    def results(self, results: list[Any]) -> list[Any]:
-        """`results` once their nested collections, written out, stay within
-        MAX_RESULT_SIZE: `fold()` of `union(identity(), identity())` 30 times over holds 60
-        lists in memory, and a serializer would write 2**30 items of them."""
-        total = 0
-        for item in results:
-            if isinstance(item, _CONTAINERS):
-                try:
-                    total += self.weight(item)
-                except RecursionError:
-                    total = limits.MAX_RESULT_SIZE + 1
-                if total > limits.MAX_RESULT_SIZE:
-                    raise LimitExceeded(
-                        "the script's results are too large to send: their nested collections hold more than "
-                        f"MAX_RESULT_SIZE ({limits.MAX_RESULT_SIZE:,}) items, counting shared ones in full"
-                    )
-        return results
 
 
 def is_handle(v: Any, plain: bool) -> bool:

@@ -15,7 +15,8 @@ from gremlin_engine import limits
 from gremlin_engine.errors import LimitExceeded
 from gremlin_engine.graph import Graph
 from gremlin_engine.runtime import api
-from gremlin_engine.runtime.materialize import elements_in, expanded_size
+from gremlin_engine.runtime.materialize import elements_in
+from gremlin_engine.structure.result_size import expanded_size
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.ir import TraversalIR, anonymous
 
