@@ -29,7 +29,7 @@ from typing import Any
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
 from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
 from gremlin_engine.structure.result_size import check_result_size
-from gremlin_engine.syntax import ast, names, operators, parser, regex_guard, sandbox, templates
+from gremlin_engine.syntax import ast, names, operators, parser, sandbox, templates
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
 from gremlin_engine.syntax.parser import parse
@@ -227,8 +227,6 @@ class Interpreter:
 
     def _predicate(self, node: ast.PredicateCall) -> P:
         args = self.args(node.args)
-        if node.name in ("regex", "notRegex"):
-            regex_guard.check(args, node.pos)
         return make_predicate(node.family, node.name, args)
 
     def _function(self, node: ast.FunctionCall) -> Any:

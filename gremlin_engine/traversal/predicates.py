@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import decimal
-import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -23,6 +22,7 @@ from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.structure import numbers as num
 from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
 from gremlin_engine.traversal.compare import compare, equals
+from gremlin_engine.traversal.regex import Regex, compile_pattern
 from gremlin_engine.traversal.tokens import GType
 
 
@@ -63,7 +63,7 @@ def _not_between(v: Any, arg: Any) -> bool:
 
 def _text(fn: Callable[[str, Any], bool], negated: bool) -> Callable[[Any, Any], bool]:
     def test(v: Any, arg: Any) -> bool:
-        if not isinstance(v, str) or not isinstance(arg, str | re.Pattern):
+        if not isinstance(v, str) or not isinstance(arg, str | Regex):
             return False  # TextP on a non-string is an error, i.e. filtered out
         return fn(v, arg) != negated
 
@@ -128,8 +128,8 @@ _OPS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
     "notStartingWith": (_text(lambda s, a: s.startswith(a), True), "startingWith"),
     "endingWith": (_text(lambda s, a: s.endswith(a), False), "notEndingWith"),
     "notEndingWith": (_text(lambda s, a: s.endswith(a), True), "endingWith"),
-    "regex": (_text(lambda s, a: a.search(s) is not None, False), "notRegex"),
-    "notRegex": (_text(lambda s, a: a.search(s) is not None, True), "regex"),
+    "regex": (_text(lambda s, a: a.search(s), False), "notRegex"),
+    "notRegex": (_text(lambda s, a: a.search(s), True), "regex"),
 }
 _TEXT_OPS = {"containing", "notContaining", "startingWith", "notStartingWith", "endingWith",
              "notEndingWith", "regex", "notRegex"}
@@ -147,7 +147,7 @@ class P:
             raise StepArgumentError(f"unknown predicate {self.family}.{op}")
         self.op = op
         self.value = value
-        self._pattern = _compiled(value) if op in ("regex", "notRegex") and isinstance(value, str) else None
+        self._pattern = compile_pattern(value) if op in ("regex", "notRegex") and isinstance(value, str) else None
 
     def test(self, v: Any) -> bool:
         if self.op == "and":
@@ -273,11 +273,3 @@ def make_predicate(family: str, name: str, args: Iterable[Any]) -> P:
     return P(name, args[0] if _ARITY[name] == 1 else [args[0], args[1]])
 
 
-def _compiled(pattern: str) -> re.Pattern[str]:
-    """A `TextP.regex` pattern once `regex_guard` passes it: Python's `re` cannot be
-    interrupted, so a catastrophic pattern from bytecode or REST is refused as a script's
-    is (imported here, at first use: `syntax` imports this module)."""
-    from gremlin_engine.syntax import regex_guard
-
-    regex_guard.check((pattern,), None)
-    return re.compile(pattern)
