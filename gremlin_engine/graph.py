@@ -14,8 +14,7 @@ outlives the process anyway.
 
 from __future__ import annotations
 
-import os
-import shutil
+import logging
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,8 @@ from typing import Any
 
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
 from gremlin_engine.variables import VariableService
+
+log = logging.getLogger("hugelite.engine")
 
 #: graph modes (HugeGraph `GraphMode`); see spec "States and transitions"
 GRAPH_MODES = ("NONE", "RESTORING", "MERGING", "LOADING")
@@ -66,7 +67,14 @@ class GraphConfig:
         if self.backend == "memory":
             self.store = None
         elif not self.store:
-            self.store = f"data/{self.name}.db"
+            self.store = self.store_in_data_folder(self.name)
+
+    @staticmethod
+    def store_in_data_folder(store_name: str) -> str:
+        """The store file of a store named `store_name` in the server's data folder (`data/`
+        under the working directory): where a graph's store is by default, and the only
+        place a graph created over REST may keep one."""
+        return f"data/{store_name}.db"
 
     @classmethod
     def from_properties(cls, name: str, props: Mapping[str, str], text: str = "") -> GraphConfig:
@@ -374,7 +382,8 @@ class GraphRegistry:
     # ---- stores -----------------------------------------------------------------------
     @staticmethod
     def store_status(cfg: GraphConfig) -> str:
-        """'ready', 'uninitialised', 'mismatch' or 'memory' — without changing anything."""
+        """'ready', 'uninitialised', 'mismatch', 'not a hugelite store' or 'memory' — without
+        changing anything."""
         if cfg.backend == "memory":
             return "memory"
         path = cfg.store_path
@@ -390,6 +399,8 @@ class GraphRegistry:
             return "uninitialised"
         except api.StoreVersionMismatch:
             return "mismatch"
+        except api.StoreNotHugelite:
+            return "not a hugelite store"
         finally:
             store.close()
 
@@ -411,6 +422,8 @@ class GraphRegistry:
                 return True
             except api.StoreVersionMismatch as e:
                 raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
+            except api.StoreNotHugelite as e:
+                raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
         finally:
             store.close()
 
@@ -438,6 +451,9 @@ class GraphRegistry:
                 except api.StoreVersionMismatch as e:
                     store.close()
                     raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
+                except api.StoreNotHugelite as e:
+                    store.close()
+                    raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
             self._names_changed()
@@ -458,20 +474,16 @@ class GraphRegistry:
             return self.open(cfg)
 
     def drop(self, name: str, delete_store: bool = True) -> GraphConfig:
-        """Closes and unregisters a graph and (by default) deletes its store files."""
+        """Closes and unregisters a graph and (by default) deletes its store files, only when
+        hugelite created them (`storage.remove_store_files`): a pre-existing file stays."""
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]
             self._names_changed()
         graph.close()
         path = graph.config.store_path
-        if delete_store and path is not None:
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                p = Path(str(path) + suffix)
-                if p.is_dir():
-                    shutil.rmtree(p)
-                elif p.exists():
-                    os.remove(p)
+        if delete_store and path is not None and not _store_api().remove_store_files(path):
+            log.warning("graph '%s' dropped; its store %s was not created by hugelite and stays on disk", name, path)
         return graph.config
 
     def _names_changed(self) -> None:

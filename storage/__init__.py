@@ -22,9 +22,11 @@ from storage.errors import (
     StoreClosed,
     StoreConflict,
     StoreError,
+    StoreNotHugelite,
     StoreNotInitialised,
     StoreVersionMismatch,
 )
+from storage.files import remove_store_files
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.store import Store, open_store
 from storage.tables import SCHEMA_KINDS, STORE_VERSION
@@ -43,10 +45,12 @@ __all__ = [
     "StoreClosed",
     "StoreConflict",
     "StoreError",
+    "StoreNotHugelite",
     "StoreNotInitialised",
     "StoreVersionMismatch",
     "Tx",
     "VertexRow",
     "WriteTx",
     "open_store",
+    "remove_store_files",
 ]

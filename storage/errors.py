@@ -52,3 +52,12 @@ class StoreBusy(StoreError):
 
 class StoreClosed(StoreError):
     """The store was closed; open a new one."""
+
+
+class StoreNotHugelite(StoreError):
+    """The store path holds a file that is not a hugelite store (another SQLite database, or
+    not SQLite at all): hugelite neither writes into it nor deletes it."""
+
+    def __init__(self, path: str, why: str) -> None:
+        self.path = path
+        super().__init__(f"store at {path} is not a hugelite database ({why}); it was left untouched")

@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from storage import migrations
+from storage import files, migrations
 from storage.engine import create_sqlite_engine
 from storage.errors import StoreBusy, StoreClosed, StoreError, StoreNotInitialised, StoreVersionMismatch
 from storage.tables import STORE_VERSION, metadata
@@ -127,8 +127,12 @@ class Store:
     # ---- lifecycle -----------------------------------------------------------------------
     def initialise(self) -> None:
         """Create the tables and record the store version. Idempotent; upgrades a store of an
-        older version this code can upgrade (`migrations`), refuses any other version."""
+        older version this code can upgrade (`migrations`), refuses any other version, and
+        refuses a file that is not a hugelite store (`files.check_usable`). A file created
+        here is recorded as hugelite's (`files.OWNER_KEY`): only such files are ever deleted."""
+        created = False
         if self.path is not None:
+            created = files.check_usable(self.path) is files.FileKind.MISSING
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with self.write() as tx:
             if migrations.can_upgrade(tx.meta_get("store_version") if _has_meta(tx) else None):
@@ -140,10 +144,12 @@ class Store:
             if found is None:
                 tx.meta_set("store_version", STORE_VERSION)
                 tx.meta_set("backend", "sqlite")
+            if created:
+                tx.meta_set(files.OWNER_KEY, files.OWNER_VALUE)
 
     def stored_version(self) -> str | None:
         """The store version recorded in the database, None when it is not initialised."""
-        if self.path is not None and not Path(self.path).exists():
+        if self.path is not None and files.check_usable(self.path) is not files.FileKind.HUGELITE:
             return None
         with self.read() as tx:
             return tx.meta_get("store_version") if _has_meta(tx) else None

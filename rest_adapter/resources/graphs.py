@@ -7,11 +7,20 @@ path `/` stands for the graph itself, `/graphs/{graph}`), mounted by `app.py` un
 Creating a graph at runtime accepts HugeGraph 1.5's `text/plain` properties body (answered
 200, as 1.5 does) and 1.7's JSON object of properties (answered 201); a non-memory graph
 gets a `conf/graphs/<name>.properties` file so it is there again after a restart.
+
+A graph created over REST keeps its store in the server's data folder (issue 16): `store`
+is what it is in HugeGraph, the backend store's *name* (`store=hugegraph2`), and names the
+file `data/<store>.db` (default: the graph's name; `data/<store>.db` itself is accepted
+too); any other path is refused with a 400. A file
+already there that is not a hugelite store is refused untouched, and dropping a graph
+deletes its store only when hugelite created that file (`storage.remove_store_files`).
+Create, drop and clear become administrator-only once authentication exists (issue 19).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
@@ -30,7 +39,7 @@ from rest_adapter.context import (
     settings_of,
 )
 from rest_adapter.errors import bad_request
-from rest_adapter.settings import check_graph_name, graph_config_from_text, parse_properties
+from rest_adapter.settings import GRAPH_NAME_RE, check_graph_name, parse_properties
 
 log = logging.getLogger("hugelite.rest")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -62,6 +71,7 @@ async def _config_from_body(request: Request, name: str) -> tuple[GraphConfig, b
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     raw = (await request.body()).decode("utf-8", errors="replace")
     as_json = ctype == "application/json" or (not ctype.startswith("text/") and raw.lstrip().startswith("{"))
+    text = ""
     if as_json and raw.strip():
         body = await read_json(request, dict)
         props = dict(base)
@@ -70,13 +80,31 @@ async def _config_from_body(request: Request, name: str) -> tuple[GraphConfig, b
                 raise bad_request(f"The graph config value of '{k}' must be a string, number or boolean")
             props[str(k)] = str(v).lower() if isinstance(v, bool) else str(v)
         props.pop("gremlin.graph", None)
-        return GraphConfig.from_properties(name, props), True
-    if not raw.strip() and not base:
-        raise bad_request("The graph config can't be empty")
-    if base:
+    else:
+        if not raw.strip() and not base:
+            raise bad_request("The graph config can't be empty")
         props = {**base, **parse_properties(raw)}
-        return GraphConfig.from_properties(name, props), False
-    return graph_config_from_text(name, raw), False
+        text = "" if base or "store" in props else raw
+    props["store"] = _confined_store(name, props.get("store"))
+    return GraphConfig.from_properties(name, props, text=text), as_json
+
+
+_DATA_FILE = re.compile(re.escape(GraphConfig.store_in_data_folder("@")).replace("@", "([^/]*)"))
+
+
+def _confined_store(graph: str, store: str | None) -> str:
+    """The store file a graph created over REST gets: `data/<store name>.db`, never a
+    client's path (see the module docstring)."""
+    store = (store or "").strip() or graph
+    in_data = _DATA_FILE.fullmatch(store)  # the data folder's own form, `data/<name>.db`
+    store = in_data.group(1) if in_data else store
+    if not GRAPH_NAME_RE.match(store):
+        raise bad_request(
+            f"The graph config 'store' must be a store name (a letter, then letters, digits or '_'), "
+            f"not a path: a graph created over REST keeps its store in the server's data folder "
+            f"as {GraphConfig.store_in_data_folder('<store>')}"
+        )
+    return GraphConfig.store_in_data_folder(store)
 
 
 async def create_graph(request: Request) -> Response:

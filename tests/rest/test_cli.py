@@ -43,7 +43,8 @@ def test_serve_refuses_store_without_tables(tmp_path: Path) -> None:
     sqlite3.connect(tmp_path / "data" / "g.db").execute("CREATE TABLE unrelated (x)").connection.commit()
     r = run_cli("serve", "--conf", str(conf), cwd=tmp_path)
     assert r.returncode == 2
-    assert "Graph 'g': store" in r.stderr and "is not initialised" in r.stderr
+    assert "Graph 'g': store" in r.stderr and "is not a hugelite database" in r.stderr
+    assert "it was left untouched" in r.stderr
 
 
 def test_serve_refuses_mismatched_store(tmp_path: Path) -> None:

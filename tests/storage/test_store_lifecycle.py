@@ -116,9 +116,13 @@ def test_not_a_database_is_a_store_error(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     path.write_bytes(b"this is not an sqlite database, just some text padding" * 100)
     s = open_store(path)
-    with pytest.raises(StoreError, match="not a database"):
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a hugelite database \\(it is not a SQLite database\\)"):
         s.check_ready()
+    with pytest.raises(StoreError, match="it was left untouched"):
+        s.initialise()
     s.close()
+    assert path.read_bytes() == before
 
 
 def test_empty_file_is_not_initialised(tmp_path: Path) -> None:
