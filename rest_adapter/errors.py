@@ -10,7 +10,10 @@ how a client sees them. A REST error body is HugeGraph's:
 prefix, status picked from the Java class name, see gremlin-and-tasks.md §1) and also carry
 the TinkerPop envelope keys, so either kind of client finds what it reads.
 
-Nothing maps to 500 on purpose: a 500 is a bug, logged with its traceback.
+Nothing maps to 500 on purpose: a 500 is a bug, logged with its traceback; its message
+says so and never carries the Python exception's text (which names interpreter internals,
+not anything the client can act on). A `MemoryError` is the request outgrowing the memory
+the process could allocate: a 400 `LimitExceedException` naming the memory bounds.
 """
 
 from __future__ import annotations
@@ -56,7 +59,14 @@ TABLE: dict[type[BaseException], tuple[int, int]] = {
     E.TraversalTimeout: (400, TIMEOUT),
     E.TraversalCancelled: (400, EVALUATION_ERROR),
     E.TransactionError: (400, EVALUATION_ERROR),
+    MemoryError: (400, EVALUATION_ERROR),
 }
+
+INTERNAL_ERROR_MESSAGE = "Internal server error; the server log has the details"
+MEMORY_ERROR_MESSAGE = (
+    "The request needed more memory than the server could allocate; requests are bounded by "
+    "HUGELITE_TRAVERSAL_MEMORY_MB per traversal and MAX_VALUE_SIZE per value: narrow it (limit(), fewer steps)"
+)
 
 
 class HttpError(Exception):
@@ -127,6 +137,8 @@ def java_name(exc: BaseException) -> str:
     name = getattr(exc, "java_exception", None)
     if name:
         return str(name)
+    if isinstance(exc, MemoryError):
+        return E.LimitExceeded.java_exception
     return "java.lang.RuntimeException"
 
 
@@ -138,14 +150,20 @@ def message_of(exc: BaseException) -> str:
         return exc.message
     if isinstance(exc, HTTPException):
         return _HTTP_REASON.get(exc.status_code, f"HTTP {exc.status_code} {exc.detail}")
+    if isinstance(exc, MemoryError):
+        return MEMORY_ERROR_MESSAGE
+    if classify(exc)[0] >= 500 and not isinstance(exc, E.HugeliteError):
+        return INTERNAL_ERROR_MESSAGE
     return str(exc)
 
 
 def cause_of(exc: BaseException) -> str:
+    """The cause's Java name and message when it is one of ours; nothing for a Python
+    exception (its text names interpreter internals)."""
     cause = exc.__cause__
-    if cause is None:
+    if cause is None or not hasattr(cause, "java_exception"):
         return ""
-    return f"{java_name(cause) if hasattr(cause, 'java_exception') else type(cause).__name__}: {cause}"
+    return f"{java_name(cause)}: {cause}"
 
 
 def error_body(exc: BaseException) -> dict[str, Any]:

@@ -56,6 +56,8 @@ def resolve_import_path(path: str | Path, import_dir: str | Path | None) -> Path
     relative to the folder, and the resolved file must lie inside it."""
     if import_dir is None:
         raise Forbidden("g.io() reads files only from the configured import folder, and none is configured")
+    if any(ord(ch) < 0x20 or ch == "\x7f" for ch in str(path)):
+        raise IllegalArgument(f"g.io(): a file name has no control characters (NUL, newline, ...); got {str(path)!r}")
     root = Path(import_dir).resolve()
     p = Path(path)
     target = (p if p.is_absolute() else root / p).resolve()

@@ -220,6 +220,10 @@ def _links_of(body: dict[str, Any]) -> list[tuple[str, str]]:
     if src is not None or tgt is not None:
         if (src, tgt) not in links:
             links.insert(0, (src, tgt))
+    for pair in links:
+        for side, label in zip(("source_label", "target_label"), pair, strict=True):
+            if label is not None and not isinstance(label, str):
+                raise IllegalArgument(f"The {side} must be the name of a vertex label (a string), but got '{label}'")
     return links
 
 

@@ -10,12 +10,15 @@ from gremlin_engine.errors import IllegalArgument
 
 _ILLEGAL_NAME = re.compile(r".*\s+$|~.*", re.S)
 _RESERVED_CHARS = ("#", ">", ":", "!")
+#: control characters (C0, DEL, C1): a name with one cannot be read back, logged or typed safely
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 CREATE_TIME = "~create_time"
 
 
 def check_name(name: Any) -> str:
     """HugeGraph's schema name rules: not empty, < 256 UTF-8 bytes, no trailing whitespace,
-    no leading `~` (hidden system schema), none of `#>:!`."""
+    no leading `~` (hidden system schema), none of `#>:!`; and (hugelite) no control
+    characters, which HugeGraph lets through into names no client can print or type."""
     if name is None or (isinstance(name, str) and not name):
         raise IllegalArgument("The name can't be empty.")
     if not isinstance(name, str):
@@ -24,6 +27,8 @@ def check_name(name: Any) -> str:
         raise IllegalArgument("The length of name must less than 256 bytes.")
     if _ILLEGAL_NAME.fullmatch(name):
         raise IllegalArgument(f"Illegal schema name '{name}'")
+    if _CONTROL.search(name):
+        raise IllegalArgument(f"Illegal schema name {name!r}: it contains a control character")
     for ch in _RESERVED_CHARS:
         if ch in name:
             raise IllegalArgument(f"The name can't contain character '{ch}'.")

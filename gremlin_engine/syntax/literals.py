@@ -74,7 +74,15 @@ def number(text: str) -> object:
         if not set(digits) <= set("01234567"):
             raise LiteralError(f"invalid octal literal {text}")
         return _integer(sign * int(digits, 8), suffix, text)
+    if len(digits) > _MAX_DECIMAL_DIGITS:  # Python refuses to read more than 4,300 digits
+        raise LiteralError(
+            f"integer literal is too large ({len(digits):,} digits, MAX_BIGINT_BITS is {limits.MAX_BIGINT_BITS:,})"
+        )
     return _integer(sign * int(digits), suffix, text)
+
+
+#: the most decimal digits an integer of MAX_BIGINT_BITS bits has (checked before reading them)
+_MAX_DECIMAL_DIGITS = len(str(2**limits.MAX_BIGINT_BITS))
 
 
 def _integer(value: int, suffix: str, text: str) -> object:

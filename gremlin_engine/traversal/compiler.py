@@ -140,8 +140,10 @@ def _make_step(name: str, args: tuple[Any, ...], pos: tuple[int, int] | None) ->
         return spec.factory(*compiled)
     except (StepArgumentError, UnsupportedStep, NotSupported):
         raise
-    except (TypeError, ValueError, IndexError) as exc:
+    except ValueError as exc:
         raise StepArgumentError(f"{name}() does not accept the arguments {args!r}: {exc}") from exc
+    except (TypeError, IndexError) as exc:  # Python's own text names its internals, not the step's rule
+        raise StepArgumentError(f"{name}() does not accept the arguments {args!r}") from exc
 
 
 #: exact argument types `_compile_arg` returns as they are (no traversal inside)

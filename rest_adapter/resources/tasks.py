@@ -12,13 +12,24 @@ from gremlin_engine.errors import NotFound
 from rest_adapter.context import graph_of, json_response, no_content, query_bool, query_int, query_one, run
 from rest_adapter.errors import bad_request, unsupported_action
 
+#: task ids are Java longs (HugeGraph's `Id`); a bigger number names no task
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+
+
+def _as_long(raw: str) -> int | None:
+    try:
+        value = int(raw)
+    except ValueError:
+        return None
+    return value if _LONG_MIN <= value <= _LONG_MAX else None
+
 
 def _task_id(request: Request) -> int:
     raw = request.path_params["id"]
-    try:
-        return int(raw)
-    except ValueError:
-        raise NotFound(f"Can't find task with id '{raw}'") from None
+    value = _as_long(raw)
+    if value is None:
+        raise NotFound(f"Can't find task with id '{raw}'")
+    return value
 
 
 async def list_tasks(request: Request) -> Response:
@@ -29,10 +40,9 @@ async def list_tasks(request: Request) -> Response:
         page = ""
     limit = query_int(request, "limit", 100)
     raw_ids = request.query_params.getlist("ids")
-    try:
-        ids = [int(i) for i in raw_ids]
-    except ValueError:
-        raise bad_request(f"Invalid task ids: {raw_ids}") from None
+    ids = [_as_long(i) for i in raw_ids]
+    if None in ids:
+        raise bad_request(f"Invalid task ids: {raw_ids} (each a 64-bit integer)")
     tasks, next_page = await run(graph.tasks.list, status, limit, page, ids or None)
     if page is not None and not ids:
         return json_response({"tasks": tasks, "page": next_page})

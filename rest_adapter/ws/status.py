@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from rest_adapter.errors import classify, java_name
+from rest_adapter.errors import classify, java_name, message_of
 from rest_adapter.serializers.mime import MalformedRequest, SerializationError
 
 log = logging.getLogger("hugelite.gremlin_ws")
@@ -47,8 +47,7 @@ def error_status(exc: BaseException) -> tuple[int, str, dict[str, Any]]:
     if isinstance(exc, SerializationError):
         return SERVER_ERROR_SERIALIZATION, f"Error during serialization: {exc}", {}
     _http, code = classify(exc)
-    message = str(exc) or type(exc).__name__
+    message = message_of(exc) or java_name(exc)
     if code == SERVER_ERROR:
         log.exception("unexpected error serving a Gremlin request", exc_info=exc)
-        message = f"Server error: {type(exc).__name__}: {message}"
     return code, message, {"exceptions": [java_name(exc)], "stackTrace": ""}

@@ -95,7 +95,7 @@ OVER_HTTP: list[tuple[str, int, str, str]] = [
     ("x = 'a'\n" + "x = x + x\n" * 40 + "x", 400,
      "org.apache.hugegraph.exception.LimitExceedException", "MAX_VALUE_SIZE"),
     ("x = 99999999999n\n" + "x = x * x\n" * 40 + "x", 400,
-     "org.apache.hugegraph.exception.LimitExceedException", "MAX_BIGINT_BITS"),
+     "org.apache.hugegraph.exception.LimitExceedException", "MAX_BIG"),
     ("(" * 100_000 + "1" + ")" * 100_000, 400, "groovy.lang.MissingMethodException", "nested too deeply"),
     ("g.V()" + ".out()" * 100_000, 400, "groovy.lang.MissingMethodException", "steps or members in one chain"),
     ("g.inject(1).repeat(identity()).times(1000000000)", 400,
