@@ -39,6 +39,7 @@ from rest_adapter import resources as resources_pkg
 from rest_adapter.compression import GZIP_LEVEL, GZIP_MINIMUM_SIZE
 from rest_adapter.errors import exception_handlers
 from rest_adapter.front_door import FrontDoor, TrailingSlashMiddleware
+from rest_adapter.login_throttle import LoginThrottle
 from rest_adapter.routing import IndexedRouter
 from rest_adapter.settings import Settings
 from rest_adapter.telemetry import Telemetry
@@ -142,6 +143,7 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
     app.router = IndexedRouter(app.router.routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.telemetry = telemetry
+    app.state.login_throttle = LoginThrottle()  # every door that checks a password shares it
     if registry is not None:
         app.state.registry = registry
         app.registry = registry

@@ -46,7 +46,7 @@ from rest_adapter.serializers.mime import (
 )
 from rest_adapter.thread_pools import LazyPool
 from rest_adapter.ws.requests import Job, run_job
-from rest_adapter.ws.sasl import auth_enabled, authenticate, challenge, check_credentials, parse_basic
+from rest_adapter.ws.sasl import auth_enabled, authenticate, challenge, login, parse_basic
 from rest_adapter.ws.sessions import SessionManager
 from rest_adapter.ws.status import INVALID_REQUEST_ARGUMENTS, NO_CONTENT, RequestError, error_status
 
@@ -89,12 +89,17 @@ class GremlinConnection:
         self.closed = False
         self.authenticated = not auth_enabled(self.settings)
         self.pending: dict[Any, tuple[Codec, RequestMessage]] = {}
-        if not self.authenticated:
-            basic = parse_basic(websocket.headers.get("authorization"))
-            if basic is not None and check_credentials(self.settings, *basic):
-                self.authenticated = True
+        self.throttle = app.state.login_throttle
+        self.address = websocket.client.host if websocket.client else None
 
     async def serve(self) -> None:
+        if not self.authenticated:
+            basic = parse_basic(self.ws.headers.get("authorization"))
+            if basic is not None:
+                try:
+                    self.authenticated = await login(self.settings, self.throttle, *basic, self.address)
+                except RequestError:
+                    pass  # throttled: the connection is asked for SASL like any other
         await self.ws.accept()
         try:
             while True:
@@ -129,7 +134,7 @@ class GremlinConnection:
 
     async def on_authentication(self, codec: Codec, req: RequestMessage) -> None:
         try:
-            authenticate(self.settings, req.args)
+            await authenticate(self.settings, req.args, self.throttle, self.address)
         except RequestError as exc:
             self.pending.pop(req.request_id, None)
             await self.send_error(codec, req.request_id, exc)

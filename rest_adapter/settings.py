@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from gremlin_engine import GraphConfig, IllegalArgument
+from rest_adapter.ws.sasl import EmptyCredential, credential_table
 
 GRAPH_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,47}$")
 _SEP_RE = re.compile(r"\s*[=:]\s*|\s+")
@@ -104,6 +105,11 @@ class Settings:
         s.max_edges_per_batch = _int(raw, "batch.max_edges_per_batch", 500, server_file)
         if raw.get("gremlin.import_dir"):
             s.import_dir = Path(raw["gremlin.import_dir"]).expanduser().resolve()
+        if str(raw.get("auth.authenticator", "")).strip():
+            try:
+                credential_table(raw)
+            except EmptyCredential as e:
+                raise SettingsError(f"{server_file}: {e}") from None
         graphs = raw.get("graphs")
         s.graphs_dir = Path(graphs).expanduser().resolve() if graphs else (conf / "graphs").resolve()
         if not s.graphs_dir.is_dir():
