@@ -24,10 +24,9 @@ from tests.wire.server import Server, free_port, write_conf
 def tx_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     base = tmp_path_factory.mktemp("tx")
     port = free_port()
-    store = base / "txg.db"
     conf = write_conf(base, port, graphs={})
-    s = Server(conf, port)
-    status, body = s.request("POST", "/graphs/txg", f"backend=sqlite\nstore={store}\nschema.mode=auto\n")
+    s = Server(conf, port)  # the store: data/txg.db, in the server's data folder
+    status, body = s.request("POST", "/graphs/txg", "backend=sqlite\nstore=txg\nschema.mode=auto\n")
     assert status == 200, body
     yield s
     s.stop()
