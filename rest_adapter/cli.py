@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from gremlin_engine import GraphRegistry, HugeliteError, StoreNotReady
+from gremlin_engine import GraphRegistry, HugeliteError, IllegalArgument, StoreNotReady
 from rest_adapter.resources.versions import API, GREMLIN, HUGEGRAPH_CORE
 from rest_adapter.settings import Settings, SettingsError
 
@@ -204,7 +204,7 @@ def init_store(conf: str, if_needed: bool) -> None:
             continue
         try:
             created = GraphRegistry.init_store(cfg)
-        except StoreNotReady as e:
+        except (StoreNotReady, IllegalArgument) as e:  # another store version; not a hugelite file
             click.echo(f"hugelite: {e}", err=True)
             failed = True
             continue

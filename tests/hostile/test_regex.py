@@ -1,7 +1,8 @@
 """No regex can freeze the server (issue 16 item 5): patterns run on RE2, in linear time.
 
-Before: `^(a?){9}(a?){9}(a?){9}a{14}$` held every other request for seconds, and `.*.*.*x`
-on a 600-character value stalled the whole process for more than a minute. Now both answer
+Before: `^(a?){9}(a?){9}(a?){9}a{14}$` on `a` * 13 + `b` took 17.6 s of Python's `re` (35 s
+on 20 `a`s), holding every other request, and `.*.*.*x` on a 600-character value held
+`/versions` for 27 s. Now both answer
 at once, and a Java-regex feature RE2 lacks is a 400 naming it.
 """
 
@@ -19,7 +20,7 @@ from tests.hostile.conftest import Watch, gremlin
 
 @pytest.mark.parametrize(
     ("pattern", "text"),
-    [("^(a?){9}(a?){9}(a?){9}a{14}$", "a" * 13), (".*.*.*x", "a" * 20_000), ("(a+)+$", "a" * 5000 + "!")],
+    [("^(a?){9}(a?){9}(a?){9}a{14}$", "a" * 20 + "b"), (".*.*.*x", "a" * 20_000), ("(a+)+$", "a" * 5000 + "!")],
 )
 def test_a_backtracking_pattern_answers_at_once(client: httpx.Client, watch: Watch, pattern: str,
                                                 text: str) -> None:

@@ -47,6 +47,18 @@ def test_serve_refuses_store_without_tables(tmp_path: Path) -> None:
     assert "it was left untouched" in r.stderr
 
 
+def test_init_store_leaves_a_foreign_database_untouched(tmp_path: Path) -> None:
+    conf = write_conf(tmp_path, {"g": "backend=sqlite\nstore=data/g.db\n"})
+    (tmp_path / "data").mkdir()
+    sqlite3.connect(tmp_path / "data" / "g.db").execute("CREATE TABLE unrelated (x)").connection.commit()
+    before = (tmp_path / "data" / "g.db").read_bytes()
+    r = run_cli("init-store", "--conf", str(conf), cwd=tmp_path)
+    assert r.returncode == 2
+    assert "Graph 'g': store" in r.stderr and "is not a hugelite database" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert (tmp_path / "data" / "g.db").read_bytes() == before
+
+
 def test_serve_refuses_mismatched_store(tmp_path: Path) -> None:
     conf = write_conf(tmp_path, {"hugegraph": "backend=sqlite\nstore=data/hg.db\n"})
     assert run_cli("init-store", "--conf", str(conf), cwd=tmp_path).returncode == 0
