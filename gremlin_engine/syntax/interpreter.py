@@ -227,7 +227,10 @@ class Interpreter:
 
     def _predicate(self, node: ast.PredicateCall) -> P:
         args = self.args(node.args)
-        return make_predicate(node.family, node.name, args)
+        try:
+            return make_predicate(node.family, node.name, args)
+        except StepArgumentError as e:  # e.g. a regex RE2 cannot run: say where it is
+            raise StepArgumentError(str(e) + sandbox.where(node.pos)) from None
 
     def _function(self, node: ast.FunctionCall) -> Any:
         args = self.args(node.args)

@@ -96,8 +96,9 @@ def _parse_text(text: str) -> ast.Script:
             raise GremlinSyntaxError(str(orig), line, col, _snippet(text, line, col)) from None
         if isinstance(orig, GremlinError):
             raise orig from None
+        # not one of ours: Python's text would name interpreter internals, the place is enough
         raise GremlinSyntaxError(
-            f"cannot read script: {orig}", line, col, _snippet(text, line, col)
+            "cannot read script: this part cannot be read", line, col, _snippet(text, line, col)
         ) from None
 
 
