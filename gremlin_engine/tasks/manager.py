@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from gremlin_engine.errors import HugeliteError, IllegalArgument, NotFound, TraversalCancelled
+from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded, NotFound, TraversalCancelled
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.tasks.model import COMPLETED, SERVER_ID, first_line, status_name, task_json
 from gremlin_engine.tasks.results import plain_json
@@ -340,7 +340,14 @@ class _Serialized:
 
 
 def _failure_text(exc: BaseException) -> str:
-    """`e.toString()` as HugeGraph stores it: `<java class>: <message>`."""
-    java = getattr(exc, "java_exception", None) or "java.lang.RuntimeException"
+    """`e.toString()` as HugeGraph stores it: `<java class>: <message>`. An exception not of
+    ours is a bug (logged with its traceback) or the process out of memory: its Python text
+    names interpreter internals, so the task records what a person can act on instead."""
+    if isinstance(exc, MemoryError):
+        return (f"{LimitExceeded.java_exception}: the task needed more memory than the server could allocate "
+                "(HUGELITE_TRAVERSAL_MEMORY_MB bounds a traversal's growth)")
+    java = getattr(exc, "java_exception", None)
+    if java is None:
+        return "java.lang.RuntimeException: internal error; the server log has the details"
     message = str(exc)
     return f"{java}: {message}" if message else java
