@@ -7,7 +7,7 @@ PORT ?= 8080
 CONF ?= conf
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install init-store lint bench clean
+.PHONY: run test install init-store lint bench clean anchors anchors-stop compare
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,20 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+# The real servers beside hugelite (issue 18): `make anchors` fetches Apache HugeGraph 1.7.0 and
+# TinkerPop Gremlin Server 3.8.1 from Maven Central into ~/.cache/hugelite-anchors (once), starts
+# both on 127.0.0.1:18720 / :18710; `make compare` runs the differential suite against them
+# (not part of `make test`); `make anchors-stop` stops them.
+ANCHORS ?= all
+anchors: $(STAMP)
+	$(BIN)/python -m compare.anchors start $(ANCHORS)
+
+anchors-stop: $(STAMP)
+	$(BIN)/python -m compare.anchors stop $(ANCHORS)
+
+compare: $(STAMP)
+	HUGELITE_DIFFERENTIAL=1 $(BIN)/python -m pytest tests/differential -p no:cacheprovider $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
