@@ -1,7 +1,7 @@
 """Gremlin Server's configuration, written by us: loopback only, TinkerGraph graphs.
 
-Graphs: `modern`, `crew` and `grateful` (TinkerPop's sample data, read from GraphSON 3.0 files
-at start-up, so ids keep their file types, as `hugelite load` keeps them) and an empty
+Graphs: `modern`, `crew` and `grateful` (TinkerPop's sample data, read from the GraphSON 3.0
+files that hugelite's comparison server loads too; numeric ids as longs) and an empty
 `scratch` for writes. Traversal sources are `g<graph>` (`gmodern`, ...) and `g` (scratch).
 The YAML file is written as JSON, which YAML parsers read as it is.
 """
@@ -20,9 +20,12 @@ TINKER_IO = "org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerIoRegistry
 
 
 def _graph_properties(cardinality: str) -> str:
+    """Numeric ids as Java longs, as Gremlin Server's own sample configuration sets them (and as
+    hugelite stores them): the files' Int32 ids are read as Int64."""
+    managers = "".join(f"gremlin.tinkergraph.{kind}IdManager=LONG\n" for kind in ("vertex", "edge", "vertexProperty"))
     return (
         "gremlin.graph=org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph\n"
-        f"gremlin.tinkergraph.defaultVertexPropertyCardinality={cardinality}\n"
+        f"gremlin.tinkergraph.defaultVertexPropertyCardinality={cardinality}\n" + managers
     )
 
 
