@@ -7,7 +7,7 @@ PORT ?= 8080
 CONF ?= conf
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install init-store lint bench clean anchors anchors-stop compare
+.PHONY: run test install init-store lint bench clean anchors anchors-stop compare compare-ci
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,10 @@ anchors-stop: $(STAMP)
 
 compare: $(STAMP)
 	HUGELITE_DIFFERENTIAL=1 $(BIN)/python -m pytest tests/differential -p no:cacheprovider $(PYTEST_ARGS)
+
+# for CI: starts the anchors, compares and stops them when they are cached; else one line, exit 0
+compare-ci: $(STAMP)
+	$(BIN)/python -m compare.anchors ci
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

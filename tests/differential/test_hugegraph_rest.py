@@ -73,6 +73,16 @@ def _fill(step: Step, server: str, captured: dict[str, str]) -> tuple[str, Any, 
     return path, body, params
 
 
+def _running(response: httpx.Response) -> bool:
+    """A task that has not ended yet, or an index label still being built."""
+    if response.status_code != 200:
+        return False
+    body = response.json()
+    if "task_status" in body:
+        return body["task_status"] not in ("success", "failed", "cancelled")
+    return body.get("status") == "CREATING"
+
+
 def run(client: httpx.Client, server: str) -> dict[str, tuple[int, Any]]:
     """Clears the graph, then sends every step; each step's normalised answer by id."""
     cleared = client.delete(CLEAR[0], params=CLEAR[1])
@@ -84,6 +94,10 @@ def run(client: httpx.Client, server: str) -> dict[str, tuple[int, Any]]:
             time.sleep(step.wait_s)
         path, body, params = _fill(step, server, captured)
         response = client.request(step.method, path, json=body, params=params)
+        deadline = time.monotonic() + 60
+        while step.poll and _running(response) and time.monotonic() < deadline:
+            time.sleep(0.5)
+            response = client.request(step.method, path, json=body, params=params)
         if step.capture and response.status_code < 300:
             data = response.json()
             captured[step.capture] = str(data.get("id", data.get("task_id")))
