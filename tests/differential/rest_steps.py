@@ -29,7 +29,11 @@ class Step:
     unordered: tuple[str, ...] = field(default=())
     #: the body is a list compared as a multiset
     unordered_list: bool = False
-    #: remember the answer's `id` (or `task_id`) under this name; `{name}` in later paths uses it
+    #: top-level keys whose list is compared by its length only (a page of a scan whose order
+    #: is each backend's own)
+    sizes: tuple[str, ...] = field(default=())
+    #: remember the answer's `id` (or `task_id`, or `page`) under this name; `{name}` in later
+    #: paths and query values uses it
     capture: str | None = None
     #: seconds to wait first (an index build finishing)
     wait_s: float = 0.0
@@ -192,6 +196,53 @@ STEPS = [
          {"source": "1:marko", "alpha": 0.9, "steps": [{"direction": "BOTH", "top": 10}]}),
     Step("t-kout-missing-source", "GET", f"{T}/kout", params={"source": '"1:nobody"', "max_depth": 1}),
     Step("t-kout-bad-depth", "GET", f"{T}/kout", params={"source": '"1:marko"', "max_depth": 0}),
+    # -- more traversers
+    Step("t-kout-post", "POST", f"{T}/kout",
+         {"source": "1:marko", "steps": {"direction": "OUT"}, "max_depth": 2, "with_vertex": False},
+         unordered=("kout",)),
+    Step("t-kneighbor-post", "POST", f"{T}/kneighbor",
+         {"source": "1:marko", "steps": {"direction": "BOTH"}, "max_depth": 1}, unordered=("kneighbor",)),
+    Step("t-allshortest", "GET", f"{T}/allshortestpaths",
+         params={"source": '"1:vadas"', "target": '"2:lop"', "max_depth": 5},
+         unordered=("paths", "vertices", "edges")),
+    Step("t-weightedshortest", "GET", f"{T}/weightedshortestpath",
+         params={"source": '"1:vadas"', "target": '"2:ripple"', "weight": "weight"},
+         unordered=("vertices", "edges")),
+    Step("t-singlesource", "GET", f"{T}/singlesourceshortestpath",
+         params={"source": '"1:marko"', "weight": "weight", "direction": "OUT"},
+         unordered=("vertices", "edges")),
+    Step("t-multinode", "POST", f"{T}/multinodeshortestpath",
+         {"vertices": {"ids": ["1:marko", "2:ripple", "1:peter"]}, "step": {"direction": "BOTH"}, "max_depth": 5},
+         unordered=("paths", "vertices", "edges")),
+    Step("t-customizedpaths", "POST", f"{T}/customizedpaths",
+         {"sources": {"ids": ["1:marko"]}, "steps": [{"direction": "OUT", "labels": ["knows"]},
+                                                     {"direction": "OUT", "labels": ["created"]}],
+          "sort_by": "NONE", "with_vertex": False}, unordered=("paths", "vertices", "edges")),
+    Step("t-customizedcrosspoints", "POST", f"{T}/customizedcrosspoints",
+         {"sources": {"ids": ["1:marko", "1:peter"]},
+          "path_patterns": [{"steps": [{"direction": "OUT", "labels": ["created"]}]}],
+          "with_path": True, "with_vertex": False}, unordered=("crosspoints", "paths", "vertices", "edges")),
+    Step("t-templatepaths", "POST", f"{T}/templatepaths",
+         {"sources": {"ids": ["1:marko"]}, "targets": {"ids": ["2:ripple"]},
+          "steps": [{"direction": "OUT", "labels": ["knows"]}, {"direction": "OUT", "labels": ["created"]}]},
+         unordered=("paths", "vertices", "edges")),
+    Step("t-edges", "GET", f"{T}/edges", params={"ids": "{knows}"}),
+    # -- vertex paging, page by page
+    Step("v-page-1", "GET", V, params={"page": "", "limit": 3}, capture="page1", sizes=("vertices",)),
+    Step("v-page-2", "GET", V, params={"page": "{page1}", "limit": 3}, capture="page2", sizes=("vertices",)),
+    Step("v-page-3", "GET", V, params={"page": "{page2}", "limit": 3}, sizes=("vertices",)),
+    # -- graphs, modes, versions
+    Step("graph-get", "GET", G),
+    Step("versions", "GET", "/versions"),
+    Step("mode-get", "GET", f"{G}/mode"),
+    Step("read-mode-get", "GET", f"{G}/graph_read_mode"),
+    Step("mode-put", "PUT", f"{G}/mode", "RESTORING"),
+    Step("mode-put-back", "PUT", f"{G}/mode", "NONE"),
+    Step("mode-put-bad", "PUT", f"{G}/mode", "NOPE"),
+    # -- batch edge update
+    Step("e-batch-update", "PUT", f"{E}/batch",
+         {"edges": [_e("knows", "1:marko", "person", "1:vadas", "person", date="20160110", weight=0.1)],
+          "update_strategies": {"weight": "SUM"}, "check_vertex": False, "create_if_not_exist": True}),
     # -- /gremlin and /jobs/gremlin (`__G__`: the server's traversal source for the graph)
     Step("gremlin-count", "POST", "/gremlin", {"gremlin": "g.V().count()", "aliases": {"g": "__G__"}}),
     Step("gremlin-values", "POST", "/gremlin",
@@ -226,4 +277,8 @@ STEPS = [
     Step("v-delete", "DELETE", f"{V}/\"1:peter\""),
     Step("v-count-after-delete", "GET", V, params={"label": "person"}, unordered=("vertices",)),
     Step("pk-delete-in-use", "DELETE", f"{S}/propertykeys/name"),
+    Step("il-delete", "DELETE", f"{S}/indexlabels/personByAge"),
+    Step("vl-delete", "DELETE", f"{S}/vertexlabels/num", capture="vldelete"),
+    Step("vl-delete-task", "GET", f"{G}/tasks/{{vldelete}}", poll=True),
+    Step("vl-get-deleted", "GET", f"{S}/vertexlabels/num"),
 ]
