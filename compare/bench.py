@@ -53,14 +53,15 @@ def peak_rss_mib(pid: int) -> float:
     return 0.0
 
 
-def start_hugelite(base: Path) -> subprocess.Popen[bytes]:
+def start_hugelite(base: Path, mode: str = "strict") -> subprocess.Popen[bytes]:
+    """hugelite from this tree on HUGELITE_PORT, one sqlite graph `hugegraph` in `mode`."""
     conf = base / "conf"
     (conf / "graphs").mkdir(parents=True)
     (conf / "rest-server.properties").write_text(
         f"restserver.url=http://127.0.0.1:{HUGELITE_PORT}\ngraphs={conf / 'graphs'}\n"
         "gremlinserver.evaluation_timeout_ms=600000\n")
     (conf / "graphs" / "hugegraph.properties").write_text(
-        f"backend=sqlite\nstore={base / 'bench.db'}\nschema.mode=strict\n")
+        f"backend=sqlite\nstore={base / 'bench.db'}\nschema.mode={mode}\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cli = [sys.executable, "-m", "rest_adapter"]
     subprocess.run([*cli, "init-store", "--conf", str(conf)], check=True, cwd=base, env=env, capture_output=True)
