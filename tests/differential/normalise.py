@@ -48,9 +48,21 @@ def canon(value: Any) -> Any:
     return value
 
 
-def results(values: list[Any], ordered: bool) -> list[Any]:
+def _sorted_lists(value: Any) -> Any:
+    if isinstance(value, list):
+        return sorted((_sorted_lists(v) for v in value), key=_key)
+    if isinstance(value, dict):
+        return {k: _sorted_lists(v) for k, v in value.items()}
+    return value
+
+
+def results(values: list[Any], ordered: bool, sets_as_lists: bool = False) -> list[Any]:
+    """Canonical results; `sets_as_lists` (GraphSON 2.0, which has no set type and writes a
+    Java set as a list in hash order) sorts nested lists too when the order is unspecified."""
     out = [canon(v) for v in values]
-    return out if ordered else sorted(out, key=_key)
+    if ordered:
+        return out
+    return sorted((_sorted_lists(v) for v in out) if sets_as_lists else out, key=_key)
 
 
 def raw_graphson(data: Any) -> Any:

@@ -1,5 +1,5 @@
 """Gremlin Server (TinkerGraph) vs hugelite over the WebSocket protocol: every case of
-`gremlin_cases.py` as a script and as bytecode, over GraphBinary and GraphSON 3.0, and as a raw
+`gremlin_cases.py` as a script and as bytecode, over GraphBinary, GraphSON 3.0 and GraphSON 2.0, and as a raw
 GraphSON 3.0 script whose typed JSON is compared as it is; the error cases on status codes."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 from tests.differential import normalise, wire
 from tests.differential.gremlin_cases import CASES, ERROR_CASES, Case, as_script
 
-MODES = ("script-binary", "script-graphson", "bytecode-binary", "bytecode-graphson", "raw-graphson")
+MODES = ("script-binary", "script-graphson", "script-graphson2", "bytecode-binary", "bytecode-graphson",
+         "bytecode-graphson2", "raw-graphson")
 
 
 def _ask(url: str, source: str, case: Case, mode: str) -> tuple[bool, object]:
@@ -23,7 +24,7 @@ def _ask(url: str, source: str, case: Case, mode: str) -> tuple[bool, object]:
         ok, value = wire.script(url, source, as_script(case.expr), ser)
     else:
         ok, value = wire.bytecode(url, source, case.expr, ser)
-    return ok, normalise.results(value, case.ordered) if ok else value
+    return ok, normalise.results(value, case.ordered, ser == "graphson2") if ok else value
 
 
 @pytest.fixture(scope="module")

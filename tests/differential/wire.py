@@ -1,32 +1,30 @@
 """Sending one Gremlin request to a server: through gremlinpython (scripts and bytecode, over
-GraphBinary or GraphSON 3.0), or as a raw GraphSON 3.0 frame whose answer is kept as JSON text
-(so numeric and collection types stay visible). Every answer is an `Outcome`: the results, or
-the error's status code."""
+GraphBinary, GraphSON 3.0 or 2.0), or as a raw GraphSON 3.0 frame whose answer is kept as JSON text
+(so numeric and collection types stay visible). Every answer is `(True, results)` or
+`(False, the error's status code)`."""
 
 from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from gremlin_python.driver.client import Client
 from gremlin_python.driver.driver_remote_connection import DriverRemoteConnection
 from gremlin_python.driver.protocol import GremlinServerError
-from gremlin_python.driver.serializer import GraphBinarySerializersV1, GraphSONSerializersV3d0
+from gremlin_python.driver.serializer import (
+    GraphBinarySerializersV1,
+    GraphSONSerializersV2d0,
+    GraphSONSerializersV3d0,
+)
 from gremlin_python.process.anonymous_traversal import traversal
 from gremlin_python.process.graph_traversal import __
 from gremlin_python.process.traversal import Column, Order, P, Scope, T, TextP
 from websockets.sync.client import connect
 
-SERIALIZERS = {"binary": GraphBinarySerializersV1, "graphson": GraphSONSerializersV3d0}
+SERIALIZERS = {"binary": GraphBinarySerializersV1, "graphson": GraphSONSerializersV3d0,
+               "graphson2": GraphSONSerializersV2d0}
 GRAPHSON_MIME = b"application/vnd.gremlin-v3.0+json"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    ok: bool
-    value: Any  # canonical results when ok, else the status code
 
 
 _open: dict[tuple[str, str, str, str], Any] = {}
