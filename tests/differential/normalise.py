@@ -14,12 +14,13 @@ from typing import Any
 from gremlin_python.structure.graph import Edge, Path, Property, Vertex, VertexProperty
 
 
-def _key(value: Any) -> str:
+def sort_key(value: Any) -> str:
+    """A total order for canonical values of any type (their JSON text)."""
     return json.dumps(value, sort_keys=True, default=str)
 
 
 def _props(element: Any) -> list[Any]:
-    return sorted((canon(p) for p in (getattr(element, "properties", None) or [])), key=_key)
+    return sorted((canon(p) for p in (getattr(element, "properties", None) or [])), key=sort_key)
 
 
 def canon(value: Any) -> Any:
@@ -36,9 +37,9 @@ def canon(value: Any) -> Any:
     if isinstance(value, Path):
         return {"path": [canon(o) for o in value.objects], "labels": [sorted(s) for s in value.labels]}
     if isinstance(value, dict):
-        return {"map": sorted(([canon(k), canon(v)] for k, v in value.items()), key=_key)}
+        return {"map": sorted(([canon(k), canon(v)] for k, v in value.items()), key=sort_key)}
     if isinstance(value, (set, frozenset)):
-        return {"set": sorted((canon(v) for v in value), key=_key)}
+        return {"set": sorted((canon(v) for v in value), key=sort_key)}
     if isinstance(value, (list, tuple)):
         return [canon(v) for v in value]
     if isinstance(value, bool):
@@ -50,7 +51,7 @@ def canon(value: Any) -> Any:
 
 def _sorted_lists(value: Any) -> Any:
     if isinstance(value, list):
-        return sorted((_sorted_lists(v) for v in value), key=_key)
+        return sorted((_sorted_lists(v) for v in value), key=sort_key)
     if isinstance(value, dict):
         return {k: _sorted_lists(v) for k, v in value.items()}
     return value
@@ -62,7 +63,7 @@ def results(values: list[Any], ordered: bool, sets_as_lists: bool = False) -> li
     out = [canon(v) for v in values]
     if ordered:
         return out
-    return sorted((_sorted_lists(v) for v in out) if sets_as_lists else out, key=_key)
+    return sorted((_sorted_lists(v) for v in out) if sets_as_lists else out, key=sort_key)
 
 
 def raw_graphson(data: Any) -> Any:
@@ -74,10 +75,10 @@ def raw_graphson(data: Any) -> Any:
             return {"@type": "g:VertexProperty", "@value": raw_graphson(inner)}
         if data.get("@type") == "g:Map":  # a Java HashMap: entry order unspecified
             flat = [raw_graphson(v) for v in data["@value"]]
-            pairs = sorted(zip(flat[::2], flat[1::2], strict=True), key=_key)
+            pairs = sorted(zip(flat[::2], flat[1::2], strict=True), key=sort_key)
             return {"@type": "g:Map", "@value": [x for pair in pairs for x in pair]}
         if data.get("@type") == "g:Set":
-            return {"@type": "g:Set", "@value": sorted((raw_graphson(v) for v in data["@value"]), key=_key)}
+            return {"@type": "g:Set", "@value": sorted((raw_graphson(v) for v in data["@value"]), key=sort_key)}
         return {k: raw_graphson(v) for k, v in data.items()}
     if isinstance(data, list):
         return [raw_graphson(v) for v in data]
@@ -88,5 +89,5 @@ def raw_results(data: Any, ordered: bool) -> Any:
     """The `result.data` of a raw GraphSON answer; a top-level g:List unordered when allowed."""
     data = raw_graphson(data)
     if not ordered and isinstance(data, dict) and data.get("@type") == "g:List":
-        return {"@type": "g:List", "@value": sorted(data["@value"], key=_key)}
+        return {"@type": "g:List", "@value": sorted(data["@value"], key=sort_key)}
     return data

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.differential.normalise import _key
+from tests.differential.normalise import sort_key
 from tests.differential.rest_steps import STEPS, Step
 
 CLEAR = ("/graphs/hugegraph/clear", {"confirm_message": "I'm sure to delete all data"})
@@ -58,11 +58,11 @@ def normalised(step: Step, response: httpx.Response) -> tuple[int, Any]:
     if isinstance(body, dict):
         for key in step.unordered:
             if isinstance(body.get(key), list):
-                body[key] = sorted(body[key], key=_key)
+                body[key] = sorted(body[key], key=sort_key)
         if step.id.startswith(("job-task", "vl-delete-task")) or step.id == "tasks-list":
             body = _scrub_task_ids(body)
     if step.unordered_list and isinstance(body, list):
-        body = sorted(body, key=_key)
+        body = sorted(body, key=sort_key)
     return response.status_code, body
 
 
