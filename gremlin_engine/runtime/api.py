@@ -151,21 +151,6 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
                 return results  # type: ignore[no-any-return]
     token = make_token(timeout_ms, cancel)
     write = intent.ir_may_write(ir)
-    # a REST batch is prepared before the writer is taken (`batch_prepare.py`), then
-    # written, maybe with other requests' batches under one commit (`batch_commit.py`);
-    # both are imported by the first write, so a process that only reads never holds them
-    prepared = None
-    if write:
-        from gremlin_engine.runtime import batch_commit, batch_prepare
-
-        prepared = batch_prepare.prepare(graph, ir)
-    if prepared is not None:
-        try:
-            results = batch_commit.write(graph, prepared, token)
-        except BaseException as exc:
-            _reraise(exc)
-        if results is not None:
-            return results
     while True:
         session = Session(_SingleGraph(graph), write, token)
         try:

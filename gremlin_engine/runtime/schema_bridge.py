@@ -11,7 +11,7 @@ the same transaction as the data that needed it, so both commit or roll back tog
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
@@ -28,7 +28,7 @@ AUTO, STRICT = "auto", "strict"
 
 
 class SchemaBridge:
-    __slots__ = ("service", "tx", "mode", "_vl_by_id", "_el_by_id", "_pk", "_indexes", "_indexes_of")
+    __slots__ = ("service", "tx", "mode", "_vl_by_id", "_el_by_id", "_pk")
 
     def __init__(self, service: Any, tx: Any, mode: str) -> None:
         self.service = service
@@ -37,8 +37,6 @@ class SchemaBridge:
         self._vl_by_id: dict[int, VertexLabel] = {}
         self._el_by_id: dict[int, EdgeLabel] = {}
         self._pk: dict[str, PropertyKey | None] = {}
-        self._indexes: dict[tuple[str, str], list[IndexLabel]] = {}
-        self._indexes_of: Any = None  # the schema snapshot `_indexes` was built from
 
     @property
     def auto(self) -> bool:
@@ -110,23 +108,21 @@ class SchemaBridge:
         pk = self.property_key(name)
         return pk.id if pk is not None else 1 << 62
 
+    def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """`SchemaService.derived`: `make()` cached on the current schema snapshot."""
+        return self.service.derived(key, make)
+
     # ---- values and indexes -----------------------------------------------------------
     def coerce(self, pk: PropertyKey, value: Any) -> Any:
         return self.service.coerce(pk, value)
 
     def index_labels_for(self, kind: str, label: str) -> list[IndexLabel]:
-        """Cached per schema snapshot: every write asks, and the service replaces its
-        snapshot object on any schema change (so a new index label is seen at once)."""
-        snap = getattr(self.service, "_snap", None)
-        if snap is None or snap is not self._indexes_of:
-            self._indexes.clear()
-            self._indexes_of = snap
-        found = self._indexes.get((kind, label))
-        if found is None:
-            base = BaseType.VERTEX_LABEL if kind == "vertex" else BaseType.EDGE_LABEL
-            found = self.service.index_labels_for(base, label)
-            if snap is not None:
-                self._indexes[(kind, label)] = found
+        """Cached on the schema snapshot (`derived`): every write asks, and a schema change
+        replaces the snapshot (so a new index label is seen at once)."""
+        base = BaseType.VERTEX_LABEL if kind == "vertex" else BaseType.EDGE_LABEL
+        found: list[IndexLabel] = self.service.derived(
+            ("index labels", base, label), lambda: self.service.index_labels_for(base, label)
+        )
         return found
 
     def has_indexes(self, kind: str, label: str) -> bool:

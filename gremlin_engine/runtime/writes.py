@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gremlin_engine.bytecode import CardinalityValue
@@ -21,8 +21,10 @@ from gremlin_engine.errors import IllegalArgument, NotFound
 from gremlin_engine.runtime import validate as chk
 from gremlin_engine.runtime.edge_lookup import edge_rows
 from gremlin_engine.runtime.reads import ReadsMixin
+from gremlin_engine.runtime.schema_bridge import edge_label_links
+from gremlin_engine.schema.coercion import coercer
 from gremlin_engine.schema.model import Cardinality as KeyCardinality
-from gremlin_engine.schema.model import EdgeLabelType, IdStrategy
+from gremlin_engine.schema.model import EdgeLabel, EdgeLabelType, IdStrategy
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Element, Vertex, VertexProperty
 from gremlin_engine.structure.numbers import Long
@@ -77,6 +79,66 @@ def _split_meta(meta: dict[Any, Any] | None) -> tuple[Any, dict[str, Any]]:
         return None, {}
     vp_id = meta.pop(T.id, None)
     return vp_id, {str(k): v for k, v in meta.items() if v is not None}
+
+
+class _Key:
+    """One property key of a label, as a write needs it: its coercer (`coercion.coercer`,
+    the general `coerce` for anything but the JSON type the key expects, so results and
+    messages are the same), cardinality, output position and id-part type."""
+
+    __slots__ = ("pk", "coerce", "single", "is_list", "order", "data_type")
+
+    def __init__(self, pk: Any) -> None:
+        self.pk = pk
+        self.coerce = coercer(pk)
+        self.single = pk.cardinality is KeyCardinality.SINGLE
+        self.is_list = pk.cardinality is KeyCardinality.LIST
+        self.order = pk.id
+        self.data_type = pk.data_type.value
+
+
+class LabelRules:
+    """What the strict write rules need of one vertex or edge label, looked up once per
+    schema version (kept on the schema snapshot, `SchemaBridge.derived`) instead of through
+    the schema service for every element of a batch: its keys, the keys every element must
+    have (id parts first), and the key-id order of each set of keys met so far."""
+
+    __slots__ = ("label", "keys", "needed", "needed_loading", "orders", "parts", "links", "parent_id")
+
+    def __init__(self, schema: Any, label: Any, id_keys: Sequence[str]) -> None:
+        self.label = label
+        self.keys = {name: _Key(pk) for name in label.properties if (pk := schema.property_key(name)) is not None}
+        required = [k for k in label.properties if k not in label.nullable_keys]
+        self.needed_loading = tuple(id_keys)
+        self.needed = tuple(dict.fromkeys([*id_keys, *required]))
+        self.orders: dict[tuple[str, ...], tuple[str, ...]] = {}
+        # (name, data type) of the primary / sort keys that exist
+        self.parts = tuple((k, self.keys[k].data_type) for k in id_keys if k in self.keys)
+        self.links = edge_label_links(label) if isinstance(label, EdgeLabel) else set()
+        self.parent_id = label.id
+        if isinstance(label, EdgeLabel) and label.edgelabel_type == EdgeLabelType.SUB and label.parent_label:
+            parent = schema.edge_label(label.parent_label)
+            self.parent_id = parent.id if parent is not None else label.id
+
+    def key(self, schema: Any, name: str) -> _Key:
+        """The key `name` of this label, or HugeGraph's error for an unknown or foreign key."""
+        found = self.keys.get(name)
+        if found is None:
+            found = _Key(chk.key_for(schema, self.label, name))
+        return found
+
+    def ordered(self, values: dict[str, Any]) -> dict[str, Any]:
+        """`values` with its keys in property-key id order (the order rows are written in)."""
+        if len(values) < 2:
+            return values
+        given = tuple(values)
+        wanted = self.orders.get(given)
+        if wanted is None:
+            keys = self.keys
+            wanted = tuple(sorted(given, key=lambda k: keys[k].order if k in keys else 1 << 62))
+            if len(self.orders) < 64:  # a client may list keys in any order: keep the few usual ones
+                self.orders[given] = wanted
+        return values if wanted == given else {k: values[k] for k in wanted}
 
 
 class WritesMixin(ReadsMixin):
@@ -147,36 +209,73 @@ class WritesMixin(ReadsMixin):
         return self._add_vertex_strict(label, id, props)
 
     def _add_vertex_strict(self, label: str, id: Any, props: list[PropInput]) -> Vertex:
-        vl, vid, ordered = self._prepare_vertex_strict(label, id, props)
-        return self._store_vertex(vl.id, vl.name, vid, ordered, upsert=True)
+        vl, vid, values = self._prepare_vertex_strict(self._vertex_rules(label), id, props)
+        entries = {k: [(None, x, {}) for x in xs] for k, xs in values.items()}
+        return self._store_vertex(vl.id, vl.name, vid, entries, upsert=True)
 
-    def _prepare_vertex_strict(
-        self, label: str, id: Any, props: list[PropInput]
-    ) -> tuple[Any, Any, dict[str, list[tuple[Any, Any, dict[str, Any]]]]]:
-        """Validates one strict-mode vertex: (vertex label, its id or None for AUTOMATIC,
-        the values per key in key-id order). Shared by `add_vertex` and `add_vertices`."""
-        vl = chk.vertex_label_or_fail(self.schema, label)
-        values: dict[str, list[tuple[Any, Any, dict[str, Any]]]] = {}
-        keys = {}
+    def _vertex_rules(self, label: str) -> LabelRules:
+        """The write rules of vertex label `label`; HugeGraph's error when it is undefined."""
+        schema = self.schema
+        rules: LabelRules | None = schema.derived(
+            ("vertex write", label),
+            lambda: None if (vl := schema.vertex_label(label)) is None else LabelRules(schema, vl, vl.primary_keys),
+        )
+        if rules is None:
+            chk.vertex_label_or_fail(schema, label)  # raises
+            raise AssertionError(label)
+        return rules
+
+    def _edge_rules(self, label: str) -> LabelRules:
+        """The write rules of edge label `label`; HugeGraph's error when it is undefined or a
+        parent label."""
+        schema = self.schema
+        rules: LabelRules | None = schema.derived(
+            ("edge write", label),
+            lambda: None if (el := schema.edge_label(label)) is None else LabelRules(schema, el, el.sort_keys),
+        )
+        if rules is None or rules.label.edgelabel_type == EdgeLabelType.PARENT:
+            chk.edge_label_or_fail(schema, label)  # raises
+            raise AssertionError(label)
+        return rules
+
+    def _prepare_vertex_strict(self, rules: LabelRules, id: Any, props: Iterable[PropInput]) -> tuple[Any, Any, dict[str, list[Any]]]:
+        """The strict-mode rules of one vertex: (vertex label, its id or None for AUTOMATIC,
+        the values per key in key-id order). `add_vertex` and `add_vertices` both write
+        what this gives; `props` are (key, value, cardinality, meta) entries."""
+        vl = rules.label
+        keys = rules.keys
+        values: dict[str, list[Any]] = {}
         for key, value, _card, meta in props:
-            chk.check_no_meta(meta)
-            pk = keys[key] = chk.key_for(self.schema, vl, key)
-            vals = chk.coerce_values(self.schema, pk, value, f"vertex label '{vl.name}'")
-            if pk.cardinality == KeyCardinality.SINGLE:
-                values[key] = [(None, vals[0], {})]
+            if meta:
+                chk.check_no_meta(meta)
+            k = keys.get(key)
+            if k is None:
+                key = str(key)
+                k = rules.key(self.schema, key)
+            if value is None:
+                chk.coerce_values(self.schema, k.pk, value, f"vertex label '{vl.name}'")  # raises
+            x = k.coerce(value)
+            if k.single:
+                values[key] = [x]
             else:
                 have = values.setdefault(key, [])
-                for x in vals:
-                    if pk.cardinality == KeyCardinality.LIST or all(not equals(x, h[1]) for h in have):
-                        have.append((None, x, {}))
+                for item in x:
+                    if k.is_list or all(not equals(item, h) for h in have):
+                        have.append(item)
         strategy = vl.id_strategy
+        missing = False
+        for name in rules.needed_loading if self._loading else rules.needed:
+            if name not in values:
+                missing = True
+                break
         if strategy == IdStrategy.PRIMARY_KEY:
             if id is not None:
                 raise IllegalArgument(
                     f"Can't customize vertex id when id strategy is 'PRIMARY_KEY' for vertex label '{vl.name}'"
                 )
-            chk.check_vertex_required(vl, list(values), self._loading)
-            vid = idc.primary_key_id(vl.id, [(values[k][0][1], keys[k].data_type.value) for k in vl.primary_keys])
+            if missing:
+                chk.check_vertex_required(vl, list(values), self._loading)  # raises
+            vid = idc.primary_key_id(vl.id, [(values[k][0], t) for k, t in rules.parts])
         elif strategy in (IdStrategy.AUTOMATIC, IdStrategy.DEFAULT):
             if id is not None and self.graph_mode not in ("RESTORING", "MERGING"):
                 raise IllegalArgument(
@@ -185,9 +284,9 @@ class WritesMixin(ReadsMixin):
             vid = None if id is None else idc.customized_vertex_id(id, "CUSTOMIZE_NUMBER", vl.name)
         else:
             vid = idc.customized_vertex_id(id, strategy.value, vl.name)
-        chk.check_vertex_required(vl, list(values), self._loading)
-        ordered = dict(sorted(values.items(), key=lambda kv: keys[kv[0]].id))
-        return vl, vid, ordered
+        if missing:
+            chk.check_vertex_required(vl, list(values), self._loading)  # raises
+        return vl, vid, rules.ordered(values)
 
     def _add_vertex_auto(self, label: str, id: Any, props: list[PropInput]) -> Vertex:
         vl = self.schema.ensure_vertex_label(label)
@@ -287,7 +386,7 @@ class WritesMixin(ReadsMixin):
         return self._add_edge_strict(label, out_c, in_c, id, props)
 
     def _add_edge_strict(self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]) -> Edge:
-        el, eid, sort_values, ordered = self._prepare_edge_strict(label, out_v, in_v, id, props)
+        el, eid, sort_values, ordered = self._prepare_edge_strict(self._edge_rules(label), out_v, in_v, id, props)
         try:
             key = self.tx.edge_insert(
                 eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered), unique_parts=True
@@ -315,31 +414,33 @@ class WritesMixin(ReadsMixin):
         return e
 
     def _prepare_edge_strict(
-        self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]
+        self, rules: LabelRules, out_v: Vertex, in_v: Vertex, id: Any, props: Iterable[PropInput]
     ) -> tuple[Any, str, str, dict[str, Any]]:
-        """Validates one strict-mode edge between resolved vertices: (edge label, edge id,
-        sort values, properties in key-id order). Shared by `add_edge` and `add_edges`."""
-        el = chk.edge_label_or_fail(self.schema, label)
+        """The strict-mode rules of one edge between resolved vertices: (edge label, edge id,
+        sort values, properties in key-id order). `add_edge` and `add_edges` both write what
+        this gives."""
+        el = rules.label
         if id is not None:
             raise IllegalArgument(f"Can't customize edge id for edge label '{el.name}'")
-        chk.check_link(el, out_v.label, in_v.label)
+        if (out_v.label, in_v.label) not in rules.links:
+            chk.check_link(el, out_v.label, in_v.label)  # raises
+        keys = rules.keys
         values: dict[str, Any] = {}
-        keys = {}
         for key, value, _card, _meta in props:
-            pk = keys[key] = chk.key_for(self.schema, el, key)
-            vals = chk.coerce_values(self.schema, pk, value, f"edge label '{el.name}'")
-            values[key] = vals[0] if pk.cardinality == KeyCardinality.SINGLE else vals
-        chk.check_edge_required(el, list(values), self._loading)
-        sort_values = ""
-        if el.sort_keys:
-            sort_values = idc.primary_key_name([(values[k], keys[k].data_type.value) for k in el.sort_keys])
-        parent_id = el.id
-        if el.edgelabel_type == EdgeLabelType.SUB and el.parent_label:
-            parent = self.schema.edge_label(el.parent_label)
-            parent_id = parent.id if parent is not None else el.id
-        eid = idc.format_edge_id(out_v.id, parent_id, el.id, sort_values, in_v.id)
-        ordered = dict(sorted(values.items(), key=lambda kv: keys[kv[0]].id))
-        return el, eid, sort_values, ordered
+            k = keys.get(key)
+            if k is None:
+                key = str(key)
+                k = rules.key(self.schema, key)
+            if value is None:
+                chk.coerce_values(self.schema, k.pk, value, f"edge label '{el.name}'")  # raises
+            x = k.coerce(value)
+            values[key] = x if k.single else list(x)
+        for name in rules.needed_loading if self._loading else rules.needed:
+            if name not in values:
+                chk.check_edge_required(el, list(values), self._loading)  # raises
+        sort_values = idc.primary_key_name([(values[k], t) for k, t in rules.parts]) if rules.parts else ""
+        eid = idc.format_edge_id(out_v.id, rules.parent_id, el.id, sort_values, in_v.id)
+        return el, eid, sort_values, rules.ordered(values)
 
     def _add_edge_auto(self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]) -> Edge:
         el = self.schema.ensure_edge_label(label, out_v.label, in_v.label)

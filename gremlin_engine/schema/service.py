@@ -16,7 +16,7 @@ removing schema lives in `changes.py` (mixed in here), schema jobs in `jobs.py`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -47,9 +47,10 @@ from gremlin_engine.schema.model import (
 class _Snapshot:
     """All schema of a graph, by kind, by name and by id."""
 
-    __slots__ = ("by_name", "by_id")
+    __slots__ = ("by_name", "by_id", "derived")
 
     def __init__(self, elements: dict[str, list[SchemaElement]]) -> None:
+        self.derived: dict[Hashable, Any] = {}  # see `SchemaService.derived`
         self.by_name: dict[str, dict[str, SchemaElement]] = {}
         self.by_id: dict[str, dict[int, SchemaElement]] = {}
         for kind in KINDS:
@@ -134,6 +135,20 @@ class SchemaService(SchemaChanges, AutoSchema):
                 if snap is None:
                     snap = self._snap = self._load(tx)
         return snap
+
+    def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """`make()`, computed once per schema version and kept on the snapshot it was derived
+        from, so it dies with it: what callers derive from the schema (a label's write rules)
+        is never stale, and no caller keeps its own cache keyed by schema state. A None
+        result is not kept (an unknown label named by a client must not grow the cache)."""
+        cache = self._snapshot().derived
+        try:
+            return cache[key]
+        except KeyError:
+            found = make()
+            if found is not None:
+                cache[key] = found
+            return found
 
     @contextmanager
     def _writing(self, tx: Any = None) -> Iterator[Any]:

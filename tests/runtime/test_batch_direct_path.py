@@ -21,9 +21,8 @@ import pytest
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.runtime import api
-from gremlin_engine.runtime.write_plans import VertexPlan
 from gremlin_engine.structure.numbers import Float, Int, Long
-from gremlin_engine.structure.values import encode_edge_props, encode_value, encode_vertex_values
+from gremlin_engine.structure.values import encode_edge_props, encode_value
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.steps.source import InjectedStream
 from tests.runtime.conftest import modern_pair, modern_with
@@ -160,22 +159,6 @@ def test_bad_values_fail_as_the_reference_does(pair: tuple[Graph, Graph]) -> Non
         specs = [("person", None, {"name": "first"}), ("person", None, props)]
         msg = both_fail(pair, _one_v(specs), lambda a, s=specs: a.add_vertices(s))
         assert msg
-
-
-def test_flat_rows_equal_encoded_values(pair: tuple[Graph, Graph]) -> None:
-    with api.write_access(pair[1]) as a:
-        plan = VertexPlan.build(a.schema, "thing")
-        assert plan is not None
-        for props in ({"score": 1.5, "ok": True, "name": "a:b!c"}, {"big": 5, "ratio": 2.5, "age": 3},
-                      {"age": 2**31 - 1}, {"score": 7}):
-            _vl, vid, flat, text = plan.prepare_row("x", props, False, "NONE")
-            assert text is not None and vid == "x"
-            assert text == encode_vertex_values({k: [x] for k, x in flat.items()})
-            assert plan.prepare("x", list(props.items()), False, "NONE")[1] == {k: [x] for k, x in flat.items()}
-        person = VertexPlan.build(a.schema, "person")
-        assert person is not None
-        _vl, vid, lists, text = person.prepare_row(None, {"name": "a:b", "tags": ["t"]}, False, "NONE")
-        assert (vid, lists, text) == ("1:a`:b", {"name": ["a:b"], "tags": ["t"]}, None)
 
 
 @pytest.mark.parametrize("value", [

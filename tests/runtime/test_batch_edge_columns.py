@@ -1,13 +1,10 @@
-"""The column-wise edge batch path must equal the item-by-item one.
+"""Edge batches of REST items: plain `dict` items and other maps must write alike.
 
-`inject(items).hgAddEdges(check).id()` of plain REST items checks the whole batch column by
-column (end ids, end labels, found vertices, property dicts), builds the vertices of an
-all-new single-label lookup and the new edges column-wise, inserts rows whose text the
-plan made, skips the grouping when all edge ids differ, and hands the ids to the result
-list by lists (`FreshStream.object_chunks`). Items that are equal maps but not `dict`s
-(`MappingProxyType`) take the item-by-item loop; each test compares the two on the ids,
-the returned elements, the store (values, Java types, index entries), the error messages
-and the rollback.
+`inject(items).hgAddEdges(check).id()` of REST items (end ids, end labels, property
+dicts, a repeated edge, escaped ids) is run on two graphs, once with the items as `dict`s
+and once as equal maps that are not (`MappingProxyType`); each test compares the two on
+the ids, the returned elements, the store (values, Java types, index entries), the error
+messages and the rollback.
 """
 
 from __future__ import annotations
@@ -21,13 +18,12 @@ import pytest
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.runtime import api
-from gremlin_engine.runtime.batch_writes import _end_parts
 from gremlin_engine.runtime.materialize import elements_in
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal import compile_traversal
 from gremlin_engine.traversal.executor import objects
-from gremlin_engine.traversal.steps.hugegraph.writes import FreshStream, _plain_specs
+from gremlin_engine.traversal.steps.hugegraph.writes import FreshStream
 from gremlin_engine.traversal.traverser import Traverser
 from tests.runtime.test_batch_direct_path import _graph, _ir
 from tests.runtime.test_batch_writes import snapshot
@@ -79,11 +75,6 @@ def test_columns_equal_items(registry: GraphRegistry, tmp_path: Path, tail: tupl
         assert all(type(e) is Edge for e in r1) and r1[0] is r1[4]
         assert r1[0]._props == {"weight": 3.5} and list(r1[1]._props) == ["weight", "date"]
     assert snapshot(g1) == snapshot(g2)
-    with api.write_access(g1) as a:  # the batch above took the column-wise path
-        specs = _plain_specs(a.schema, a, ITEMS)
-        assert specs is not None and [(s[0], s[1].id, s[2].id) for s in specs][3] == ("rates", "t1", "t:2>x")
-        assert _plain_specs(a.schema, a, [ITEMS[0] | {"outVLabel": None}]) is None
-        assert _plain_specs(a.schema, a, [ITEMS[0] | {"inV": "1:nobody"}]) is None
     with api.read_access(g1) as a:
         (e,) = [e for e in a.edges(labels=["rates"]) if e.out_v.id == "t1"]
         a.load([e])
@@ -178,14 +169,3 @@ def test_compile_takes_many_plain_arguments_as_they_are() -> None:
     assert step.args == items and all(a is b for a, b in zip(step.args, items, strict=True))
     nested = compile_traversal(_ir(("inject", *items, _ir(("V",)))), strategies=False).steps[0]
     assert len(nested.args) == 11 and type(nested.args[-1]).__name__ == "CompiledTraversal"
-
-
-def test_end_parts_column_wise_or_not_at_all() -> None:
-    a, b, c = Vertex("1:a", "person", 1), Vertex("1:b", "person", 2), Vertex("t>x", "thing", 3)
-    cached = Vertex("1:a", "person", 1)
-    assert _end_parts({}, [("knows", a, b, {}), ("knows", b, a, {})]) == {1: "S1:a", 2: "S1:b"}
-    assert _end_parts({1: cached}, [("knows", a, b, {})]) == {1: "S1:a", 2: "S1:b"}
-    assert _end_parts({}, [("knows", a, c, {})]) == {}  # an id to escape: each part made by the plan
-    assert _end_parts({}, [("knows", a, Vertex(Long(5), "person", 4), {})]) == {}
-    assert _end_parts({}, [("knows", a, Vertex("1:z", "person", None), {})]) == {}
-    assert _end_parts({}, []) == {}

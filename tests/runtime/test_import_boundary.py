@@ -26,8 +26,6 @@ NEVER_FOR_READS = (
     "gremlin_engine.algorithms",
     "gremlin_engine.io",
     "gremlin_engine.runtime.direct_algorithms",
-    "gremlin_engine.runtime.batch_prepare",
-    "gremlin_engine.runtime.batch_commit",
     "gremlin_engine.traversal.steps.strings",
     "gremlin_engine.traversal.steps.lists",
     "gremlin_engine.traversal.steps.conversions",

@@ -18,7 +18,6 @@ caller's one transaction: a bad item fails the whole request and nothing is kept
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any
 
@@ -117,10 +116,6 @@ class AddEdgesStep(_BatchWriteStep):
         access = ctx.access
         schema = access.schema  # type: ignore[attr-defined]
         bulk_add = getattr(access, "add_edges", None)
-        if bulk_add is not None and _ONLY_DICTS == set(map(type, objs)):
-            specs = _plain_specs(schema, access, objs)
-            if specs is not None:
-                return bulk_add(specs)  # type: ignore[no-any-return]
         name = self.name
         items = [obj if type(obj) is dict else el_.item_map(obj, name) for obj in objs]
         ends = _EndIds(schema).pairs(items)
@@ -142,50 +137,6 @@ class AddEdgesStep(_BatchWriteStep):
         if bulk_add is not None:
             return bulk_add(specs)  # type: ignore[no-any-return]
         return [access.add_edge(label, o, i, None, props) for label, o, i, props in specs]
-
-
-_ONLY_DICTS = {dict}
-_STR = {str}
-
-
-def _plain_specs(schema: Any, access: Any, items: Sequence[dict[str, Any]]) -> list[Any] | None:
-    """The `add_edges` specs of a batch of the usual REST items, or None for the general loop.
-
-    Usual: every end id a non-empty string under a string end label (or none) whose vertex
-    label does not take UUID ids, so the ids are used as given; every end vertex found with
-    the label the item names; properties a JSON object. The whole check runs column by
-    column in C (`map`, `set`, list equality) rather than item by item. Anything else is
-    None, and the item-by-item loop, which raises the first bad item's error, decides."""
-    outs = list(map(dict.get, items, repeat("outV")))
-    ins = list(map(dict.get, items, repeat("inV")))
-    out_labels = list(map(dict.get, items, repeat("outVLabel")))
-    in_labels = list(map(dict.get, items, repeat("inVLabel")))
-    if set(map(type, outs)) != _STR or set(map(type, ins)) != _STR or "" in outs or "" in ins:
-        return None
-    if set(map(type, out_labels)) != _STR or set(map(type, in_labels)) != _STR:
-        return None  # None among them: that end's label is not checked
-    for label in {*out_labels, *in_labels}:
-        if label:
-            vl = schema.vertex_label(label)
-            if vl is not None and vl.id_strategy == IdStrategy.CUSTOMIZE_UUID:
-                return None
-    found = _vertices_by_id(access, list(chain.from_iterable(zip(outs, ins, strict=True))))  # item order
-    out_vs = list(map(found.get, outs))
-    in_vs = list(map(found.get, ins))
-    props = list(map(dict.get, items, repeat("properties")))
-    if (
-        set(map(type, out_vs)) != _VERTEX
-        or set(map(type, in_vs)) != _VERTEX
-        or set(map(type, props)) != _ONLY_DICTS
-        or list(map(_LABEL, out_vs)) != out_labels
-        or list(map(_LABEL, in_vs)) != in_labels
-    ):
-        return None
-    return list(zip(map(dict.get, items, repeat("label")), out_vs, in_vs, props, strict=True))
-
-
-_VERTEX = {Vertex}
-_LABEL = attrgetter("label")
 
 
 class WrittenStream:

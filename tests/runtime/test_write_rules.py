@@ -1,7 +1,7 @@
-"""Write plans (`runtime/write_plans.py`) must equal the reference rules they shortcut.
+"""The write rules on unusual values: batches must equal the same elements written one at a time.
 
-The specialised coercers are compared with `coercion.coerce` value by value (result, type
-and error message); whole batches with unusual values, ids that need escaping, sort keys and
+The specialised coercers the label rules use (`coercion.coercer`) are compared with
+`coercion.coerce` value by value (result, type and error message); whole batches with unusual values, ids that need escaping, sort keys and
 graph modes go through `add_vertices`/`add_edges` and the one-at-a-time path on two graphs
 with the same schema, which must end up identical (see `test_batch_writes.py`).
 """
@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from gremlin_engine.bytecode import CardinalityValue
-from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.runtime import api
 from gremlin_engine.schema.coercion import coerce, coercer
@@ -192,22 +191,3 @@ def test_loading_mode_skips_the_non_null_check_alike(pair: tuple[Graph, Graph]) 
         assert [v.id for v in a.vertices(ids=[Long(15)])] == [15]
 
 
-def test_plans_take_plain_elements_and_hand_back_the_rest(pair: tuple[Graph, Graph]) -> None:
-    from gremlin_engine.runtime.write_plans import EdgePlan, Fallback, VertexPlan
-
-    with api.write_access(pair[1]) as a:
-        person = VertexPlan.build(a.schema, "person")
-        assert person is not None and VertexPlan.build(a.schema, "ghost") is None
-        vid, values = person.prepare(None, [("city", "c"), ("name", "n"), ("age", 4)], False, "NONE")
-        assert vid == "1:n" and list(values) == ["name", "age", "city"] and values["age"] == [4]
-        assert type(values["age"][0]) is Int
-        for props in ([("name", "n"), ("age", None)], [("name", "n"), ("age", "x")], [("age", 1)],
-                      [("name", "n"), ("age", 1, None, None)], [("name", "n"), (T.id, 1)]):
-            with pytest.raises(Exception) as exc:
-                person.prepare(None, props, False, "NONE")
-            assert exc.type in (Fallback, IllegalArgument)
-        links = EdgePlan.build(a.schema, "links")
-        assert links is not None
-        gt, colon = _v(a, "a>b", "c:d!e")
-        eid, sort_values, props = links.prepare(gt, colon, [("rank", 2), ("name", "x")], False, {})
-        assert (eid, sort_values, list(props)) == ("Sa`>b>4>4>x!12>Sc:d!e", "x!12", ["name", "rank"])
