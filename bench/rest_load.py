@@ -386,7 +386,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--ab", nargs="+", metavar="TREE", default=None,
                     help="A/B the batch load between these source trees (`--rounds` alternations; see `ab_load`)")
     ap.add_argument("--ab-env", nargs="*", default=[], metavar="I:VAR=VALUE",
-                    help="environment for the I-th --ab tree (0-based), e.g. 1:HUGELITE_BATCH_PREPARE=off")
+                    help="environment for the I-th --ab tree (0-based), e.g. 1:HUGELITE_SOME_SWITCH=off")
     args = ap.parse_args(argv)
     w = workload(args.size)
     if args.ab:

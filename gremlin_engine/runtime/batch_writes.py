@@ -72,6 +72,7 @@ class BatchWritesMixin(MutationsMixin):
         prepared: list[PreparedVertex] = []
         failure: BaseException | None = None
         rules_of: dict[str, LabelRules] = {}
+        loading = self._loading
         for label, id, properties in specs:
             try:
                 props, tid, tlabel = _entries_of(properties)
@@ -81,7 +82,7 @@ class BatchWritesMixin(MutationsMixin):
                 if rules is None:
                     rules = self._vertex_rules(label)
                     rules_of[label] = rules
-                prepared.append(self._prepare_vertex_strict(rules, id if id is not None else tid, props))
+                prepared.append(self._prepare_vertex_strict(rules, id if id is not None else tid, props, loading))
             except Exception as exc:  # raised after the specs before it are written
                 failure = exc
                 break
@@ -217,7 +218,7 @@ class BatchWritesMixin(MutationsMixin):
         prepared: list[PreparedEdge] = []
         failure: BaseException | None = None
         rules_of: dict[str, LabelRules] = {}
-        cache = self._vertices
+        cache, loading = self._vertices, self._loading
         for label, out_v, in_v, properties in specs:
             try:
                 props, tid, tlabel = _entries_of(properties)
@@ -232,7 +233,7 @@ class BatchWritesMixin(MutationsMixin):
                 if rules is None:
                     rules = self._edge_rules(label)
                     rules_of[label] = rules
-                el, eid, sort_values, ordered = self._prepare_edge_strict(rules, out_c, in_c, tid, props)
+                el, eid, sort_values, ordered = self._prepare_edge_strict(rules, out_c, in_c, tid, props, loading)
             except Exception as exc:  # raised after the specs before it are written
                 failure = exc
                 break

@@ -209,7 +209,7 @@ class WritesMixin(ReadsMixin):
         return self._add_vertex_strict(label, id, props)
 
     def _add_vertex_strict(self, label: str, id: Any, props: list[PropInput]) -> Vertex:
-        vl, vid, values = self._prepare_vertex_strict(self._vertex_rules(label), id, props)
+        vl, vid, values = self._prepare_vertex_strict(self._vertex_rules(label), id, props, self._loading)
         entries = {k: [(None, x, {}) for x in xs] for k, xs in values.items()}
         return self._store_vertex(vl.id, vl.name, vid, entries, upsert=True)
 
@@ -238,10 +238,13 @@ class WritesMixin(ReadsMixin):
             raise AssertionError(label)
         return rules
 
-    def _prepare_vertex_strict(self, rules: LabelRules, id: Any, props: Iterable[PropInput]) -> tuple[Any, Any, dict[str, list[Any]]]:
+    def _prepare_vertex_strict(
+        self, rules: LabelRules, id: Any, props: Iterable[PropInput], loading: bool
+    ) -> tuple[Any, Any, dict[str, list[Any]]]:
         """The strict-mode rules of one vertex: (vertex label, its id or None for AUTOMATIC,
         the values per key in key-id order). `add_vertex` and `add_vertices` both write
-        what this gives; `props` are (key, value, cardinality, meta) entries."""
+        what this gives; `props` are (key, value, cardinality, meta) entries, `loading`
+        whether the graph is in LOADING mode (read once per batch)."""
         vl = rules.label
         keys = rules.keys
         values: dict[str, list[Any]] = {}
@@ -264,7 +267,7 @@ class WritesMixin(ReadsMixin):
                         have.append(item)
         strategy = vl.id_strategy
         missing = False
-        for name in rules.needed_loading if self._loading else rules.needed:
+        for name in rules.needed_loading if loading else rules.needed:
             if name not in values:
                 missing = True
                 break
@@ -274,7 +277,7 @@ class WritesMixin(ReadsMixin):
                     f"Can't customize vertex id when id strategy is 'PRIMARY_KEY' for vertex label '{vl.name}'"
                 )
             if missing:
-                chk.check_vertex_required(vl, list(values), self._loading)  # raises
+                chk.check_vertex_required(vl, list(values), loading)  # raises
             vid = idc.primary_key_id(vl.id, [(values[k][0], t) for k, t in rules.parts])
         elif strategy in (IdStrategy.AUTOMATIC, IdStrategy.DEFAULT):
             if id is not None and self.graph_mode not in ("RESTORING", "MERGING"):
@@ -285,7 +288,7 @@ class WritesMixin(ReadsMixin):
         else:
             vid = idc.customized_vertex_id(id, strategy.value, vl.name)
         if missing:
-            chk.check_vertex_required(vl, list(values), self._loading)  # raises
+            chk.check_vertex_required(vl, list(values), loading)  # raises
         return vl, vid, rules.ordered(values)
 
     def _add_vertex_auto(self, label: str, id: Any, props: list[PropInput]) -> Vertex:
@@ -386,7 +389,9 @@ class WritesMixin(ReadsMixin):
         return self._add_edge_strict(label, out_c, in_c, id, props)
 
     def _add_edge_strict(self, label: str, out_v: Vertex, in_v: Vertex, id: Any, props: list[PropInput]) -> Edge:
-        el, eid, sort_values, ordered = self._prepare_edge_strict(self._edge_rules(label), out_v, in_v, id, props)
+        el, eid, sort_values, ordered = self._prepare_edge_strict(
+            self._edge_rules(label), out_v, in_v, id, props, self._loading
+        )
         try:
             key = self.tx.edge_insert(
                 eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered), unique_parts=True
@@ -414,7 +419,7 @@ class WritesMixin(ReadsMixin):
         return e
 
     def _prepare_edge_strict(
-        self, rules: LabelRules, out_v: Vertex, in_v: Vertex, id: Any, props: Iterable[PropInput]
+        self, rules: LabelRules, out_v: Vertex, in_v: Vertex, id: Any, props: Iterable[PropInput], loading: bool
     ) -> tuple[Any, str, str, dict[str, Any]]:
         """The strict-mode rules of one edge between resolved vertices: (edge label, edge id,
         sort values, properties in key-id order). `add_edge` and `add_edges` both write what
@@ -435,9 +440,9 @@ class WritesMixin(ReadsMixin):
                 chk.coerce_values(self.schema, k.pk, value, f"edge label '{el.name}'")  # raises
             x = k.coerce(value)
             values[key] = x if k.single else list(x)
-        for name in rules.needed_loading if self._loading else rules.needed:
+        for name in rules.needed_loading if loading else rules.needed:
             if name not in values:
-                chk.check_edge_required(el, list(values), self._loading)  # raises
+                chk.check_edge_required(el, list(values), loading)  # raises
         sort_values = idc.primary_key_name([(values[k], t) for k, t in rules.parts]) if rules.parts else ""
         eid = idc.format_edge_id(out_v.id, rules.parent_id, el.id, sort_values, in_v.id)
         return el, eid, sort_values, rules.ordered(values)

@@ -33,6 +33,7 @@ import decimal
 import re
 import struct
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,9 +127,12 @@ def millis_to_date(ms: int) -> _dt.datetime:
 _ESC = "`"
 
 
-def escape_join(splitor: str, parts: list[str]) -> str:
+def escape_join(splitor: str, parts: Sequence[str]) -> str:
     """Joins parts with `splitor`, prefixing every splitor inside a part with a backtick."""
-    return splitor.join(p.replace(splitor, _ESC + splitor) if splitor in p else p for p in parts)
+    joined = splitor.join(parts)
+    if joined.count(splitor) == len(parts) - 1:  # no part holds one (every id of a batch write)
+        return joined
+    return splitor.join([p.replace(splitor, _ESC + splitor) if splitor in p else p for p in parts])
 
 
 _SPLIT_CACHE: dict[str, re.Pattern[str]] = {}
@@ -151,6 +155,8 @@ _NUMERIC_TYPES = {"BYTE", "INT", "LONG", "FLOAT", "DOUBLE", "DATE"}
 
 def encode_key_value(value: Any, data_type: str | None = None) -> str:
     """One primary-key or sort-key value as it appears inside an id (`encodeValue`)."""
+    if type(value) is str and data_type == "TEXT" and value and value[0] > "\u0003":
+        return value  # the usual primary key: a plain text, as the general case below gives it
     dt = (data_type or "").upper()
     if isinstance(value, str) and dt in ("", "TEXT"):
         if not value:
@@ -205,6 +211,8 @@ def id_prefix(vid: Any) -> str:
 
 
 def _prefixed(vid: Any) -> str:
+    if type(vid) is str:
+        return "S" + vid
     prefix = id_prefix(vid)
     return prefix + (str(int(vid)) if prefix == "L" else str(vid))
 

@@ -1,5 +1,5 @@
-"""Batch loads from concurrent clients over a real server (`runtime/batch_prepare.py`: each
-request is prepared on its worker thread before it takes the store's one writer).
+"""Batch loads from concurrent clients over a real server (each request is one write
+transaction behind the store's one writer).
 
 Four clients post their batches at once, again and again: every batch that is valid is
 written whole, a batch holding one invalid element answers 400 naming it and leaves nothing

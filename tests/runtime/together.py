@@ -1,5 +1,5 @@
 """Callables run on threads released at one moment: the concurrent-batch tests' one way of
-making requests meet (`tests/runtime/test_batch_prepare.py`, `tests/rest/test_batch_concurrent.py`)."""
+making requests meet (`tests/rest/test_batch_concurrent.py`)."""
 
 from __future__ import annotations
 
