@@ -58,9 +58,12 @@ def _entries_of(properties: Any) -> tuple[Iterable[PropInput], Any, Any]:
     """(property entries, `T.id`, `T.label`) of a spec's properties: a dict (a REST item's
     JSON object) is its items, with no meta-properties; a sequence is split by `_norm_props`."""
     if type(properties) is dict:
-        none = repeat(None)
-        return zip(properties, properties.values(), none, none, strict=False), None, None
+        return zip(properties, properties.values(), _NONES, _NONES, strict=False), None, None
     return _norm_props(properties)
+
+
+#: no cardinality, no meta: endless, and only ever read after a shorter first column
+_NONES = repeat(None)
 
 
 class BatchWritesMixin(MutationsMixin):
@@ -186,28 +189,29 @@ class BatchWritesMixin(MutationsMixin):
         lookups, goes through `vertices(ids=...)`."""
         if self.schema.auto:
             return {v.id: v for v in self.vertices(ids=list(ids))}
-        keys: dict[Any, Any] = {}  # storage form -> id (str ids are their own)
-        for i in ids:
-            if type(i) is str:
-                keys[i] = i
-            else:
-                lid = idc.lookup_id(i)
-                if lid is not None:
-                    keys[idc.to_storage(lid)] = lid
+        keys: dict[Any, Any] = dict(zip(ids, ids, strict=True))  # storage form -> id (str ids are their own)
+        if set(map(type, ids)) != _STR:
+            keys = {}
+            for i in ids:
+                if type(i) is str:
+                    keys[i] = i
+                else:
+                    lid = idc.lookup_id(i)
+                    if lid is not None:
+                        keys[idc.to_storage(lid)] = lid
         if not keys:
             return {}
-        out: dict[Any, Vertex] = {}
-        names: dict[int, str] = {}
+        rows = self.tx.vertex_heads_by_ids(list(keys))
+        if not rows:
+            return {}
+        row_keys, sids, label_ids = zip(*rows, strict=True)
+        names = {lid: self.schema.vertex_label_by_id(lid).name for lid in set(label_ids)}
         cache = self._vertices
-        for key, sid, label_id in self.tx.vertex_heads_by_ids(list(keys)):
-            v = cache.get(key)
-            if v is None:
-                name = names.get(label_id)
-                if name is None:
-                    name = names[label_id] = self.schema.vertex_label_by_id(label_id).name
-                v = cache[key] = Vertex(keys[sid], name, key)
-            out[keys[sid]] = v
-        return out
+        made = [
+            cache.get(key) or Vertex(keys[sid], names[lid], key) for key, sid, lid in rows
+        ]
+        cache.update(zip(row_keys, made, strict=True))
+        return dict(zip(map(keys.__getitem__, sids), made, strict=True))
 
     def add_edges(self, specs: Sequence[EdgeSpec]) -> list[Edge]:
         """`[add_edge(label, out_v, in_v, None, props) for ...]` in one storage round."""
@@ -311,6 +315,7 @@ class BatchWritesMixin(MutationsMixin):
 
 
 _EID = itemgetter(1)  # a prepared edge's id
+_STR = {str}
 _LABEL = attrgetter("label")
 
 

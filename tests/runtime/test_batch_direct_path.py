@@ -1,11 +1,10 @@
-"""The batch write direct path must equal the general one.
+"""Batch writes of injected items must equal the same elements written one at a time.
 
 `g.inject(items...)` hands its objects to `hgAddVertices`/`hgAddEdges` without traversers
-(`InjectedStream`), items' property dicts reach `add_vertices`/`add_edges` as they are, the
-write plans coerce single-valued keys into flat values and encode a row with one
-`orjson.dumps`, and distinct ids skip the grouping of repeated ones. Each test compares the
-direct path with the reference (one-at-a-time) path or with the general traverser path, on
-the values, Java types, stored text, errors and rollback.
+(`InjectedStream`), and items' property dicts reach `add_vertices`/`add_edges` as they are.
+Each test compares that with one-at-a-time writes or with a traversal whose write step is
+fed traversers (a mid-traversal stream), on the values, Java types, stored text, errors and
+rollback.
 """
 
 from __future__ import annotations
