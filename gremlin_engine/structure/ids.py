@@ -247,6 +247,10 @@ class EdgeId:
 
 def format_edge_id(source: Any, label_id: int, sub_label_id: int, sort_values: str, target: Any) -> str:
     """The 1.5 five-part external form: `S1:marko>2>2>>S2:lop`."""
+    if type(source) is str and type(target) is str:  # string ends (every REST batch): one format
+        text = f"S{source}>{int(label_id)}>{int(sub_label_id)}>{sort_values}>S{target}"
+        if text.count(">") == 4:  # no part to escape
+            return text
     return escape_join(
         ">", [_prefixed(source), str(int(label_id)), str(int(sub_label_id)), sort_values, _prefixed(target)]
     )
