@@ -175,6 +175,19 @@ class PartitionAccess(FilteredAccess):
         props = [p for p in properties if p[0] != self.key]
         return self.base.add_edge(label, out_v, in_v, id, [*props, (self.key, self.write)])
 
+    def add_vertices(self, specs: Sequence[tuple[Any, Any, Any]]) -> list[Vertex]:
+        """The batch form of `add_vertex`: each element written with the partition key."""
+        return self.base.add_vertices([(label, id, self._keyed(props)) for label, id, props in specs])  # type: ignore[attr-defined]
+
+    def add_edges(self, specs: Sequence[tuple[Any, Vertex, Vertex, Any]]) -> list[Edge]:
+        """The batch form of `add_edge`: each element written with the partition key."""
+        return self.base.add_edges([(label, o, i, self._keyed(props)) for label, o, i, props in specs])  # type: ignore[attr-defined]
+
+    def _keyed(self, properties: Any) -> list[tuple[Any, ...]]:
+        """A batch spec's properties (a dict, or (key, value...) tuples) with the partition key."""
+        pairs = list(properties.items()) if isinstance(properties, dict) else list(properties)
+        return [*(p for p in pairs if p[0] != self.key), (self.key, self.write)]
+
 
 class ReadOnlyAccess:
     """`ReadOnlyStrategy` as a last line of defence (the compiler refuses mutating steps)."""
@@ -183,7 +196,10 @@ class ReadOnlyAccess:
         self.base = base
 
     def __getattr__(self, name: str) -> Any:
-        if name in ("add_vertex", "add_edge", "set_property", "set_meta_property", "remove_property", "drop"):
+        if name in (
+            "add_vertex", "add_edge", "add_vertices", "add_edges", "set_property", "set_meta_property",
+            "remove_property", "drop",
+        ):
             raise TraversalError("The provided traversal has a mutating step and thus is not read only")
         return getattr(self.base, name)
 
@@ -191,7 +207,7 @@ class ReadOnlyAccess:
 def check_read_only(traversal: Any) -> None:
     """ReadOnlyStrategy's verification: no mutating step anywhere in the traversal."""
     for step in traversal.walk():
-        if step.name in MUTATING:
+        if step.name in MUTATING or getattr(step, "mutating", False):  # the HugeGraph write steps say so
             raise TraversalError(f"The provided traversal has a mutating step and thus is not read only: {step!r}")
 
 
