@@ -180,6 +180,10 @@ def primary_key_name(values: list[tuple[Any, str | None]]) -> str:
 
 def primary_key_id(label_id: int, values: list[tuple[Any, str | None]]) -> str:
     """`<label id>:<primary values>`, e.g. `1:marko`, `2:ripple!java`, `3:1T`."""
+    if len(values) == 1:  # one primary key (the usual label): nothing to escape in most values
+        part = encode_key_value(*values[0])
+        if "!" not in part and ":" not in part:
+            return f"{int(label_id)}:{part}"
     return escape_join(":", [str(int(label_id)), primary_key_name(values)])
 
 
