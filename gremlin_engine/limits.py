@@ -139,6 +139,8 @@ MAX_BIGINT_BITS = 14_000
 #: built by `+`, plus items of list/map/set literals and `+`, counting nested values in full
 #: (a list of ten lists of a million-character string weighs ten million)
 MAX_SCRIPT_VALUE_BUDGET = 20_000_000
+#: the largest bulk a traverser may carry: Java's Long.MAX_VALUE, TinkerPop's bulk type
+MAX_BULK = 2**63 - 1
 #: the most items a script's results may hold in nested collections, counting a collection
 #: shared N times N times (as a serializer writes it): `fold()` can nest shared lists
 MAX_RESULT_SIZE = 10_000_000
