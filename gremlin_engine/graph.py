@@ -471,7 +471,9 @@ class GraphRegistry:
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
             self._names_changed()
-            return graph
+        if cfg.backend != "memory":
+            graph.schema.resume_interrupted()  # index jobs a killed process left half done
+        return graph
 
     def create(self, cfg: GraphConfig) -> Graph:
         """Creates a graph at runtime (POST /graphs/{name}): initialises its store, then
