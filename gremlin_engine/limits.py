@@ -178,9 +178,22 @@ MAX_BIGINT_BITS = 14_000
 MAX_SCRIPT_VALUE_BUDGET = 20_000_000
 #: the largest bulk a traverser may carry: Java's Long.MAX_VALUE, TinkerPop's bulk type
 MAX_BULK = 2**63 - 1
-#: the most items a script's results may hold in nested collections, counting a collection
-#: shared N times N times (as a serializer writes it): `fold()` can nest shared lists
-MAX_RESULT_SIZE = 10_000_000
+
+
+def _result_limit_from_env() -> int:
+    raw = os.environ.get("HUGELITE_MAX_RESULT_MB", "").strip()
+    try:
+        mb = float(raw) if raw else 64.0
+    except ValueError:
+        mb = 64.0
+    return max(0, int(mb * 1024 * 1024))
+
+
+#: the most bytes one request's results may take written out (env `HUGELITE_MAX_RESULT_MB`,
+#: default 64; 0 turns it off), a value shared N times counted N times: `fold()` can nest
+#: shared lists, and one long string held by a thousand slots is a thousand copies on the
+#: wire (`structure/result_size.py` weighs it)
+MAX_RESULT_BYTES = _result_limit_from_env()
 
 
 class ScriptBudget:
