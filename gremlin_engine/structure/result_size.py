@@ -23,6 +23,7 @@ from typing import Any
 from gremlin_engine import limits
 from gremlin_engine.errors import LimitExceeded
 from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
+from gremlin_engine.structure.numbers import Byte, Float, Int, Long, Short
 
 #: what a number, a boolean, null or an unknown scalar weighs
 SCALAR = 8
@@ -32,12 +33,62 @@ _TEXT = (str, bytes, bytearray)
 _COMPOUND = (list, tuple, set, frozenset, dict, Path, Vertex, Edge, VertexProperty, Property)
 
 
+_PLAIN_NUMBERS = frozenset({int, float, bool, type(None), Int, Long, Float, Byte, Short})
+
+
 def _leaf(v: Any) -> int:
+    t = type(v)
+    if t is str:
+        return len(v) + 3
+    if t in _PLAIN_NUMBERS:
+        if t is float or t is bool or v is None or -(2**63) <= v < 2**64:
+            return SCALAR
+        return v.bit_length() // 3 + 1  # decimal digits, about
     if isinstance(v, _TEXT):
         return len(v) + 3
-    if type(v) is int and (v > 2**63 or v < -(2**63)):
-        return v.bit_length() // 3 + 1  # decimal digits, about
+    if isinstance(v, int):
+        return _leaf(int(v))
     return SCALAR
+
+
+def _flat_element(v: Any) -> int | None:
+    """A loaded or unloaded vertex or edge whose ids and property values are all scalars,
+    weighed at once (the common case: a point lookup, a listing); None when something
+    inside is compound (a list property, a meta-property), for the general walk."""
+    props = v._props
+    if type(v) is Edge:
+        w = ELEMENT + 16 + _leaf(v.id) + len(v.label) + _leaf(v.out_v.id) + _leaf(v.in_v.id)
+        if props is not None:
+            for key, value in props.items():
+                t = type(value)
+                if t is str:
+                    w += len(key) + len(value) + 8
+                elif t in _PLAIN_NUMBERS:
+                    w += len(key) + 5 + _leaf(value)
+                elif isinstance(value, _COMPOUND):
+                    return None
+                else:
+                    w += len(key) + 5 + _leaf(value)
+        return w
+    w = ELEMENT + _leaf(v.id) + len(v.label)
+    if props is not None:
+        for key, vps in props.items():
+            w += 2 * len(key) + 8
+            for vp in vps:
+                value = vp.value
+                t = type(value)
+                if t is str:
+                    w += 19 + len(value)
+                elif vp.meta or isinstance(value, _COMPOUND):
+                    return None
+                else:
+                    w += 16 + _leaf(value)
+                ident = vp.id
+                if ident is not None:
+                    if isinstance(ident, _COMPOUND):
+                        return None
+                    w += _leaf(ident)
+    return w
 
 
 def _parts(v: Any) -> tuple[int, list[Any]]:
@@ -76,6 +127,14 @@ def written_size(value: Any, memo: dict[int, int], cap: int) -> int:
     counting past `cap` (returns cap + 1)."""
     if not isinstance(value, _COMPOUND):
         return _leaf(value)
+    if type(value) is Vertex or type(value) is Edge:
+        known = memo.get(id(value))
+        if known is None:
+            known = _flat_element(value)
+            if known is not None:
+                memo[id(value)] = known
+        if known is not None:
+            return known
     stack: list[tuple[Any, bool]] = [(value, False)]
     opened: dict[int, list[Any]] = {}  # weighing started: its parts, met again it holds itself
     own: dict[int, int] = {}
@@ -96,6 +155,11 @@ def written_size(value: Any, memo: dict[int, int], cap: int) -> int:
             continue
         if k in opened:
             continue  # a cycle: its own ready marker finds no weight for it
+        if type(v) is Vertex or type(v) is Edge:
+            flat = _flat_element(v)
+            if flat is not None:
+                memo[k] = flat
+                continue
         base, items = _parts(v)
         opened[k] = items
         own[k] = base
@@ -114,7 +178,14 @@ def check_result_size(values: Iterable[Any]) -> None:
     memo: dict[int, int] = {}
     total = 0
     for item in values:
-        total += written_size(item, memo, limit) + 1
+        t = type(item)
+        if t is Vertex or t is Edge:  # a listing's elements: weighed without the walk's set-up
+            w = _flat_element(item)
+            total += (written_size(item, memo, limit) if w is None else w) + 1
+        elif t is str:
+            total += len(item) + 4
+        else:
+            total += written_size(item, memo, limit) + 1
         if total > limit:
             raise LimitExceeded(
                 "the results are too large to send: written out they take more than "

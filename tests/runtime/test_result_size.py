@@ -93,3 +93,15 @@ def test_scripts_and_their_traversals_meet_the_same_bound(modern: Graph, monkeyp
     with pytest.raises(LimitExceeded, match=r"MAX_RESULT_BYTES \(10,000 bytes"):
         modern.execute("g.inject(1).repeat(union(identity(), identity()).fold()).times(11).dedup()")
     assert modern.execute("g.inject(1).repeat(union(identity(), identity()).fold()).times(9).dedup().count()") == [1]
+
+
+def test_elements_weigh_their_properties_each_time_they_are_written() -> None:
+    from gremlin_engine.structure.elements import Edge, Vertex, VertexProperty
+
+    v = Vertex(1, "person", props={"name": [VertexProperty("1>name", "name", "x" * 1000)]})
+    assert 1000 < written_size(v, {}, 10**9) < 1200
+    assert written_size([v] * 100, {}, 10**9) > 100 * 1000  # one vertex, written 100 times
+    listed = Vertex(2, "person", props={"tags": [VertexProperty("2>tags", "tags", ["y" * 500] * 4)]})
+    assert written_size(listed, {}, 10**9) > 2000  # a list property: the general walk
+    e = Edge("e1", "knows", v, listed, props={"note": "z" * 300})
+    assert 300 < written_size(e, {}, 10**9) < 500  # its ends by id only
