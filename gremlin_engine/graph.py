@@ -307,17 +307,27 @@ class Graph:
             solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel, as_value=as_value
         )
 
+    def server_timeout_ms(self, timeout_ms: float | None = None) -> float | None:
+        """`timeout_ms` when the caller names one, else the server's evaluation timeout
+        (`gremlinserver.evaluation_timeout_ms`): a REST call (an element query, a traverser
+        such as `rays` or `customizedpaths`) is bounded by the same limit as a script, and
+        ends with the same TimeoutException (400, as HugeGraph maps it) past it."""
+        if timeout_ms is not None or self.registry is None:
+            return timeout_ms
+        return self.registry.evaluation_timeout_ms
+
     def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> list[Any]:
         from gremlin_engine.runtime import api
 
-        return api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel)
+        return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel)
 
     def traverse_request(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> list[Any]:
         """`traverse` for a traverser request's IR (`inject(<request map>).hg_<algorithm>()`):
         it runs as its direct plan on any schema mode, auto included, because an algorithm
         step reads through its own walker and never needs the auto-mode write fall-backs
         (see `runtime/direct_algorithms.py`); any other IR runs as `traverse` does."""
-        return (_DIRECT_ALGORITHMS or _direct_algorithms()).traverse(self, ir, timeout_ms, cancel)  # type: ignore[no-any-return]
+        return (_DIRECT_ALGORITHMS or _direct_algorithms()).traverse(  # type: ignore[no-any-return]
+            self, ir, self.server_timeout_ms(timeout_ms), cancel)
 
     def traverse_step(self, name: str, req: dict[str, Any], timeout_ms: float | None = None,
                       cancel: Any = None) -> list[Any] | None:
@@ -327,7 +337,7 @@ class Graph:
         handlers' entry, where building the IR and finding its plan again were ~3% of a light
         request's instructions. Same answers, errors, timeout and cancel as `traverse_request`."""
         return (_DIRECT_ALGORITHMS or _direct_algorithms()).request(  # type: ignore[no-any-return]
-            self, name, req, timeout_ms, cancel)
+            self, name, req, self.server_timeout_ms(timeout_ms), cancel)
 
     def read_ready(self) -> bool:
         """True when a read-only call could start at once, without waiting for a lock or a
@@ -341,6 +351,7 @@ class Graph:
         runtime offers no streaming entry point."""
         from gremlin_engine.runtime import api
 
+        timeout_ms = self.server_timeout_ms(timeout_ms)
         streaming = getattr(api, "iterate_traversal", None)
         if streaming is not None:
             return streaming(self, ir, timeout_ms=timeout_ms, cancel=cancel)
@@ -366,12 +377,15 @@ class Graph:
 class GraphRegistry:
     """The graphs one server (or one embedded user) holds open, by name.
 
-    `evaluation_timeout_ms` is the default time limit for scripts; `import_dir` is the only
-    folder `g.io(path).read()` may read from.
+    `evaluation_timeout_ms` is the time limit of scripts and REST calls; `job_timeout_ms`
+    that of async Gremlin jobs (None or 0: none); `import_dir` is the only folder
+    `g.io(path).read()` may read from.
     """
 
-    def __init__(self, evaluation_timeout_ms: float | None = 30000, import_dir: Path | str | None = None) -> None:
+    def __init__(self, evaluation_timeout_ms: float | None = 30000, import_dir: Path | str | None = None,
+                 job_timeout_ms: float | None = None) -> None:
         self.evaluation_timeout_ms = evaluation_timeout_ms
+        self.job_timeout_ms = job_timeout_ms
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
         self._graphs: dict[str, Graph] = {}
         self._lock = threading.RLock()
@@ -457,7 +471,9 @@ class GraphRegistry:
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
             self._names_changed()
-            return graph
+        if cfg.backend != "memory":
+            graph.schema.resume_interrupted()  # index jobs a killed process left half done
+        return graph
 
     def create(self, cfg: GraphConfig) -> Graph:
         """Creates a graph at runtime (POST /graphs/{name}): initialises its store, then

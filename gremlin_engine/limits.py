@@ -16,7 +16,9 @@ first interval never read the size at all.
 from __future__ import annotations
 
 import os
+import threading
 import time
+import weakref
 
 from gremlin_engine.errors import LimitExceeded, TraversalCancelled, TraversalTimeout
 
@@ -49,7 +51,7 @@ def resident_bytes() -> int | None:
 class CancelToken:
     """`deadline_ms` is a duration from now (None: no deadline). Thread-safe `cancel()`."""
 
-    __slots__ = ("_deadline", "_cancelled", "timeout_ms", "_mem_next", "_mem_base")
+    __slots__ = ("_deadline", "_cancelled", "timeout_ms", "_mem_next", "_mem_base", "__weakref__")
 
     def __init__(self, deadline_ms: float | None = None) -> None:
         self.timeout_ms = deadline_ms
@@ -123,6 +125,41 @@ class CancelToken:
             )
 
 
+class RunningTokens:
+    """The tokens of the runs going on in this process, so that shutdown can cancel them all
+    at once (SIGTERM used to wait for each script's own timeout: a 30 s script held shutdown
+    27 s). Held weakly: a run's token dies with the run, and leaves the set by itself. Every
+    run's token is added where the run makes it (`runtime/session.make_token`), so a cancel
+    reaches scripts, traversals, traverser algorithms, WebSocket jobs and tasks alike."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tokens: weakref.WeakSet[CancelToken] = weakref.WeakSet()
+
+    def add(self, token: CancelToken) -> CancelToken:
+        with self._lock:
+            self._tokens.add(token)
+        return token
+
+    def cancel_all(self) -> int:
+        """Cancels every running token (thread-safe; each run stops at its next check, and
+        a SQLite statement at its next progress poll); returns how many there were."""
+        with self._lock:
+            tokens = list(self._tokens)
+        for token in tokens:
+            token.cancel()
+        return len(tokens)
+
+
+#: the process's running tokens (one process serves one registry of graphs)
+RUNNING = RunningTokens()
+
+
+def cancel_running() -> int:
+    """Cancels every traversal and script running in this process: the server's shutdown
+    calls it as the signal arrives, before it waits for the requests in flight."""
+    return RUNNING.cancel_all()
+
 
 # ---- what a script may compute outside traversals ---------------------------------------
 # A script's own arithmetic (`x = x + x`, `x = x * x`, `[a, a, a]`) runs in the interpreter,
@@ -139,9 +176,24 @@ MAX_BIGINT_BITS = 14_000
 #: built by `+`, plus items of list/map/set literals and `+`, counting nested values in full
 #: (a list of ten lists of a million-character string weighs ten million)
 MAX_SCRIPT_VALUE_BUDGET = 20_000_000
-#: the most items a script's results may hold in nested collections, counting a collection
-#: shared N times N times (as a serializer writes it): `fold()` can nest shared lists
-MAX_RESULT_SIZE = 10_000_000
+#: the largest bulk a traverser may carry: Java's Long.MAX_VALUE, TinkerPop's bulk type
+MAX_BULK = 2**63 - 1
+
+
+def _result_limit_from_env() -> int:
+    raw = os.environ.get("HUGELITE_MAX_RESULT_MB", "").strip()
+    try:
+        mb = float(raw) if raw else 64.0
+    except ValueError:
+        mb = 64.0
+    return max(0, int(mb * 1024 * 1024))
+
+
+#: the most bytes one request's results may take written out (env `HUGELITE_MAX_RESULT_MB`,
+#: default 64; 0 turns it off), a value shared N times counted N times: `fold()` can nest
+#: shared lists, and one long string held by a thousand slots is a thousand copies on the
+#: wire (`structure/result_size.py` weighs it)
+MAX_RESULT_BYTES = _result_limit_from_env()
 
 
 class ScriptBudget:

@@ -35,6 +35,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp
 
 from gremlin_engine import GraphRegistry
+from gremlin_engine.limits import cancel_running
 from rest_adapter import resources as resources_pkg
 from rest_adapter.compression import GZIP_LEVEL, GZIP_MINIMUM_SIZE
 from rest_adapter.errors import exception_handlers
@@ -104,7 +105,8 @@ def build_routes() -> list[BaseRoute]:
 
 def open_registry(settings: Settings) -> GraphRegistry:
     """Opens every configured graph; raises `StoreNotReady` naming the graph and the fix."""
-    registry = GraphRegistry(evaluation_timeout_ms=settings.evaluation_timeout_ms, import_dir=settings.import_dir)
+    registry = GraphRegistry(evaluation_timeout_ms=settings.evaluation_timeout_ms, import_dir=settings.import_dir,
+                             job_timeout_ms=settings.job_timeout_ms)
     try:
         for cfg in settings.graphs:
             registry.open(cfg)
@@ -129,6 +131,7 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
         try:
             yield
         finally:
+            cancel_running()  # what still runs stops at its next check (cli.py cancels at the signal)
             reg.close_all()
 
     app = HugeliteApp(

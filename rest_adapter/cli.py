@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from gremlin_engine import GraphRegistry, HugeliteError, IllegalArgument, StoreNotReady
+from gremlin_engine.limits import cancel_running
 from rest_adapter.resources.versions import API, GREMLIN, HUGEGRAPH_CORE
 from rest_adapter.settings import Settings, SettingsError
 
@@ -149,13 +150,13 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
     gc.set_threshold(*GC_THRESHOLDS)
     set_switch_interval()
     if len(sockets) == 1:
-        uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options)).run(sockets=sockets)
+        _cancelling_on_exit(uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options))).run(sockets=sockets)
         return
     # gremlinserver.port: the same app (WebSocket /gremlin included) on a second port, as
     # HugeGraph runs its Gremlin Server beside the REST server; one lifespan for both
     import asyncio
 
-    rest = uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options))
+    rest = _cancelling_on_exit(uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options)))
     gremlin = uvicorn.Server(uvicorn.Config(app, host=host, port=settings.gremlin_port, **options, lifespan="off"))
     click.echo(f"hugelite: Gremlin Server port {settings.gremlin_port}", err=True)
 
@@ -164,6 +165,21 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
 
     with asyncio.Runner(loop_factory=rest.config.get_loop_factory()) as runner:  # uvloop, as uvicorn.run
         runner.run(both())
+
+
+def _cancelling_on_exit(server: Any) -> Any:
+    """`server` (a uvicorn server) whose exit signal (SIGTERM, Ctrl-C) first cancels every
+    running script and traversal (`limits.cancel_running`): uvicorn waits for the requests in
+    flight before the app's lifespan hears of the shutdown, and a 30 s script held shutdown
+    27 s. Its `handle_exit` is the signal handler uvicorn installs."""
+    handle_exit = server.handle_exit
+
+    def cancelling(sig: int, frame: Any) -> None:
+        cancel_running()
+        handle_exit(sig, frame)
+
+    server.handle_exit = cancelling
+    return server
 
 
 def _bind(host: str, port: int) -> socket.socket:

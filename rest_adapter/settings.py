@@ -80,6 +80,8 @@ class Settings:
     graphs_dir: Path | None = None
     graphs: list[GraphConfig] = field(default_factory=list)
     evaluation_timeout_ms: int = 30000
+    #: the time limit of an async Gremlin job (`POST /jobs/gremlin`); 0: none
+    job_timeout_ms: int = 600000
     gremlin_port: int = 0
     import_dir: Path | None = None
     max_vertices_per_batch: int = 500
@@ -100,6 +102,7 @@ class Settings:
         s.host = parsed.hostname or "127.0.0.1"
         s.port = parsed.port or 8080
         s.evaluation_timeout_ms = _int(raw, "gremlinserver.evaluation_timeout_ms", 30000, server_file)
+        s.job_timeout_ms = _int(raw, "gremlinserver.job_timeout_ms", 600000, server_file)
         s.gremlin_port = _int(raw, "gremlinserver.port", 0, server_file)
         s.max_vertices_per_batch = _int(raw, "batch.max_vertices_per_batch", 500, server_file)
         s.max_edges_per_batch = _int(raw, "batch.max_edges_per_batch", 500, server_file)

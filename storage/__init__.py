@@ -31,6 +31,7 @@ from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.store import Store, open_store
 from storage.tables import SCHEMA_KINDS, STORE_VERSION
 from storage.tx import ReadTx, Tx, WriteTx
+from storage.tx_aggregates import WALK_MAX_HOPS
 
 __all__ = [
     "SCHEMA_KINDS",
@@ -50,6 +51,7 @@ __all__ = [
     "StoreVersionMismatch",
     "Tx",
     "VertexRow",
+    "WALK_MAX_HOPS",
     "WriteTx",
     "open_store",
     "remove_store_files",

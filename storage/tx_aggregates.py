@@ -58,6 +58,11 @@ GROUP_CHUNK = 5_000
 #: the longest walk `walk_count_from_id` answers with one join chain ('both' hops double
 #: the branches: 2**hops at most)
 CHAIN_MAX_HOPS = 3
+#: the longest walk `walk_count` answers in one statement: one CTE per hop, so the statement
+#: (and SQLite's C stack while it prepares it) grows with the hops; 100,000 hops overflowed
+#: that stack (SIGSEGV) and 10**9 took 16 GB before SQLite saw a byte. The engine unrolls no
+#: longer walk (its stepwise repeat takes over, polling its deadline per level).
+WALK_MAX_HOPS = 16
 
 _SIDES = {"out": (("out_key", "in_key"),), "in": (("in_key", "out_key"),),
           "both": (("out_key", "in_key"), ("in_key", "out_key"))}
@@ -238,6 +243,8 @@ class AggregatesMixin(TxBase):
         pairs), hop i going in direction hops[i][0] ('out', 'in', 'both') over edges with
         a label in hops[i][1] (None: any label; empty: none). None when `stop` interrupted it.
         `start=None`: from every vertex (with a label in `start_label_ids`, when given), once."""
+        if len(hops) > WALK_MAX_HOPS:
+            raise StoreError(f"walk_count takes at most {WALK_MAX_HOPS} hops, not {len(hops)}")
         norm = _normalise(hops)
         if norm is None:
             return 0

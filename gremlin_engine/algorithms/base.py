@@ -21,8 +21,8 @@ import itertools
 import random
 import time
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from gremlin_engine.errors import HugeliteError, IllegalArgument
 from gremlin_engine.structure import ids as idc
@@ -34,6 +34,8 @@ from . import budget as budgets
 from .steps import NO_LIMIT, EdgeStep, check_vertex_label, conditions, rule_matches
 
 BATCH = 1000  # frontier vertices per adjacency call
+CHECK_EVERY_ITEMS = 1024  # items of a result loop between two checks of the run's token
+_T = TypeVar("_T")
 
 
 class CapacityExceeded(HugeliteError):
@@ -90,6 +92,16 @@ class Walker:
                 self.seed = request_seed(self._request)
             self._rng = random.Random(self.seed)
         return [items[i] for i in sorted(self._rng.sample(range(len(items)), n))]
+
+    def checked(self, items: Iterable[_T], every: int = CHECK_EVERY_ITEMS) -> Iterator[_T]:
+        """`items`, checking the run's token every `every` of them: the loops over a result
+        (paths, ids, edges) grow with the answer, past any adjacency call's own check (a
+        depth-7 `rays` spent 6 s after its last adjacency call building 93k paths)."""
+        check = self.ctx.check
+        for i, item in enumerate(items):
+            if not i % every:
+                check()
+            yield item
 
     def measure(self) -> dict[str, int]:
         return {
@@ -295,7 +307,7 @@ class Nodes:
                 if (v.id, n.id) in pairs and (v.id, n.id) not in first:
                     first[(v.id, n.id)] = e
         out, seen = [], set()
-        for p in paths:
+        for p in self.walker.checked(paths):
             for a, b in itertools.pairwise(p):
                 e = first.get((self.key(a), self.key(b)))
                 if e is not None and e.id not in seen:
@@ -436,7 +448,7 @@ class KeyNodes(Nodes):
     def path_edges(self, paths: Sequence[Sequence[int]], step: EdgeStep) -> list[Edge]:
         """The first edge (adjacency order) joining each consecutive pair of every path, each
         edge once, in path order: one indexed lookup per pair, never a vertex's other edges."""
-        pairs = list(dict.fromkeys(pair for p in paths for pair in itertools.pairwise(p)))
+        pairs = list(dict.fromkeys(pair for p in self.walker.checked(paths) for pair in itertools.pairwise(p)))
         if not pairs:
             return []
         lids = self._label_ids(step)

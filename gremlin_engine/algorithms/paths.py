@@ -103,7 +103,7 @@ def _path_response(walker: Walker, req: Mapping[str, Any], key: str, paths: list
                    step: EdgeStep, extras: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {key: entries}
     if extras:
-        ids = list(dict.fromkeys(x for p in paths for x in p))
+        ids = list(dict.fromkeys(x for p in walker.checked(paths) for x in p))
         out["vertices"] = result_vertices(walker, ids, get_bool(req, "with_vertex", False))
         with_edge = get_bool(req, "with_edge", False)
         out["edges"] = [e if with_edge else e.id for e in path_edges(walker, paths, step)]
@@ -166,7 +166,7 @@ class _SubGraphPaths(AlgorithmStep):
         source = walker.vertex(req.get("source"))
         paths = self.walk(walker, source, step, depth, cap, lim, source_in_ring)
         key = "rings" if self.rings else "rays"
-        return _path_response(walker, req, key, paths, [{"objects": list(p)} for p in paths], step)
+        return _path_response(walker, req, key, paths, [{"objects": list(p)} for p in walker.checked(paths)], step)
 
     def walk(self, walker: Walker, source: Vertex, step: EdgeStep, depth: int, cap: int, lim: int,
              source_in_ring: bool) -> list[Path]:
@@ -184,7 +184,7 @@ class _SubGraphPaths(AlgorithmStep):
         for level in range(1, depth + 1):
             new: dict[Any, tuple[Vertex, list[Path]]] = {}
             vertices = [v for v, _ in layer.values()]
-            for v, items in walker.adjacency(vertices, step, edges=True):
+            for v, items in walker.checked(walker.adjacency(vertices, step, edges=True), 64):
                 paths = layer[v.id][1]
                 if not items:
                     if not self.rings:
@@ -220,7 +220,7 @@ class _SubGraphPaths(AlgorithmStep):
                 check_capacity(cap, len(accessed), what)
             layer = new
             if not self.rings and level == depth:
-                for _, paths in layer.values():
+                for _, paths in walker.checked(layer.values(), 64):
                     for p in paths:
                         if add(p):
                             return list(found)

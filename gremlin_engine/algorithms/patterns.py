@@ -78,7 +78,7 @@ class CustomizedPathsStep(AlgorithmStep):
             ends = list({v.id: v for v, _, _ in layer}.values())
             adj = dict(walker.adjacency(ends, step, edges=True))
             new = []
-            for v, path, weights in layer:
+            for v, path, weights in walker.checked(layer, 256):
                 for e, n in adj.get(v, ()):
                     if n.id in path:
                         continue
@@ -94,8 +94,9 @@ class CustomizedPathsStep(AlgorithmStep):
         if lim != NO_LIMIT:
             layer = layer[:lim]
         paths = [p for _, p, _ in layer]
-        entries = [{"objects": list(p), "weights": list(w)} if weighted else {"objects": list(p)} for _, p, w in layer]
-        ids = list(dict.fromkeys(x for p in paths for x in p))
+        entries = [{"objects": list(p), "weights": list(w)} if weighted else {"objects": list(p)}
+                   for _, p, w in walker.checked(layer)]
+        ids = list(dict.fromkeys(x for p in walker.checked(paths) for x in p))
         return {"paths": entries,
                 "vertices": result_vertices(walker, ids, get_bool(req, "with_vertex", False)),
                 "edges": _edges_response(walker, req, paths, steps),

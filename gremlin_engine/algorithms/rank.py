@@ -119,7 +119,8 @@ class PersonalRankStep(AlgorithmStep):
                 for v, items in nodes.expand(todo, steps[d]):
                     adj[key(v)] = items
                 reached = found[Direction.IN if d is Direction.OUT else Direction.OUT]
-                for k in seeds[d]:
+                # later rounds find every adjacency cached: no adjacency call checks the token
+                for k in walker.checked(seeds[d]):
                     old = ranks.get(k, 0.0)
                     nbrs = adj[k]
                     if not nbrs:

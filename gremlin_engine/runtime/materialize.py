@@ -27,14 +27,12 @@ def elements_in(values: Iterable[Any]) -> list[Any]:
 
     Each container is visited once (by id): `fold()` of `union(identity(), identity())`
     nested 26 times holds 52 lists in memory but 2**26 leaves once expanded, and a walk
-    of the expanded tree would hang. When a container turns out to be shared, the results
-    are weighed as a serializer would write them (`check_result_size`)."""
+    of the expanded tree would hang."""
     if type(values) is list and _ATOMS.issuperset(map(type, values)):
         return []
     found: list[Any] = []
     seen: set[int] = set()
-    shared = False
-    top = values if type(values) is list else list(values)  # walked twice when shared
+    top = values if type(values) is list else list(values)
     stack: list[Any] = list(top)
     pop = stack.pop
     while stack:
@@ -45,7 +43,6 @@ def elements_in(values: Iterable[Any]) -> list[Any]:
         if t is dict or t is list:  # the common containers, by exact type (valueMap rows)
             k = id(v)
             if k in seen:
-                shared = True
                 continue
             seen.add(k)
             if t is list:
@@ -70,7 +67,6 @@ def elements_in(values: Iterable[Any]) -> list[Any]:
             # every container is alive for the whole walk (`values` holds it), so ids are
             # unique among them and the elements of `seen`
             if id(v) in seen:
-                shared = True
                 continue
             seen.add(id(v))
             if isinstance(v, Path):
@@ -80,13 +76,14 @@ def elements_in(values: Iterable[Any]) -> list[Any]:
                 stack.extend(v.values())
             else:
                 stack.extend(v)
-    if shared:
-        check_result_size(top)
     return found
 
 
 def load_results(access: Any, values: Iterable[Any]) -> None:
-    """Loads the properties of every element inside `values`, in batches."""
-    pending = elements_in(values)
+    """Loads the properties of every element inside `values`, in batches, then weighs the
+    results as a serializer would write them (`check_result_size`: MAX_RESULT_BYTES)."""
+    top = values if type(values) is list else list(values)
+    pending = elements_in(top)
     for start in range(0, len(pending), BATCH):
         access.load(pending[start:start + BATCH])
+    check_result_size(top)

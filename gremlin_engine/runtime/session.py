@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
-from gremlin_engine.limits import CancelToken
+from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.runtime.access import StoreAccess
 from storage import ReadOnlyTransaction, StoreBusy, StoreConflict, StoreError
 
@@ -40,12 +40,14 @@ class LinkedToken(CancelToken):
 
 
 def make_token(timeout_ms: float | None, cancel: CancelToken | None) -> CancelToken:
+    """The token a run checks: its deadline linked to the caller's token; registered with
+    `limits.RUNNING`, so that shutdown can cancel it."""
     limit = timeout_ms if timeout_ms is not None and timeout_ms > 0 else None
     if cancel is not None and limit is None:
-        return cancel
+        return RUNNING.add(cancel)
     if cancel is None:
-        return CancelToken(limit)  # nothing to link: every check() skips the outer test
-    return LinkedToken(limit, cancel)
+        return RUNNING.add(CancelToken(limit))  # nothing to link: every check() skips the outer test
+    return RUNNING.add(LinkedToken(limit, cancel))
 
 
 class _GraphTx:

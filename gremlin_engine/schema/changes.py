@@ -156,6 +156,26 @@ class SchemaChanges:
             return self._submit_job(t, "rebuild_index", element, "IndexLabelRebuildJob" if kind == INDEX_LABEL else "RebuildIndexJob")
 
     # ---- tasks ----------------------------------------------------------------------------------
+    # ---- after a crash ----------------------------------------------------------------------
+    def resume_interrupted(self) -> list[int]:
+        """Restarts the index jobs a killed process left half done, as the graph opens: an
+        index label still CREATING or REBUILDING is rebuilt (the rebuild drops what the
+        index holds first, so a partial fill is redone whole), one still DELETING is removed.
+        Their old tasks were marked failed by the task manager's recovery; without this the
+        label stayed CREATING for good. Returns the new tasks' ids."""
+        unfinished = [il for il in self.index_labels()  # type: ignore[attr-defined]
+                      if il.status in (SchemaStatus.CREATING, SchemaStatus.REBUILDING, SchemaStatus.DELETING)]
+        if not unfinished:
+            return []
+        ids = []
+        with self._writing() as t:  # type: ignore[attr-defined]
+            for il in unfinished:
+                if il.status is SchemaStatus.DELETING:
+                    ids.append(self._submit_job(t, "remove_schema", il, "IndexLabelRemoveJob"))
+                else:
+                    ids.append(self._submit_job(t, "rebuild_index", il, "IndexLabelRebuildJob"))
+        return ids
+
     def _submit_job(self, tx: Any, task_type: str, element: SchemaElement, job: str) -> int:
         from gremlin_engine.schema import jobs
 

@@ -1,10 +1,18 @@
-"""How many items a result's nested collections hold once a serializer writes them out.
+"""How many bytes a result takes once a serializer writes it out (an estimate of its JSON).
 
-Results may share collections: `fold()` of `union(identity(), identity())` nested n deep
-holds 2n lists in memory and 2**n items written out, and scripts can build the same from
-literals. `MAX_RESULT_SIZE` bounds what is written out; this module weighs it without
-expanding anything (each distinct collection once, iteratively), for the interpreter's
-results and the engine's alike.
+Results may share values: `fold()` of `union(identity(), identity())` nested n deep holds 2n
+lists in memory and 2**n items written out, and one string held by 1,024 list slots is 8 KiB
+of pointers in memory but 1,024 copies on the wire (a 248-byte script answered 671 MB when
+the bound counted items, a shared string once). `MAX_RESULT_BYTES` bounds what is written
+out; this module weighs it without expanding anything: iteratively, each distinct container
+and element weighed once (`memo`, by id) and counted as often as it is referenced, stopping
+past the cap. It is the one rule for the interpreter's script results and for every result
+the engine hands out (`runtime/materialize.load_results`: bytecode, REST, streams).
+
+Weights follow compact JSON: a string its length plus quotes, a number 8, a container its
+brackets plus its items (keys and values for a map) and separators, an element its id and
+label plus its properties, a path its objects. Non-ASCII text and GraphSON type wrappers
+write more than this counts; the bound is a guard against blow-ups, not an exact size.
 """
 
 from __future__ import annotations
@@ -14,66 +22,173 @@ from typing import Any
 
 from gremlin_engine import limits
 from gremlin_engine.errors import LimitExceeded
-from gremlin_engine.structure.elements import Path
+from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
+from gremlin_engine.structure.numbers import Byte, Float, Int, Long, Short
+
+#: what a number, a boolean, null or an unknown scalar weighs
+SCALAR = 8
+#: an element's fixed part (braces, "id", "label", "type", "properties" and their separators)
+ELEMENT = 48
+_TEXT = (str, bytes, bytearray)
+_COMPOUND = (list, tuple, set, frozenset, dict, Path, Vertex, Edge, VertexProperty, Property)
 
 
-def expanded_size(value: Any, memo: dict[int, int], cap: int) -> int:
-    """How many items a serializer writes for `value`'s nested collections: 1 for a
-    scalar or an element, the sum of the items' sizes for a list, set, map (keys and
-    values) or path (at least 1), a collection shared N times counted N times. Iterative
-    (a result may nest deeper than Python recursion), each distinct collection weighed
-    once (`memo`, by id), and stops counting past `cap`."""
-    if not isinstance(value, _COLLECTIONS):
-        return 1
+_PLAIN_NUMBERS = frozenset({int, float, bool, type(None), Int, Long, Float, Byte, Short})
+
+
+def _leaf(v: Any) -> int:
+    t = type(v)
+    if t is str:
+        return len(v) + 3
+    if t in _PLAIN_NUMBERS:
+        if t is float or t is bool or v is None or -(2**63) <= v < 2**64:
+            return SCALAR
+        return v.bit_length() // 3 + 1  # decimal digits, about
+    if isinstance(v, _TEXT):
+        return len(v) + 3
+    if isinstance(v, int):
+        return _leaf(int(v))
+    return SCALAR
+
+
+def _flat_element(v: Any) -> int | None:
+    """A loaded or unloaded vertex or edge whose ids and property values are all scalars,
+    weighed at once (the common case: a point lookup, a listing); None when something
+    inside is compound (a list property, a meta-property), for the general walk."""
+    props = v._props
+    if type(v) is Edge:
+        w = ELEMENT + 16 + _leaf(v.id) + len(v.label) + _leaf(v.out_v.id) + _leaf(v.in_v.id)
+        if props is not None:
+            for key, value in props.items():
+                t = type(value)
+                if t is str:
+                    w += len(key) + len(value) + 8
+                elif t in _PLAIN_NUMBERS:
+                    w += len(key) + 5 + _leaf(value)
+                elif isinstance(value, _COMPOUND):
+                    return None
+                else:
+                    w += len(key) + 5 + _leaf(value)
+        return w
+    w = ELEMENT + _leaf(v.id) + len(v.label)
+    if props is not None:
+        for key, vps in props.items():
+            w += 2 * len(key) + 8
+            for vp in vps:
+                value = vp.value
+                t = type(value)
+                if t is str:
+                    w += 19 + len(value)
+                elif vp.meta or isinstance(value, _COMPOUND):
+                    return None
+                else:
+                    w += 16 + _leaf(value)
+                ident = vp.id
+                if ident is not None:
+                    if isinstance(ident, _COMPOUND):
+                        return None
+                    w += _leaf(ident)
+    return w
+
+
+def _parts(v: Any) -> tuple[int, list[Any]]:
+    """(own weight, the values inside it) of a compound value."""
+    if isinstance(v, dict):
+        items = [*v.keys(), *v.values()]
+        return 2 + 2 * len(v), items
+    if isinstance(v, list | tuple | set | frozenset):
+        return 2 + len(v), list(v)
+    if isinstance(v, Vertex):
+        inside: list[Any] = [v.id, v.label]
+        if v._props is not None:
+            for key, vps in v._props.items():
+                inside.append(key)
+                inside.extend(vps)
+        return ELEMENT, inside
+    if isinstance(v, Edge):
+        inside = [v.id, v.label, v.out_v.id, v.in_v.id]
+        if v._props is not None:
+            for key, value in v._props.items():
+                inside.append(key)
+                inside.append(value)
+        return ELEMENT + 16, inside
+    if isinstance(v, VertexProperty):
+        return 16, [v.id, v.key, v.value, *v.meta.keys(), *v.meta.values()]
+    if isinstance(v, Property):
+        return 8, [v.key, v.value]
+    assert isinstance(v, Path)
+    return 2 + len(v.objects), [*v.objects, *(label for labels in v.labels for label in labels)]
+
+
+def written_size(value: Any, memo: dict[int, int], cap: int) -> int:
+    """The bytes a serializer writes for `value` (see the module docstring), a value held N
+    times counted N times; each distinct compound weighed once (`memo`, by id; the caller
+    keeps them alive), iteratively (a result may nest deeper than Python recursion). Stops
+    counting past `cap` (returns cap + 1)."""
+    if not isinstance(value, _COMPOUND):
+        return _leaf(value)
+    if type(value) is Vertex or type(value) is Edge:
+        known = memo.get(id(value))
+        if known is None:
+            known = _flat_element(value)
+            if known is not None:
+                memo[id(value)] = known
+        if known is not None:
+            return known
     stack: list[tuple[Any, bool]] = [(value, False)]
-    opened: set[int] = set()  # weighing started, not finished: met again, it holds itself
+    opened: dict[int, list[Any]] = {}  # weighing started: its parts, met again it holds itself
+    own: dict[int, int] = {}
     while stack:
         v, ready = stack.pop()
-        if id(v) in memo:
+        k = id(v)
+        if k in memo:
             continue
-        items = _items(v)
         if ready:
-            total = 0
-            for item in items:
-                # a collection holding itself never ends once written out
-                total += memo.get(id(item), cap + 1) if isinstance(item, _COLLECTIONS) else 1
+            total = own.pop(k)
+            for item in opened.pop(k):
+                # a compound holding itself never ends once written out
+                total += memo.get(id(item), cap + 1) if isinstance(item, _COMPOUND) else _leaf(item)
                 if total > cap:
                     total = cap + 1
                     break
-            memo[id(v)] = max(total, 1)
+            memo[k] = total
             continue
-        if id(v) in opened:
-            continue  # a cycle: its own ready marker below will find no weight for it
-        opened.add(id(v))
+        if k in opened:
+            continue  # a cycle: its own ready marker finds no weight for it
+        if type(v) is Vertex or type(v) is Edge:
+            flat = _flat_element(v)
+            if flat is not None:
+                memo[k] = flat
+                continue
+        base, items = _parts(v)
+        opened[k] = items
+        own[k] = base
         stack.append((v, True))
-        stack.extend((item, False) for item in items if isinstance(item, _COLLECTIONS) and id(item) not in memo)
+        stack.extend((item, False) for item in items if isinstance(item, _COMPOUND) and id(item) not in memo)
     return memo[id(value)]
 
 
-_COLLECTIONS = (list, tuple, set, frozenset, dict, Path)
-
-
-def _items(v: Any) -> list[Any]:
-    if isinstance(v, dict):
-        return [*v.keys(), *v.values()]
-    if isinstance(v, Path):
-        return list(v.objects)
-    return list(v)
-
-
 def check_result_size(values: Iterable[Any]) -> None:
-    """Refuses results whose nested collections, written out, hold more than
-    `MAX_RESULT_SIZE` items: the one rule for a script's results (the interpreter) and
-    every result the engine hands out (`runtime/materialize.load_results`: bytecode,
-    REST, streams)."""
-    limit = limits.MAX_RESULT_SIZE
+    """Refuses results that written out take more than `MAX_RESULT_BYTES`, naming the limit:
+    the one rule for a script's results (the interpreter) and every result the engine hands
+    out (`runtime/materialize.load_results`)."""
+    limit = limits.MAX_RESULT_BYTES
+    if not limit:
+        return
     memo: dict[int, int] = {}
     total = 0
     for item in values:
-        if isinstance(item, _COLLECTIONS):
-            total += expanded_size(item, memo, limit)
-            if total > limit:
-                raise LimitExceeded(
-                    "the results are too large to send: their nested collections hold more than "
-                    f"MAX_RESULT_SIZE ({limit:,}) items, counting shared ones in full"
-                )
+        t = type(item)
+        if t is Vertex or t is Edge:  # a listing's elements: weighed without the walk's set-up
+            w = _flat_element(item)
+            total += (written_size(item, memo, limit) if w is None else w) + 1
+        elif t is str:
+            total += len(item) + 4
+        else:
+            total += written_size(item, memo, limit) + 1
+        if total > limit:
+            raise LimitExceeded(
+                "the results are too large to send: written out they take more than "
+                f"MAX_RESULT_BYTES ({limit:,} bytes; HUGELITE_MAX_RESULT_MB), counting a value "
+                "shared N times N times"
+            )

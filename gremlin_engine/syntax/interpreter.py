@@ -439,7 +439,7 @@ def _is_handle(v: Any) -> bool:
 
 
 def _bounded(results: list[Any]) -> list[Any]:
-    """A script's results, once within MAX_RESULT_SIZE written out."""
+    """A script's results, once within MAX_RESULT_BYTES written out."""
     check_result_size(results)
     return results
 

@@ -41,7 +41,7 @@ class ValueBounds:
         known = self._weights.get(id(value))
         if known is not None:
             return known
-        cap = max(self.budget.limit, limits.MAX_RESULT_SIZE) + 1
+        cap = self.budget.limit + 1
         total = 0 if value else 1
         items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
         for item in items:

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded, NotFound, TraversalCancelled
-from gremlin_engine.limits import CancelToken
+from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.tasks.model import COMPLETED, SERVER_ID, first_line, status_name, task_json
 from gremlin_engine.tasks.results import plain_json
 
@@ -143,7 +143,7 @@ class TaskManager:
             with self.store.write() as own:
                 self.recover(own)
                 task_id = write(own)
-        token = CancelToken()
+        token = RUNNING.add(CancelToken())  # shutdown cancels queued and running jobs too
         with self._lock:
             self._tokens[task_id] = token
         self._pool.submit(self._run, task_id, fn, token)
@@ -167,13 +167,16 @@ class TaskManager:
         task_input = {"gremlin": script, "aliases": {name: "graph"}, "bindings": dict(bindings or {}), "language": language}
         ser = serializer or self.result_serializer or plain_json
 
+        registry = getattr(self.graph, "registry", None)
+        limit = getattr(registry, "job_timeout_ms", None) or 0  # `gremlinserver.job_timeout_ms`
+
         def job(ctx: TaskContext) -> Any:
-            # no deadline until cancelled, so the memory bound must be asked for (limits.py)
+            # the job's own limit (0: until cancelled), and the memory bound (limits.py)
             ctx.token.guard_memory()
             aliases = {"g": f"__g_{name}", "graph": name}
             # HugeGraph keeps a non-traversal script's value as it is ("3", not "[3]")
             results = self.graph.execute(
-                script, dict(bindings or {}), aliases, timeout_ms=0, cancel=ctx.token, as_value=True
+                script, dict(bindings or {}), aliases, timeout_ms=limit, cancel=ctx.token, as_value=True
             )
             return _Serialized(ser(results))
 

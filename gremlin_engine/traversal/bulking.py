@@ -9,6 +9,10 @@ insertion-ordered set.
 
 This is what keeps `g.V().repeat(out()).times(8).count()` linear: each level's frontier
 holds one traverser per distinct vertex, however many walks reached it.
+
+A bulk is a Java `long` in TinkerPop: past `MAX_BULK` a merge raises `LimitExceeded` rather
+than growing a Python integer without end (`g.V().repeat(both()).times(100000)` doubles the
+walks per level: 2**100000 has 30,000 digits, more than Python writes out as text).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from gremlin_engine.errors import LimitExceeded
+from gremlin_engine.limits import MAX_BULK
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.traverser import Context, Traverser
 
@@ -42,7 +48,13 @@ def merge_traversers(items: Iterable[Traverser], ctx: Context) -> list[Traverser
             continue
         if have is t:
             continue
-        merged = Traverser(have.obj, have.bulk + t.bulk if ctx.bulk else 1, have.path, have.loops, have.sack)
+        bulk = have.bulk + t.bulk if ctx.bulk else 1
+        if bulk > MAX_BULK:
+            raise LimitExceeded(
+                f"more than Long.MAX_VALUE ({MAX_BULK:,}) traversers reached one object: "
+                "a traverser's bulk is a Long (limit the walk, or dedup() it)"
+            )
+        merged = Traverser(have.obj, bulk, have.path, have.loops, have.sack)
         if merger is not None and have.sack is not None:
             merged.sack = apply_operator(merger, have.sack, t.sack)
         out[key] = merged

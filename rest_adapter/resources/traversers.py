@@ -126,8 +126,14 @@ async def _answer_body(graph: Graph, step: str, req: dict[str, Any], inline: boo
             return _body(result[0], graph, plain.checked)
         except OverBudget:
             pass  # run again, unbounded, in the pool
+    return await run(_answer_in_pool, graph, step, req)
+
+
+def _answer_in_pool(graph: Graph, step: str, req: dict[str, Any]) -> bytes:
+    """The run and its JSON, both in the pool: a large answer (93k paths of `rays`, 4.7 MB)
+    took ~2 s to write out, which on the event loop held every other client that long."""
     with plain_ids() as plain:
-        result = await run(_go, graph, step, req)
+        result = _go(graph, step, req)
     return _body(result[0], graph, plain.checked)
 
 

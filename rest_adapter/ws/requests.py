@@ -14,6 +14,7 @@ graph means the default graph: `hugegraph` when it exists, else the only graph.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -277,14 +278,21 @@ def script_aliases(registry: GraphRegistry, aliases: Any, default: str | None) -
 
 # ---- request options -----------------------------------------------------------------------
 def _timeout(args: dict[str, Any], default: float | None) -> float | None:
+    """The request's time limit: its own `evaluationTimeout` may lower the server's limit
+    (`gremlinserver.evaluation_timeout_ms`, `default`), never raise or remove it (10**9 was
+    honoured, and 0, "no limit" in Gremlin Server, turned the bound off). With no server
+    limit (0), the request's own is used as it is."""
+    ceiling = default if default is not None and default > 0 else None
     for key in ("evaluationTimeout", "scriptEvaluationTimeout"):
         if args.get(key) is not None:
             try:
                 ms = float(args[key])
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise RequestError(INVALID_REQUEST_ARGUMENTS, f"{key} must be a number of milliseconds") from None
-            return ms if ms > 0 else None  # 0 means no limit, as in Gremlin Server
-    return default if default is not None and default > 0 else None  # evaluation_timeout_ms=0: none
+            if not math.isfinite(ms) or ms <= 0:  # 0 means no limit, as in Gremlin Server: the server's
+                return ceiling
+            return ms if ceiling is None else min(ms, ceiling)
+    return ceiling
 
 
 def _with_deadline(job: Job, timeout_ms: float | None) -> CancelToken:

@@ -1,7 +1,7 @@
 """Results that share nested collections: `fold()` of `union(identity(), identity())`
 nested n deep holds 2n lists in memory and 2**n leaves once written out. The engine's
 result path (`materialize.load_results`, which every run passes before a serializer sees
-the results) visits each collection once and refuses, by `MAX_RESULT_SIZE`, results a
+the results) visits each collection once and refuses, by `MAX_RESULT_BYTES`, results a
 serializer would write out too large: for traversals from bytecode and REST as for
 scripts. Grouping keys of such values (`hashable`) are built once per distinct collection."""
 
@@ -16,11 +16,11 @@ from gremlin_engine.errors import LimitExceeded
 from gremlin_engine.graph import Graph
 from gremlin_engine.runtime import api
 from gremlin_engine.runtime.materialize import elements_in
-from gremlin_engine.structure.result_size import expanded_size
+from gremlin_engine.structure.result_size import check_result_size, written_size
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.ir import TraversalIR, anonymous
 
-TOO_LARGE = r"too large to send: .*MAX_RESULT_SIZE \(10,000,000\) items, counting shared ones in full"
+TOO_LARGE = r"too large to send: .*MAX_RESULT_BYTES \(67,108,864 bytes; HUGELITE_MAX_RESULT_MB\), counting a value shared N times N times"
 
 
 def doubled(depth: int) -> list:
@@ -36,26 +36,31 @@ def repeat_fold(times: int) -> TraversalIR:
     return TraversalIR().then("inject", 1).then("repeat", body).then("times", times)
 
 
-def test_expanded_size_counts_shared_collections_in_full() -> None:
-    assert expanded_size(doubled(3), {}, 100) == 8
-    assert expanded_size({"a": [1, 2], "b": []}, {}, 100) == 5  # two keys, two items, an empty list as 1
-    assert expanded_size(doubled(60), {}, 1000) == 1001  # stops counting past the cap
+def test_written_size_counts_shared_values_in_full() -> None:
+    assert written_size(doubled(3), {}, 1000) == 8 * 8 + 7 * 4  # 8 numbers, 7 lists of two
+    assert written_size({"a": [1, 2], "b": []}, {}, 1000) == 6 + 2 * 4 + 20 + 2  # braces, two keys, a list, an empty one
+    assert written_size(doubled(60), {}, 1000) == 1001  # stops counting past the cap
     looped: list = [1]
     looped.append(looped)
-    assert expanded_size(looped, {}, 50) == 51  # a list holding itself never ends
+    assert written_size(looped, {}, 50) == 51  # a list holding itself never ends
+    text = "x" * 1000
+    assert written_size([text] * 100, {}, 10**9) == 100 * 1003 + 102  # one string, written 100 times
 
 
-def test_elements_in_visits_each_collection_once() -> None:
+def test_results_are_weighed_once_per_collection() -> None:
     started = time.monotonic()
-    assert elements_in([doubled(20)]) == []  # 2**20 leaves: within the bound
+    assert elements_in([doubled(20)]) == []
+    check_result_size([doubled(20)])  # 2**20 numbers: ~13 MB, within the bound
     with pytest.raises(LimitExceeded, match=TOO_LARGE):
-        elements_in([doubled(26)])
+        check_result_size([doubled(26)])
     with pytest.raises(LimitExceeded, match=TOO_LARGE):
-        elements_in([doubled(200)])
+        check_result_size([doubled(200)])
     with pytest.raises(LimitExceeded, match=TOO_LARGE):
-        elements_in(iter([{"k": doubled(30)}]))  # any iterable, walked twice
+        check_result_size(iter([{"k": doubled(30)}]))  # any iterable
+    with pytest.raises(LimitExceeded, match=TOO_LARGE):
+        check_result_size([["x" * 655_360] * 1024])  # one string held 1,024 times: 671 MB written out
     shared = [1, 2]
-    assert elements_in([[shared, shared], {"a": shared}]) == []  # shared, and small: answered
+    check_result_size([[shared, shared], {"a": shared}])  # shared, and small: answered
     assert time.monotonic() - started < 5
 
 
@@ -81,10 +86,22 @@ def test_a_traversal_result_is_bounded_like_a_scripts(modern: Graph) -> None:
 
 
 def test_scripts_and_their_traversals_meet_the_same_bound(modern: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(limits, "MAX_RESULT_SIZE", 1000)
+    monkeypatch.setattr(limits, "MAX_RESULT_BYTES", 10_000)
     assert modern.execute("g.inject(1).repeat(union(identity(), identity()).fold()).times(9).unfold().count()") == [2]
-    with pytest.raises(LimitExceeded, match=r"MAX_RESULT_SIZE \(1,000\) items"):
+    with pytest.raises(LimitExceeded, match=r"MAX_RESULT_BYTES \(10,000 bytes"):
         modern.execute("g.inject(1).repeat(union(identity(), identity()).fold()).times(11)")
-    with pytest.raises(LimitExceeded, match=r"MAX_RESULT_SIZE \(1,000\) items"):
+    with pytest.raises(LimitExceeded, match=r"MAX_RESULT_BYTES \(10,000 bytes"):
         modern.execute("g.inject(1).repeat(union(identity(), identity()).fold()).times(11).dedup()")
     assert modern.execute("g.inject(1).repeat(union(identity(), identity()).fold()).times(9).dedup().count()") == [1]
+
+
+def test_elements_weigh_their_properties_each_time_they_are_written() -> None:
+    from gremlin_engine.structure.elements import Edge, Vertex, VertexProperty
+
+    v = Vertex(1, "person", props={"name": [VertexProperty("1>name", "name", "x" * 1000)]})
+    assert 1000 < written_size(v, {}, 10**9) < 1200
+    assert written_size([v] * 100, {}, 10**9) > 100 * 1000  # one vertex, written 100 times
+    listed = Vertex(2, "person", props={"tags": [VertexProperty("2>tags", "tags", ["y" * 500] * 4)]})
+    assert written_size(listed, {}, 10**9) > 2000  # a list property: the general walk
+    e = Edge("e1", "knows", v, listed, props={"note": "z" * 300})
+    assert 300 < written_size(e, {}, 10**9) < 500  # its ends by id only

@@ -228,9 +228,9 @@ def test_the_memory_bound_reads_the_resident_size() -> None:
 
 
 def test_shared_nested_results_are_bounded_as_written_out(cycle: Graph, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(limits, "MAX_RESULT_SIZE", 1000)
-    nested = "g.inject(1)" + ".union(identity(), identity()).fold()" * 12  # 4096 items written out
-    with pytest.raises(LimitExceeded, match=r"MAX_RESULT_SIZE \(1,000\) items, counting shared ones in full"):
+    monkeypatch.setattr(limits, "MAX_RESULT_BYTES", 10_000)
+    nested = "g.inject(1)" + ".union(identity(), identity()).fold()" * 12  # 4096 numbers written out: ~53 kB
+    with pytest.raises(LimitExceeded, match=r"MAX_RESULT_BYTES \(10,000 bytes; HUGELITE_MAX_RESULT_MB\), counting a value shared N times N times"):
         cycle.execute(nested)
     small = "g.inject(1)" + ".union(identity(), identity()).fold()" * 3
     assert cycle.execute(small) == [[[[1, 1], [1, 1]], [[1, 1], [1, 1]]]]

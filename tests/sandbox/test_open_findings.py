@@ -122,7 +122,7 @@ def test_the_findings_over_http(server: Any) -> None:
 
 def test_a_result_past_the_bound_over_http_and_websocket(server: Any) -> None:
     """The result bound for traversals: a script over HTTP (400) and bytecode over
-    WebSocket (597), each naming MAX_RESULT_SIZE, well before any timeout."""
+    WebSocket (597), each naming MAX_RESULT_BYTES, well before any timeout."""
     from gremlin_python.driver.driver_remote_connection import DriverRemoteConnection
     from gremlin_python.driver.protocol import GremlinServerError
     from gremlin_python.process.anonymous_traversal import traversal
@@ -132,13 +132,13 @@ def test_a_result_past_the_bound_over_http_and_websocket(server: Any) -> None:
         r = _post(client, REPEAT_FOLD + ".times(26)")
         assert r.status_code == 400, r.text[:500]
         assert r.json()["exception"] == "org.apache.hugegraph.exception.LimitExceedException"
-        assert "MAX_RESULT_SIZE (10,000,000)" in r.json()["message"]
+        assert "MAX_RESULT_BYTES (67,108,864 bytes" in r.json()["message"]
     conn = DriverRemoteConnection(server.base_url.replace("http://", "ws://") + "/gremlin", "hugegraph")
     try:
         g = traversal().with_(conn)
         body = __.union(__.identity(), __.identity()).fold()
         assert g.inject(1).repeat(body).times(2).to_list() == [[[1, 1], [1, 1]]]
-        with pytest.raises(GremlinServerError, match=r"597.*MAX_RESULT_SIZE \(10,000,000\)"):
+        with pytest.raises(GremlinServerError, match=r"597.*MAX_RESULT_BYTES \(67,108,864 bytes"):
             g.inject(1).repeat(body).times(26).to_list()
         assert math.isinf(g.inject(1).math("2^10000000").next())
         assert g.inject(1).repeat(body).times(1).to_list() == [[1, 1]]  # the connection still answers

@@ -20,7 +20,10 @@ optional; storage does it with one `GROUP BY` per level), and no vertex row is e
 A hop is an unlabelled `out/in/both(labels...)` (a plain `barrier()` between hops is none);
 `repeat(<hops>).times(k)` without
 `emit`/`until`/a loop name is its body k times (`times(0)` after `repeat` still runs the
-body once, before it not at all, as RepeatStep does). The rewrite needs at least two hops,
+body once, before it not at all, as RepeatStep does). At most `WALK_MAX_HOPS` hops are
+unrolled (the statement grows with them, and `times(k)` is the client's number: 100,000
+hops crashed SQLite preparing the statement): a longer walk stays the stepwise repeat, which
+merges bulk per level and polls the deadline between levels. The rewrite needs at least two hops,
 or a repeat (one hop is `AdjacentStream.count_bulk`'s job). Not applied when the traversal
 tracks paths. At run time the step keeps the original steps and runs them instead when the
 access cannot count walks (filtering views, the in-memory graph), under `withBulk(false)`
@@ -44,6 +47,7 @@ from gremlin_engine.traversal.steps.flatmap import BothStep, InStep, OutStep
 from gremlin_engine.traversal.steps.source import GraphStep, VStep
 from gremlin_engine.traversal.tokens import Direction, Scope
 from gremlin_engine.traversal.traverser import Context, Traverser, batches
+from storage import WALK_MAX_HOPS
 
 Hop = tuple[Direction, tuple[str, ...]]
 
@@ -188,6 +192,8 @@ def _hops(step: Step) -> tuple[list[Hop], bool] | None:
         if any(h is None for h in body):
             return None
         times = step.times if step.until_first else max(1, step.times)
+        if times * len(body) > WALK_MAX_HOPS:
+            return None  # checked before the list is made: `times` is the client's number
         return [h for h in body if h is not None] * times, True
     return None
 
@@ -204,6 +210,8 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
             while j > 0 and not steps[j - 1].is_start:
                 got = _hops(steps[j - 1])
                 if got is None:
+                    break
+                if len(got[0]) + len(hops) > WALK_MAX_HOPS:
                     break
                 hops = got[0] + hops
                 repeats = repeats or got[1]
