@@ -1,15 +1,13 @@
 """Gzip for large successful responses, when the client accepts it.
 
 HugeGraph gzips its big list responses (vertices, edges, `/gremlin`); the spec says a client
-must be ready to decompress them. Starlette's GZipMiddleware would also compress error
-bodies, which HugeGraph never does (clients read error JSON without decoding), so this one
+must be ready to decompress them. Starlette's `GZipMiddleware` is not used, for two answers
+it would get wrong: it also compresses error bodies, which HugeGraph never does (clients
+read error JSON without decoding), and it reads any `Accept-Encoding` that mentions gzip as
+acceptance, `gzip;q=0` (a refusal) included (`tests/rest/test_gzip.py`). `GzipMiddleware`
 compresses only 2xx responses of at least `minimum_size` bytes that are not already
-encoded, and streams when the application streams.
-
-`GzipSender` is the `send` that does it for one response; the app's front door
-(`front_door.py`) puts it in place only for a 2xx response the client may get gzipped
-and that is not declared smaller than `minimum_size`, so a small answer is never buffered.
-`GzipMiddleware` is the same as a stand-alone ASGI middleware.
+encoded, for clients that accept gzip, and streams when the application streams;
+`GzipSender` is its `send` for one response.
 
 What the app uses (`GZIP_MINIMUM_SIZE`, `GZIP_LEVEL`), chosen on these figures (CPU per
 answer of k-out id lists, `{"vertices":[...],"measure":{...}}`, medians of interleaved runs
