@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import zlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -19,7 +20,7 @@ from starlette.responses import Response
 
 from gremlin_engine import Graph, GraphRegistry
 from gremlin_engine.limits import CancelToken
-from rest_adapter.errors import bad_request
+from rest_adapter.errors import HttpError, bad_request
 
 T = TypeVar("T")
 
@@ -99,12 +100,7 @@ async def read_json(request: Request, expect: type | tuple[type, ...] | None = N
             raise bad_request("The request body can't be empty")
         return None
     if request.headers.get("content-encoding", "").lower() == "gzip":
-        import gzip
-
-        try:
-            raw = gzip.decompress(raw)
-        except OSError as e:
-            raise bad_request(f"Invalid gzip request body: {e}") from None
+        raw = _gunzip(raw, getattr(settings_of(request), "max_request_body_bytes", 16 * 1024 * 1024))
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
@@ -114,6 +110,22 @@ async def read_json(request: Request, expect: type | tuple[type, ...] | None = N
         names = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in wanted))
         raise bad_request(f"The request body must be a JSON {names}, but got {_json_type(value)}")
     return value
+
+
+def _gunzip(raw: bytes, limit: int) -> bytes:
+    """A gzip request body, decompressed to at most `limit` bytes (the body limit applies to
+    what the body holds, so a small gzip bomb is refused like a large body)."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = inflater.decompress(raw, limit + 1)
+    except zlib.error as e:
+        raise bad_request(f"Invalid gzip request body: {e}") from None
+    if len(out) > limit:
+        raise HttpError(413, f"The request body is larger than the limit of {limit} bytes once decompressed "
+                             "(restserver.max_request_body_size)")
+    if not inflater.eof:
+        raise bad_request("Invalid gzip request body: it ends before its gzip stream does")
+    return out
 
 
 def _json_type(value: Any) -> str:

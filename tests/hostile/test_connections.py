@@ -244,3 +244,19 @@ def test_h11_bounds_the_request_head(server_factory: ServerFactory) -> None:
         watch.assert_held(rss_ceiling_mb=300)
     finally:
         running.stop()
+
+
+def test_a_gzip_bomb_is_refused(bounded: RunningServer) -> None:
+    """A 1 MiB limit holds for what a gzip body decompresses to: 64 MiB of zeros compress to
+    ~64 KiB, and are refused as too large without being inflated whole."""
+    import gzip
+
+    bomb = gzip.compress(b"[" + b" " * (64 << 20) + b"]")
+    assert len(bomb) < (1 << 20)
+    watch = Watch(bounded)
+    with watch:
+        r = httpx.post(f"{bounded.base_url}/graphs/hugegraph/graph/vertices/batch", content=bomb, timeout=30,
+                       headers={"Content-Encoding": "gzip", "Content-Type": "application/json"})
+        assert r.status_code == 413
+        assert "once decompressed" in _hugegraph_error(r.content)["message"]
+    watch.assert_held(rss_ceiling_mb=300)
