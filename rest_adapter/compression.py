@@ -45,7 +45,7 @@ import gzip
 import io
 from typing import Any
 
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: the smallest 2xx body the app gzips, and the zlib level (see the module doc for the figures)
@@ -63,15 +63,11 @@ def accepts_gzip_value(value: str) -> bool:
     return False
 
 
-def accepts_gzip(headers: Headers) -> bool:
-    return accepts_gzip_value(headers.get("accept-encoding", ""))
-
-
 _ACCEPTS: dict[bytes, bool] = {}  # Accept-Encoding value -> accepts gzip (clients send few)
 
 
 def client_accepts_gzip(raw_headers: Any) -> bool:
-    """`accepts_gzip` on an ASGI scope's raw header list, without building `Headers`."""
+    """`accepts_gzip_value` of an ASGI scope's raw `Accept-Encoding` header (remembered per value)."""
     for name, value in raw_headers:
         if len(name) == 15 and name.lower() == b"accept-encoding":
             known = _ACCEPTS.get(value)
@@ -113,6 +109,17 @@ class GzipSender:
         self.buffer = io.BytesIO()
         self.gzip: gzip.GzipFile | None = None
 
+    def _small_or_encoded(self, start: Message) -> bool:
+        """Whether a response start declares a body under `minimum_size` or an encoding (then
+        it passes untouched, without buffering the start: most answers are small)."""
+        for name, value in start["headers"]:
+            lower = name.lower()
+            if lower == b"content-length" and int(value) < self.minimum_size:
+                return True
+            if lower == b"content-encoding":
+                return True
+        return False
+
     def _drain(self) -> bytes:
         data = self.buffer.getvalue()
         self.buffer.seek(0)
@@ -122,11 +129,8 @@ class GzipSender:
     async def __call__(self, message: Message) -> None:
         kind = message["type"]
         if kind == "http.response.start":
-            headers = Headers(raw=message["headers"])
             status = message["status"]
-            self.passthrough = (
-                not 200 <= status < 300 or status == 204 or "content-encoding" in headers
-            )
+            self.passthrough = not 200 <= status < 300 or status == 204 or self._small_or_encoded(message)
             if self.passthrough:
                 await self.send(message)
             else:
