@@ -83,11 +83,17 @@ async def run_watched(request: Request, fn: Callable[..., T], *args: Any, **kwar
 
 
 async def _watch_disconnect(receive: Any, token: CancelToken) -> None:
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            token.cancel()
-            return
+    """Cancels `token` at `http.disconnect`. Body parts a handler left unread are read and
+    dropped; a body bound they break (`middleware.BodyBoundsMiddleware`) ends the watch only:
+    the handler did not ask for that body, and its call runs on."""
+    try:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                token.cancel()
+                return
+    except HttpError:
+        return
 
 
 async def read_json(request: Request, expect: type | tuple[type, ...] | None = None, required: bool = True) -> Any:
