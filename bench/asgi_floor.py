@@ -1,13 +1,16 @@
-"""Server CPU per request of a trivial ASGI app: stock uvicorn against our HTTP protocol.
+"""Server CPU per request of trivial apps under stock uvicorn: the floor under every REST figure.
 
     python -m bench.asgi_floor [--requests N] [--rounds R] [--clients 1 8]
 
 What the HTTP layer alone costs per keep-alive GET, with hugelite's own serve settings
-(uvloop, httptools, no access log, no server header, a date header), the app answering a
-~200-byte JSON body with a content-length as the REST GET by id does. Each protocol runs in
-its own server subprocess; the figure is that process's CPU time (from /proc) divided by
-the requests it answered, median over rounds, so other load on the machine does not
-inflate it. Protocols are run alternately, round by round, for the same reason.
+(uvloop, httptools, no access log, no server header, a date header, its connection
+bounds), the app answering a ~200-byte JSON body with a content-length as the REST GET by id
+does: `asgi`, a bare ASGI callable; `starlette`, a bare Starlette app with one route (what
+Starlette's routing, `Request` and `Response` add); `starlette+pool`, the same route
+answering after a hop to a worker thread (`loop.run_in_executor`, as `context.run` does).
+Each app runs in its own server subprocess; the figure is that process's CPU time (from
+/proc) divided by the requests it answered, median over rounds, so other load on the
+machine does not inflate it. Apps are run alternately, round by round, for the same reason.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any
 
 BODY = b'{"id":"1:v1","label":"person","type":"vertex","properties":{"name":"marko","age":29}}' * 2
 HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]
-PROTOCOLS = {"stock": "httptools", "lean": "rest_adapter.http_protocol:CoalescingHttpToolsProtocol"}
+APPS = ("asgi", "starlette", "starlette+pool")
 
 
 async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -42,18 +45,33 @@ async def app(scope: Any, receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": BODY})
 
 
-def serve(port: int, protocol: str) -> None:
+def starlette_app(pool: bool) -> Any:
+    """A bare Starlette app with the one route `GET /vertices/{id}` (and a worker-thread hop)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    workers = ThreadPoolExecutor(max_workers=8)
+
+    async def vertex(request: Request) -> Response:
+        if pool:
+            await asyncio.get_running_loop().run_in_executor(workers, len, request.path_params["id"])
+        return Response(BODY, media_type="application/json")
+
+    return Starlette(routes=[Route("/vertices/{id}", vertex, methods=["GET"])])
+
+
+def serve(port: int, name: str) -> None:
     import uvicorn
 
     from rest_adapter.cli import server_options
+    from rest_adapter.settings import Settings
 
-    http: Any = protocol
-    if ":" in protocol:
-        import importlib
-
-        module, name = protocol.split(":")
-        http = getattr(importlib.import_module(module), name)
-    uvicorn.run(app, host="127.0.0.1", port=port, **{**server_options("critical"), "http": http})
+    served: Any = app if name == "asgi" else starlette_app(name.endswith("+pool"))
+    uvicorn.run(served, host="127.0.0.1", port=port, **server_options(Settings(), "critical"))
 
 
 def _free_port() -> int:
@@ -63,9 +81,9 @@ def _free_port() -> int:
 
 
 class _Server:
-    def __init__(self, protocol: str) -> None:
+    def __init__(self, name: str) -> None:
         self.port = _free_port()
-        self.proc = subprocess.Popen([sys.executable, "-m", "bench.asgi_floor", "--serve", str(self.port), protocol],
+        self.proc = subprocess.Popen([sys.executable, "-m", "bench.asgi_floor", "--serve", str(self.port), name],
                                      cwd=Path(__file__).resolve().parent.parent)
         deadline = time.monotonic() + 30
         while True:
@@ -74,7 +92,7 @@ class _Server:
                 return
             except OSError:
                 if time.monotonic() > deadline or self.proc.poll() is not None:
-                    raise RuntimeError(f"server for {protocol} did not start") from None
+                    raise RuntimeError(f"server for {name} did not start") from None
                 time.sleep(0.05)
 
     def cpu_s(self) -> tuple[float, float]:
@@ -105,93 +123,17 @@ async def _run(port: int, requests: int, clients: int) -> None:
     await asyncio.gather(*(_worker(port, requests // clients) for _ in range(clients)))
 
 
-class _NullTransport:
-    """A connected transport that drops what is written: the protocol's own Python cost,
-    without the socket system calls (which the subprocess figures include)."""
-
-    def __init__(self) -> None:
-        self.written = 0
-        self.closing = False
-
-    def write(self, data: bytes) -> None:
-        self.written += 1
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"sockname": ("127.0.0.1", 8080), "peername": ("127.0.0.1", 50000)}.get(name, default)
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-    def close(self) -> None:
-        self.closing = True
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-    def set_protocol(self, protocol: Any) -> None:
-        pass
-
-
-def in_process(requests: int, rounds: int) -> None:
-    """CPU per request of each protocol class fed requests directly, in this process."""
-    import uvicorn
-    import uvloop
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    from uvicorn.server import ServerState
-
-    from rest_adapter.cli import server_options
-    from rest_adapter.http_protocol import CoalescingHttpToolsProtocol
-
-    request = b"GET /graphs/hugegraph/graph/vertices/%221:v1%22 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-
-    async def run(cls: type) -> float:
-        config = uvicorn.Config(app, **{**server_options("critical"), "http": cls})
-        config.load()
-        proto = cls(config=config, server_state=ServerState(), app_state={})
-        transport = _NullTransport()
-        proto.connection_made(transport)
-        feed, sleep = proto.data_received, asyncio.sleep
-        for _ in range(200):
-            feed(request)
-            await sleep(0)
-        t0 = time.process_time()
-        for _ in range(requests):
-            feed(request)
-            await sleep(0)  # lets a request Task run (both protocols pay this the same)
-        spent = time.process_time() - t0
-        assert transport.written >= requests, transport.written
-        proto.connection_lost(None)
-        return spent / requests * 1e6
-
-    figures: dict[str, list[float]] = {"stock": [], "lean": []}
-    for _ in range(rounds):
-        for name, cls in (("stock", HttpToolsProtocol), ("lean", CoalescingHttpToolsProtocol)):
-            figures[name].append(uvloop.run(run(cls)))
-    print("| protocol (in process, no sockets) | CPU per request (median) | rounds |")
-    print("|---|---:|---|")
-    for name, values in figures.items():
-        print(f"| {name} | {statistics.median(values):.1f} µs | {' '.join(f'{v:.1f}' for v in values)} |")
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--serve", nargs=2, metavar=("PORT", "PROTOCOL"), help=argparse.SUPPRESS)
+    ap.add_argument("--serve", nargs=2, metavar=("PORT", "APP"), help=argparse.SUPPRESS)
     ap.add_argument("--requests", type=int, default=20000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--clients", type=int, nargs="*", default=[1, 8])
-    ap.add_argument("--in-process", action="store_true",
-                    help="feed each protocol class requests directly (no sockets, no subprocess)")
     args = ap.parse_args(argv)
-    if args.in_process:
-        in_process(args.requests, args.rounds)
-        return
     if args.serve:
         serve(int(args.serve[0]), args.serve[1])
         return
-    servers = {name: _Server(protocol) for name, protocol in PROTOCOLS.items()}
+    servers = {name: _Server(name) for name in APPS}
     try:
         figures: dict[tuple[str, int], list[tuple[float, float]]] = {(n, c): [] for n in servers for c in args.clients}
         for server in servers.values():
@@ -207,7 +149,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         for server in servers.values():
             server.stop()
-    print("| protocol | clients | server CPU per request (median) | user | system | rounds (user+system) |")
+    print("| app | clients | server CPU per request (median) | user | system | rounds (user+system) |")
     print("|---|---:|---:|---:|---:|---|")
     for (name, clients), values in figures.items():
         total = [u + s for u, s in values]

@@ -46,7 +46,9 @@ def connect_when_up(proc: subprocess.Popen, port: int, timeout_s: float, why: Ca
 class BenchServer:
     """Serves one graph, `graph_props` being its `.properties` text; `init_store` runs
     `hugelite init-store` first (a strict graph on a new file needs it). `tree`: the source
-    tree to serve from (default: this one; another for A/B runs), `env`: extra environment."""
+    tree to serve from (default: this one; another for A/B runs), `env`: extra environment.
+    `HUGELITE_BENCH_SERVER_PROPS` in the environment (`key=value;key=value`) adds lines to
+    rest-server.properties, to compare server settings (`restserver.http_parser=h11`)."""
 
     def __init__(self, base: Path, graph: str, graph_props: str, timeout_ms: int, init_store: bool = False,
                  tree: str | Path | None = None, env: dict[str, str] | None = None) -> None:
@@ -57,6 +59,8 @@ class BenchServer:
         (conf / "rest-server.properties").write_text(
             f"restserver.url=http://127.0.0.1:{self.port}\ngraphs={conf / 'graphs'}\n"
             f"gremlinserver.evaluation_timeout_ms={timeout_ms}\n"
+            + "".join(f"{line.strip()}\n" for line in os.environ.get("HUGELITE_BENCH_SERVER_PROPS", "").split(";")
+                      if line.strip())
         )
         (conf / "graphs" / f"{graph}.properties").write_text(graph_props)
         env = {**os.environ, "PYTHONPATH": str(tree or ROOT), **(env or {})}

@@ -1,69 +1,93 @@
-"""The Starlette application: routes, middleware and the graph registry's life cycle.
+"""The Starlette application: routes, middleware, the worker pool and the registry's life cycle.
 
 `create_app(settings)` is a factory with no import-time state, so tests can build as many
 independent apps as they like. Resources are discovered, not listed: every module in
 `rest_adapter/resources/` may expose
 
 * `routes`: graph-scoped routes with paths relative to the graph (`/schema/propertykeys`;
-  `/` is the graph itself). Each is served twice, under `/graphs/{graph}` and under
-  `/graphspaces/DEFAULT/graphs/{graph}` (hugegraph-python 1.7's layout);
+  `/` is the graph itself). They are mounted once, with Starlette's `Mount`, under each of
+  `/graphs/{graph}` and `/graphspaces/DEFAULT/graphs/{graph}` (hugegraph-python 1.7's
+  layout); the graph itself (`/`) is a plain route at each prefix, since a `Mount` only
+  matches paths below it;
 * `server_routes`: absolute routes (`/versions`, `/gremlin`, `/metrics`, ...).
 
 `rest_adapter.gremlin_ws`, when present, contributes `websocket_routes` (the Gremlin Server
 protocol on `/gremlin`).
 
-An HTTP request goes from the server straight into `front_door.FrontDoor`, which does in
-one frame what a middleware chain did: trailing-slash tolerance (a path ending in `/` is
-routed as without it, no redirect), request telemetry, gzip for large 2xx bodies, and the
-answers of the one error table of `rest_adapter/errors.py`; then `routing.IndexedRouter`
-finds the route by table lookup. WebSocket and lifespan scopes take Starlette's usual stack
-(its error middlewares around the trailing-slash rule).
+A request goes through Starlette's own stack: its `ServerErrorMiddleware` (a bug is a
+logged 500 with HugeGraph's body), then ours (`middleware.py`: trailing-slash tolerance,
+request telemetry, the request body's size and time bounds; `compression.py`: gzip for
+large 2xx bodies), its `ExceptionMiddleware` with the one error table of
+`rest_adapter/errors.py`, and its router. Handlers never run engine work on the event
+loop: `context.run` hands it to the app's one worker pool (`Workers`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import logging
 import pkgutil
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp
+from starlette.routing import BaseRoute, Mount, Route
 
 from gremlin_engine import GraphRegistry
 from gremlin_engine.limits import cancel_running
 from rest_adapter import resources as resources_pkg
-from rest_adapter.compression import GZIP_LEVEL, GZIP_MINIMUM_SIZE
+from rest_adapter.compression import GZIP_LEVEL, GZIP_MINIMUM_SIZE, GzipMiddleware
 from rest_adapter.errors import exception_handlers
-from rest_adapter.front_door import FrontDoor, TrailingSlashMiddleware
 from rest_adapter.login_throttle import LoginThrottle
-from rest_adapter.routing import IndexedRouter
+from rest_adapter.middleware import BodyBoundsMiddleware, TelemetryMiddleware, TrailingSlashMiddleware
 from rest_adapter.settings import Settings
 from rest_adapter.telemetry import Telemetry
 
 log = logging.getLogger("hugelite.rest")
 
 GRAPH_PREFIXES = ("/graphs/{graph}", "/graphspaces/DEFAULT/graphs/{graph}")
-# gzip: 2xx bodies of at least 16 KiB, level 1 (the figures: `compression.py`)
+
+
+class Workers:
+    """The app's thread pools, made with the app and shut down by its lifespan.
+
+    `rest`: every blocking engine call of a REST handler (`context.run`); `ws`: sessionless
+    Gremlin WebSocket requests (`gremlin_ws`). Two pools so that a flood of one kind cannot
+    take every thread of the other. A `ThreadPoolExecutor` starts its threads on first use,
+    so building an app (tests, the CLI's other commands) starts none."""
+
+    def __init__(self, rest_threads: int, ws_threads: int) -> None:
+        self.rest = ThreadPoolExecutor(max_workers=rest_threads, thread_name_prefix="hugelite-rest")
+        self.ws = ThreadPoolExecutor(max_workers=ws_threads, thread_name_prefix="gremlin-ws")
+
+    def shutdown(self) -> None:
+        """Queued calls are dropped; running ones end on their own (their tokens are cancelled
+        by the registry's shutdown)."""
+        self.rest.shutdown(wait=False, cancel_futures=True)
+        self.ws.shutdown(wait=False, cancel_futures=True)
 
 
 class HugeliteApp(Starlette):
-    """Starlette, with `FrontDoor` in front of its middleware stack for HTTP requests."""
+    """Starlette, with the attributes every request reads as plain attributes (`State`
+    answers through `__getattr__`)."""
 
     telemetry: Telemetry
+    workers: Workers
     #: the served registry, also `app.state.registry` (read per request: see `context.registry_of`)
     registry: GraphRegistry | None = None
 
-    def build_middleware_stack(self) -> ASGIApp:
-        stack = super().build_middleware_stack()
-        if self.max_body_size is not None:  # Starlette's body limit: keep its own stack
-            return stack
-        return FrontDoor(self.router, stack, self.telemetry, dict(self.exception_handlers), GZIP_MINIMUM_SIZE,
-                         GZIP_LEVEL)
+
+class GraphRoute(Route):
+    """A graph-scoped route, knowing its full template (`/graphs/{graph}/schema`) for the
+    request telemetry, which sees the route inside its `Mount`."""
+
+    def __init__(self, template: str, path: str, endpoint: Any, methods: Any) -> None:
+        super().__init__(path, endpoint, methods=methods, name=None)
+        self.template = template
 
 
 def _resource_modules() -> list[Any]:
@@ -75,24 +99,40 @@ def _resource_modules() -> list[Any]:
     return mods
 
 
+def _graph_mount(prefix: str, scoped: list[Route]) -> Mount:
+    """The graph-scoped routes (but `/`) under `prefix`, one `Mount` per first path segment
+    (`/graph`, `/schema`, `/traversers`, ...): Starlette's router tries its routes in turn,
+    so a request is matched against a dozen patterns instead of all ~90."""
+    groups: dict[str, list[Route]] = {}
+    for r in scoped:
+        if r.path != "/":
+            groups.setdefault("/" + r.path.split("/")[1], []).append(r)
+    inner: list[BaseRoute] = []
+    for head, routes in sorted(groups.items(), key=lambda kv: kv[0] != "/graph"):  # elements first
+        inner += [GraphRoute(prefix + r.path, r.path, r.endpoint, r.methods) for r in routes if r.path == head]
+        below = [GraphRoute(prefix + r.path, r.path[len(head):], r.endpoint, r.methods)
+                 for r in routes if r.path != head]
+        if below:
+            inner.append(Mount(head, routes=below))
+    return Mount(prefix, routes=inner)
+
+
 def build_routes() -> list[BaseRoute]:
+    """The graph mounts first (they match only paths below a graph, so the server routes
+    are not shadowed), then the graphs themselves, then the server routes."""
     server: list[BaseRoute] = []
     scoped: list[Route] = []
     for mod in _resource_modules():
         server.extend(getattr(mod, "server_routes", ()))
         scoped.extend(getattr(mod, "routes", ()))
-    out: list[BaseRoute] = list(server)
+    out: list[BaseRoute] = [_graph_mount(prefix, scoped) for prefix in GRAPH_PREFIXES]
     for prefix in GRAPH_PREFIXES:
-        if prefix != GRAPH_PREFIXES[0]:
-            # `GET /graphspaces/DEFAULT/graphs` lists graphs too
-            out += [
-                Route(prefix.rsplit("/", 1)[0] + r.path[len("/graphs"):], r.endpoint, methods=r.methods)
-                for r in server
-                if isinstance(r, Route) and r.path == "/graphs"
-            ]
-        for r in scoped:
-            path = prefix if r.path == "/" else prefix + r.path
-            out.append(Route(path, r.endpoint, methods=r.methods, name=None))
+        out += [GraphRoute(prefix, prefix, r.endpoint, r.methods) for r in scoped if r.path == "/"]
+    out += server
+    # `GET /graphspaces/DEFAULT/graphs` lists graphs too
+    spaces = GRAPH_PREFIXES[1].rsplit("/", 1)[0]
+    out += [Route(spaces + r.path[len("/graphs"):], r.endpoint, methods=r.methods)
+            for r in server if isinstance(r, Route) and r.path == "/graphs"]
     try:
         ws = importlib.import_module("rest_adapter.gremlin_ws")
     except ModuleNotFoundError as e:
@@ -116,11 +156,27 @@ def open_registry(settings: Settings) -> GraphRegistry:
     return registry
 
 
+#: how often the lifespan's housekeeping looks for idle Gremlin sessions holding a writer (s)
+SESSION_SWEEP_S = 1.0
+
+
+async def _sweep_sessions(app: Starlette) -> None:
+    """Rolls back idle sessions (`ws/sessions.py`: `SessionManager.expire`) every
+    `SESSION_SWEEP_S`, so a forgotten transaction frees the graph's writer even when no
+    other session request comes to trigger the check."""
+    while True:
+        await asyncio.sleep(SESSION_SWEEP_S)
+        manager = getattr(app.state, "gremlin_sessions", None)
+        if manager is not None:
+            manager.expire()
+
+
 def create_app(settings: Settings | None = None, registry: GraphRegistry | None = None) -> Starlette:
     """The ASGI app. With `registry`, that (already open) registry is served and closed at
     shutdown; otherwise the lifespan opens the graphs of `settings`."""
     settings = settings or Settings()
     telemetry = Telemetry()
+    workers = Workers(settings.rest_worker_threads, settings.ws_worker_threads)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -128,25 +184,33 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
         app.state.registry = reg
         if isinstance(app, HugeliteApp):
             app.registry = reg
+        sweeper = asyncio.create_task(_sweep_sessions(app))
         try:
             yield
         finally:
             cancel_running()  # what still runs stops at its next check (cli.py cancels at the signal)
+            sweeper.cancel()
+            workers.shutdown()
             reg.close_all()
 
     app = HugeliteApp(
         routes=build_routes(),
-        middleware=[Middleware(TrailingSlashMiddleware)],
+        middleware=[
+            Middleware(TrailingSlashMiddleware),
+            Middleware(TelemetryMiddleware, telemetry=telemetry),
+            Middleware(BodyBoundsMiddleware, max_size=settings.max_request_body_bytes,
+                       timeout_s=settings.request_body_timeout_s),
+            Middleware(GzipMiddleware, minimum_size=GZIP_MINIMUM_SIZE, level=GZIP_LEVEL),
+        ],
         exception_handlers=exception_handlers(),
         lifespan=lifespan,
     )
     app.telemetry = telemetry
-    # same routes and semantics, but a request's routes are found by table lookup
-    # (`routing.py`): Starlette alone tries ~200 patterns in turn
-    app.router = IndexedRouter(app.router.routes, lifespan=lifespan)
+    app.workers = workers
     app.state.settings = settings
     app.state.telemetry = telemetry
     app.state.login_throttle = LoginThrottle()  # every door that checks a password shares it
+    app.state.workers = workers
     if registry is not None:
         app.state.registry = registry
         app.registry = registry

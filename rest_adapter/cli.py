@@ -74,32 +74,42 @@ def _package_version() -> str:
         return "unknown"
 
 
-def server_options(log_level: str) -> dict[str, Any]:
-    """uvicorn's settings, chosen for per-request cost (a GET by id is ~200 bytes each way,
-    so the fixed cost of each request is what limits throughput):
+def server_options(settings: Settings, log_level: str) -> dict[str, Any]:
+    """uvicorn's settings: its stock protocols, and the connection bounds of `settings`
+    (README "Configuration"; issue 16 item 6):
 
     * uvloop's event loop and httptools' parser (both installed with `uvicorn[standard]`),
-      named explicitly so a missing one fails loudly instead of silently falling back to
-      the slower asyncio loop / h11 parser; the httptools protocol is our subclass that
-      sends a complete response in one socket write (`http_protocol.py`);
+      named explicitly so a missing one fails loudly instead of silently falling back;
+      `restserver.http_parser=h11` takes uvicorn's h11 protocol instead, the one that bounds
+      the request line and headers (`restserver.max_header_size`; httptools has no such
+      knob: its floor is in the README);
+    * an idle keep-alive connection is closed after `restserver.connection_idle_timeout`;
+    * at most `restserver.max_connections` connections and requests at once (uvicorn's
+      `limit_concurrency`: beyond it, a plain-text 503);
+    * WebSocket pings only when `gremlinserver.ws_ping_interval` is set (`gremlin_ws.py`
+      says why they are off by default);
     * no proxy-header rewriting (no proxy in front: it only rewrote the client address);
     * the access log only at `--log-level debug` (one log record per request otherwise);
     * no `server: uvicorn` header (HugeGraph's responses carry none); `date` is kept, as
       HTTP/1.1 asks of servers with a clock.
     """
-    from rest_adapter.gremlin_ws import UVICORN_WS_OPTIONS
-    from rest_adapter.http_protocol import CoalescingHttpToolsProtocol
-
-    return {
+    ping = settings.ws_ping_interval_s or None
+    options: dict[str, Any] = {
         "log_level": log_level,
         "access_log": log_level == "debug",
         "loop": "uvloop",
-        "http": CoalescingHttpToolsProtocol,
+        "http": settings.http_parser,
         "proxy_headers": False,
         "server_header": False,
         "date_header": True,
-        **UVICORN_WS_OPTIONS,
+        "timeout_keep_alive": settings.connection_idle_timeout_s,
+        "limit_concurrency": settings.max_connections,
+        "ws_ping_interval": ping,
+        "ws_ping_timeout": settings.ws_ping_timeout_s if ping else None,
     }
+    if settings.http_parser == "h11":
+        options["h11_max_incomplete_event_size"] = settings.max_header_bytes
+    return options
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -141,7 +151,7 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
         f"on http://{host}:{port} (opened in {(time.perf_counter() - started) * 1000:.0f} ms)",
         err=True,
     )
-    options = server_options(log_level)
+    options = server_options(settings, log_level)
     # everything made so far (modules, grammar tables, schema caches) lives as long as the
     # server: frozen, it is left out of every later collection, which then only walks what
     # requests allocate (a full collection otherwise walks ~100k long-lived objects)

@@ -1,15 +1,13 @@
 """Gzip for large successful responses, when the client accepts it.
 
 HugeGraph gzips its big list responses (vertices, edges, `/gremlin`); the spec says a client
-must be ready to decompress them. Starlette's GZipMiddleware would also compress error
-bodies, which HugeGraph never does (clients read error JSON without decoding), so this one
+must be ready to decompress them. Starlette's `GZipMiddleware` is not used, for two answers
+it would get wrong: it also compresses error bodies, which HugeGraph never does (clients
+read error JSON without decoding), and it reads any `Accept-Encoding` that mentions gzip as
+acceptance, `gzip;q=0` (a refusal) included (`tests/rest/test_gzip.py`). `GzipMiddleware`
 compresses only 2xx responses of at least `minimum_size` bytes that are not already
-encoded, and streams when the application streams.
-
-`GzipSender` is the `send` that does it for one response; the app's front door
-(`front_door.py`) puts it in place only for a 2xx response the client may get gzipped
-and that is not declared smaller than `minimum_size`, so a small answer is never buffered.
-`GzipMiddleware` is the same as a stand-alone ASGI middleware.
+encoded, for clients that accept gzip, and streams when the application streams;
+`GzipSender` is its `send` for one response.
 
 What the app uses (`GZIP_MINIMUM_SIZE`, `GZIP_LEVEL`), chosen on these figures (CPU per
 answer of k-out id lists, `{"vertices":[...],"measure":{...}}`, medians of interleaved runs
@@ -47,7 +45,7 @@ import gzip
 import io
 from typing import Any
 
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: the smallest 2xx body the app gzips, and the zlib level (see the module doc for the figures)
@@ -65,15 +63,11 @@ def accepts_gzip_value(value: str) -> bool:
     return False
 
 
-def accepts_gzip(headers: Headers) -> bool:
-    return accepts_gzip_value(headers.get("accept-encoding", ""))
-
-
 _ACCEPTS: dict[bytes, bool] = {}  # Accept-Encoding value -> accepts gzip (clients send few)
 
 
 def client_accepts_gzip(raw_headers: Any) -> bool:
-    """`accepts_gzip` on an ASGI scope's raw header list, without building `Headers`."""
+    """`accepts_gzip_value` of an ASGI scope's raw `Accept-Encoding` header (remembered per value)."""
     for name, value in raw_headers:
         if len(name) == 15 and name.lower() == b"accept-encoding":
             known = _ACCEPTS.get(value)
@@ -115,6 +109,17 @@ class GzipSender:
         self.buffer = io.BytesIO()
         self.gzip: gzip.GzipFile | None = None
 
+    def _small_or_encoded(self, start: Message) -> bool:
+        """Whether a response start declares a body under `minimum_size` or an encoding (then
+        it passes untouched, without buffering the start: most answers are small)."""
+        for name, value in start["headers"]:
+            lower = name.lower()
+            if lower == b"content-length" and int(value) < self.minimum_size:
+                return True
+            if lower == b"content-encoding":
+                return True
+        return False
+
     def _drain(self) -> bytes:
         data = self.buffer.getvalue()
         self.buffer.seek(0)
@@ -124,11 +129,8 @@ class GzipSender:
     async def __call__(self, message: Message) -> None:
         kind = message["type"]
         if kind == "http.response.start":
-            headers = Headers(raw=message["headers"])
             status = message["status"]
-            self.passthrough = (
-                not 200 <= status < 300 or status == 204 or "content-encoding" in headers
-            )
+            self.passthrough = not 200 <= status < 300 or status == 204 or self._small_or_encoded(message)
             if self.passthrough:
                 await self.send(message)
             else:

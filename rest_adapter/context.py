@@ -2,7 +2,7 @@
 response, and a way to run blocking engine calls off the event loop.
 
 Handlers stay thin: `graph = graph_of(request)`, `body = await read_json(request, dict)`,
-`result = await run(graph.schema.list, "propertykey")`, `return json_response(result)`.
+`result = await run(request, graph.schema.list, "propertykey")`, `return json_response(result)`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import zlib
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any, TypeVar
 
 import orjson
@@ -19,8 +19,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from gremlin_engine import Graph, GraphRegistry
-from rest_adapter.errors import bad_request
-from rest_adapter.thread_pools import LazyPool
+from gremlin_engine.limits import CancelToken
+from rest_adapter.errors import HttpError, bad_request
 
 T = TypeVar("T")
 
@@ -50,36 +50,50 @@ def graph_of(request: Request) -> Graph:
     return registry_of(request).get(request.scope["path_params"]["graph"])
 
 
-#: engine calls at once, as anyio's default thread limiter (what `run` used before) allowed
-WORKER_THREADS = 40
-_workers = LazyPool(WORKER_THREADS, "hugelite-rest")
+async def run(request: Request, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Runs a blocking engine call on the app's worker pool (`app.Workers.rest`): storage
+    and traversals block, and the event loop only moves bytes.
 
-
-async def run(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Runs a blocking engine call on a worker thread (storage and traversals block).
-
-    A bounded executor of our own, awaited as `loop.run_in_executor` does, rather than
-    Starlette's `run_in_threadpool`: anyio's thread call (a checkpoint, a capacity limiter,
-    a cancel scope, a queue per worker) cost the server ~55-90 µs of CPU per request more
-    (schema list 302 -> 250 µs, a vertex list 757 -> 695 µs over the wire, A/B).
-    What anyio gave is kept: the call runs in a copy of the request's context (the engine's
-    context variables stay per call), its exception is raised here as it was raised there,
-    and a cancelled request waits for a call already running to end before it is cancelled
-    (a call still queued never runs)."""
+    The call runs in a copy of the request's context (the engine's context variables stay
+    per call), and its exception is raised here as it was raised there. A request cancelled
+    while its call is queued drops the call; one already running runs to its end (or to its
+    cancel token: `run_watched`)."""
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
-    if kwargs:
-        fn, args = functools.partial(fn, *args, **kwargs), ()
-    job: Future[T] = _workers().submit(context.run, fn, *args)
+    call = functools.partial(fn, *args, **kwargs) if kwargs else functools.partial(fn, *args)
+    return await loop.run_in_executor(request.scope["app"].workers.rest, context.run, call)
+
+
+async def run_watched(request: Request, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`run(request, fn, *args, cancel=token, **kwargs)` with a fresh `CancelToken` that is
+    cancelled when the client disconnects (issue 16 item 3): the engine checks the token as
+    it goes, so a traversal or script whose client left stops within a check interval
+    instead of running to its timeout. `fn` must take the engine's `cancel=` keyword.
+
+    The disconnect is seen by reading the request's ASGI `receive` while the call runs: once
+    the body has been read, the server's next message is `http.disconnect`, sent when the
+    connection closes (uvicorn sends it then, or after the response: the watch is cancelled
+    before that)."""
+    token = CancelToken()
+    watch = asyncio.get_running_loop().create_task(_watch_disconnect(request.receive, token))
     try:
-        return await asyncio.wrap_future(job, loop=loop)
-    except asyncio.CancelledError:
-        while not job.done():  # running: the engine call ends first, as under anyio's shield
-            try:
-                await asyncio.wrap_future(job, loop=loop)
-            except BaseException:  # its outcome is no longer this request's
-                continue
-        raise
+        return await run(request, fn, *args, cancel=token, **kwargs)
+    finally:
+        watch.cancel()
+
+
+async def _watch_disconnect(receive: Any, token: CancelToken) -> None:
+    """Cancels `token` at `http.disconnect`. Body parts a handler left unread are read and
+    dropped; a body bound they break (`middleware.BodyBoundsMiddleware`) ends the watch only:
+    the handler did not ask for that body, and its call runs on."""
+    try:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                token.cancel()
+                return
+    except HttpError:
+        return
 
 
 async def read_json(request: Request, expect: type | tuple[type, ...] | None = None, required: bool = True) -> Any:
@@ -92,12 +106,7 @@ async def read_json(request: Request, expect: type | tuple[type, ...] | None = N
             raise bad_request("The request body can't be empty")
         return None
     if request.headers.get("content-encoding", "").lower() == "gzip":
-        import gzip
-
-        try:
-            raw = gzip.decompress(raw)
-        except OSError as e:
-            raise bad_request(f"Invalid gzip request body: {e}") from None
+        raw = _gunzip(raw, getattr(settings_of(request), "max_request_body_bytes", 16 * 1024 * 1024))
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
@@ -107,6 +116,22 @@ async def read_json(request: Request, expect: type | tuple[type, ...] | None = N
         names = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in wanted))
         raise bad_request(f"The request body must be a JSON {names}, but got {_json_type(value)}")
     return value
+
+
+def _gunzip(raw: bytes, limit: int) -> bytes:
+    """A gzip request body, decompressed to at most `limit` bytes (the body limit applies to
+    what the body holds, so a small gzip bomb is refused like a large body)."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = inflater.decompress(raw, limit + 1)
+    except zlib.error as e:
+        raise bad_request(f"Invalid gzip request body: {e}") from None
+    if len(out) > limit:
+        raise HttpError(413, f"The request body is larger than the limit of {limit} bytes once decompressed "
+                             "(restserver.max_request_body_size)")
+    if not inflater.eof:
+        raise bad_request("Invalid gzip request body: it ends before its gzip stream does")
+    return out
 
 
 def _json_type(value: Any) -> str:

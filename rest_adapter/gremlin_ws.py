@@ -44,32 +44,36 @@ from rest_adapter.serializers.mime import (
     codec_for,
     split_frame,
 )
-from rest_adapter.thread_pools import LazyPool
 from rest_adapter.ws.requests import Job, run_job
 from rest_adapter.ws.sasl import auth_enabled, authenticate, challenge, login, parse_basic
-from rest_adapter.ws.sessions import SessionManager
-from rest_adapter.ws.status import INVALID_REQUEST_ARGUMENTS, NO_CONTENT, RequestError, error_status
+from rest_adapter.ws.sessions import WRITER_IDLE_TIMEOUT_S, SessionExpired, SessionManager
+from rest_adapter.ws.status import (
+    INVALID_REQUEST_ARGUMENTS,
+    NO_CONTENT,
+    SERVER_ERROR_TIMEOUT,
+    RequestError,
+    error_status,
+)
 
 log = logging.getLogger("hugelite.gremlin_ws")
 
-#: uvicorn settings for any server that mounts `/gremlin` (`hugelite serve` passes them).
-#: uvicorn pings every WebSocket every 20 s and drops a connection whose pong is late, but
-#: gremlinpython runs its connection's event loop only while a request is in flight, so an
-#: idle `DriverRemoteConnection` never answers and is cut; its next request then fails with
+#: Pings (`gremlinserver.ws_ping_interval`, `settings.py`) are off by default: uvicorn would
+#: ping every WebSocket and drop a connection whose pong is late, but gremlinpython runs its
+#: connection's event loop only while a request is in flight, so an idle
+#: `DriverRemoteConnection` never answers and is cut; its next request then fails with
 #: "Cannot write to closing transport". Gremlin Server sends no keep-alive pings by default
-#: (`keepAliveInterval=0`, `idleConnectionTimeout=0`), and neither do we.
-UVICORN_WS_OPTIONS: dict[str, Any] = {"ws_ping_interval": None, "ws_ping_timeout": None}
-
-#: threads shared by all sessionless requests; a request holds one while it runs and while
-#: it waits for a slow client to take its frames
-WORKER_THREADS = 64
-_workers = LazyPool(WORKER_THREADS, "gremlin-ws")
+#: (`keepAliveInterval=0`) either. What bounds a silent connection instead is the idle
+#: timeout (`gremlinserver.idle_connection_timeout`): a connection with no request in flight
+#: and no frame received for that long is closed (code 1001), as Gremlin Server's
+#: `idleConnectionTimeout` does when set.
 
 
 def _sessions(app: Any) -> SessionManager:
     manager = getattr(app.state, "gremlin_sessions", None)
     if manager is None:
-        manager = app.state.gremlin_sessions = SessionManager()
+        settings = getattr(app.state, "settings", None)
+        bound = getattr(settings, "session_writer_idle_timeout_s", WRITER_IDLE_TIMEOUT_S)
+        manager = app.state.gremlin_sessions = SessionManager(writer_idle_timeout_s=bound or None)
     return manager
 
 
@@ -91,6 +95,9 @@ class GremlinConnection:
         self.pending: dict[Any, tuple[Codec, RequestMessage]] = {}
         self.throttle = app.state.login_throttle
         self.address = websocket.client.host if websocket.client else None
+        #: sessionless requests' threads (`app.Workers.ws`), shared by every connection
+        self.workers = app.state.workers.ws
+        self.idle_timeout_s: float | None = getattr(self.settings, "ws_idle_timeout_s", None) or None
 
     async def serve(self) -> None:
         if not self.authenticated:
@@ -103,7 +110,14 @@ class GremlinConnection:
         await self.ws.accept()
         try:
             while True:
-                msg = await self.ws.receive()
+                try:
+                    async with asyncio.timeout(self.idle_timeout_s):
+                        msg = await self.ws.receive()
+                except TimeoutError:
+                    if self.jobs:
+                        continue  # not idle: a request is still answering
+                    await self.ws.close(1001, "idle connection closed (gremlinserver.idle_connection_timeout)")
+                    break
                 if msg["type"] == "websocket.disconnect":
                     break
                 frame = msg.get("bytes")
@@ -154,7 +168,7 @@ class GremlinConnection:
     async def run(self, codec: Codec, req: RequestMessage) -> None:
         job = Job(self.registry, codec, req, self.send_from_thread,
                   default_timeout_ms=getattr(self.registry, "evaluation_timeout_ms", None))
-        executor: Any = _workers()
+        executor: Any = self.workers
         try:
             if req.processor == "session" or "session" in req.args:
                 sid = str(req.args.get("session") or "")
@@ -164,19 +178,25 @@ class GremlinConnection:
                 if req.op == "close":
                     session = manager.pop(sid)
                     if session is not None:
-                        await self.loop.run_in_executor(_workers(), session.close)
+                        await self.loop.run_in_executor(self.workers, session.close)
                 else:
-                    job.session = manager.get(sid)
+                    try:
+                        job.session = manager.get(sid)
+                    except SessionExpired as e:
+                        raise RequestError(SERVER_ERROR_TIMEOUT, str(e)) from None
                     executor = job.session.executor
         except Exception as exc:  # RequestError, too many sessions, or a bug: answer, never hang
             await self.send_error(codec, req.request_id, exc)
             return
         self.jobs.add(job)
+        if job.session is not None:
+            job.session.active += 1  # never expired while it answers
         try:
             await self.loop.run_in_executor(executor, run_job, job)
         finally:
             self.jobs.discard(job)
             if job.session is not None:
+                job.session.active -= 1
                 job.session.last_used = time.monotonic()
 
     # ---- sending ---------------------------------------------------------------------

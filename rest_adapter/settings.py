@@ -86,6 +86,19 @@ class Settings:
     import_dir: Path | None = None
     max_vertices_per_batch: int = 500
     max_edges_per_batch: int = 500
+    # connection and request bounds (issue 16 items 4 and 6; README "Configuration")
+    connection_idle_timeout_s: int = 30
+    max_connections: int = 1000
+    max_request_body_bytes: int = 16 * 1024 * 1024
+    request_body_timeout_s: float = 30.0
+    http_parser: str = "httptools"
+    max_header_bytes: int = 16 * 1024
+    rest_worker_threads: int = 40
+    ws_worker_threads: int = 64
+    ws_idle_timeout_s: float = 3600.0
+    ws_ping_interval_s: float = 0.0
+    ws_ping_timeout_s: float = 20.0
+    session_writer_idle_timeout_s: float = 30.0
     # every rest-server property as written, for parts that read their own keys (auth.*)
     raw: dict[str, str] = field(default_factory=dict)
 
@@ -106,6 +119,7 @@ class Settings:
         s.gremlin_port = _int(raw, "gremlinserver.port", 0, server_file)
         s.max_vertices_per_batch = _int(raw, "batch.max_vertices_per_batch", 500, server_file)
         s.max_edges_per_batch = _int(raw, "batch.max_edges_per_batch", 500, server_file)
+        s._load_bounds(raw, server_file)
         if raw.get("gremlin.import_dir"):
             s.import_dir = Path(raw["gremlin.import_dir"]).expanduser().resolve()
         if str(raw.get("auth.authenticator", "")).strip():
@@ -126,15 +140,51 @@ class Settings:
                 raise SettingsError(f"{f}: {e}") from e
         return s
 
+    def _load_bounds(self, raw: dict[str, str], where: Path) -> None:
+        """The connection and request bounds; every one must be positive (a bound of 0 for a
+        timeout that allows 0, as the pings, turns it off)."""
+        self.connection_idle_timeout_s = _int(raw, "restserver.connection_idle_timeout", 30, where, 1)
+        self.max_connections = _int(raw, "restserver.max_connections", 1000, where, 1)
+        self.max_request_body_bytes = _int(raw, "restserver.max_request_body_size", 16 * 1024 * 1024, where, 1)
+        self.request_body_timeout_s = _float(raw, "restserver.request_body_timeout", 30.0, where, 0.001)
+        self.http_parser = raw.get("restserver.http_parser") or "httptools"
+        if self.http_parser not in ("httptools", "h11"):
+            raise SettingsError(f"{where}: restserver.http_parser must be httptools or h11, "
+                                f"but got '{self.http_parser}'")
+        self.max_header_bytes = _int(raw, "restserver.max_header_size", 16 * 1024, where, 1)
+        self.rest_worker_threads = _int(raw, "restserver.max_worker_threads", 40, where, 1)
+        self.ws_worker_threads = _int(raw, "gremlinserver.max_worker_threads", 64, where, 1)
+        self.ws_idle_timeout_s = _float(raw, "gremlinserver.idle_connection_timeout", 3600.0, where, 0.001)
+        self.ws_ping_interval_s = _float(raw, "gremlinserver.ws_ping_interval", 0.0, where, 0.0)
+        self.ws_ping_timeout_s = _float(raw, "gremlinserver.ws_ping_timeout", 20.0, where, 0.001)
+        self.session_writer_idle_timeout_s = _float(raw, "gremlinserver.session_writer_idle_timeout", 30.0,
+                                                    where, 0.001)
+
     def graph_file(self, name: str) -> Path | None:
         return None if self.graphs_dir is None else self.graphs_dir / f"{name}.properties"
 
 
-def _int(raw: dict[str, str], key: str, default: int, where: Path) -> int:
+def _int(raw: dict[str, str], key: str, default: int, where: Path, minimum: int | None = None) -> int:
     value = raw.get(key)
     if value in (None, ""):
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise SettingsError(f"{where}: {key} must be an integer, but got '{value}'") from None
+    if minimum is not None and number < minimum:
+        raise SettingsError(f"{where}: {key} must be at least {minimum}, but got '{value}'")
+    return number
+
+
+def _float(raw: dict[str, str], key: str, default: float, where: Path, minimum: float) -> float:
+    value = raw.get(key)
+    if value in (None, ""):
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise SettingsError(f"{where}: {key} must be a number of seconds, but got '{value}'") from None
+    if not number >= minimum or number == float("inf"):
+        raise SettingsError(f"{where}: {key} must be a number of seconds of at least {minimum:g}, but got '{value}'")
+    return number

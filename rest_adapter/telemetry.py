@@ -1,5 +1,5 @@
 """Request metrics: per-route counters, rates and latency histograms, recorded by the
-app's front door (`front_door.py`, one `record` call per HTTP request, so marking is a few
+app's telemetry middleware (`middleware.py`, one `record` call per HTTP request, so marking is a few
 counter increments) and read by `/metrics`.
 
 Shapes follow Dropwizard's JSON (what HugeGraph's `/metrics?type=json` shows): meters

@@ -118,3 +118,23 @@ def test_traverse_helper_goes_through_the_engine_facade():
     fn = next(n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "traverse")
     src = ast.unparse(fn)
     assert "graph.traverse" in src and "storage" not in src
+
+
+#: framework modules that are not part of uvicorn's or Starlette's public API
+PRIVATE_FRAMEWORK = ("uvicorn.protocols", "uvicorn.lifespan", "uvicorn.loops", "uvicorn.middleware",
+                     "starlette.middleware.errors")
+
+
+def _private(name: str) -> bool:
+    parts = name.split(".")
+    if parts[0] not in ("uvicorn", "starlette", "httptools", "h11"):
+        return False
+    return name.startswith(PRIVATE_FRAMEWORK) or any(p.startswith("_") and p != "__init__" for p in parts[1:])
+
+
+@pytest.mark.parametrize("package", (*PACKAGES, "bench"))
+def test_no_private_framework_module_is_imported(package):
+    """The HTTP stack is stock uvicorn and Starlette (issue 17 item 4): nothing imports their
+    protocol classes or underscore modules, whose shape may change in any release."""
+    bad = [f"{p.relative_to(ROOT)} imports {n}" for p in _modules(package) for n in _imports(p) if _private(n)]
+    assert not bad, "\n".join(bad)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 import pytest
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -36,17 +36,31 @@ def normalise(path: str) -> str:
     return path.replace("{graph}", "{g}")
 
 
-def app_routes() -> set[tuple[str, str]]:
+def served_routes() -> list[tuple[str, BaseRoute]]:
+    """(full path, route) of every route the app serves, the mounted ones under their mount."""
     from rest_adapter.app import create_app
 
+    def walk(prefix: str, routes: list[BaseRoute]) -> list[tuple[str, BaseRoute]]:
+        out: list[tuple[str, BaseRoute]] = []
+        for route in routes:
+            if isinstance(route, Mount):
+                out += walk(prefix + route.path, route.routes)
+            else:
+                out.append((prefix + getattr(route, "path", ""), route))
+        return out
+
+    return walk("", create_app().routes)
+
+
+def app_routes() -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
-    for route in create_app().routes:
+    for path, route in served_routes():
         if isinstance(route, WebSocketRoute):
-            out.add(("WS", normalise(route.path)))
+            out.add(("WS", normalise(path)))
         elif isinstance(route, Route):
             for method in route.methods or ():
                 if method != "HEAD":
-                    out.add((method, normalise(route.path)))
+                    out.add((method, normalise(path)))
     return out
 
 
@@ -55,9 +69,7 @@ def readme_routes() -> set[tuple[str, str]]:
 
 
 def test_both_path_families_are_served() -> None:
-    from rest_adapter.app import create_app
-
-    paths = {r.path for r in create_app().routes if isinstance(r, Route)}
+    paths = {path for path, r in served_routes() if isinstance(r, Route)}
     classic = {p for p in paths if p.startswith("/graphs/{graph}")}
     assert len(classic) > 40
     assert {p.replace("/graphs/", "/graphspaces/DEFAULT/graphs/", 1) for p in classic} <= paths

@@ -24,7 +24,7 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.steps.hugegraph.conditions import parse_conditions
-from rest_adapter.context import json_response, no_content, query_bool, query_int, query_one, run
+from rest_adapter.context import json_response, no_content, query_bool, query_int, query_one, run_watched
 from rest_adapter.errors import bad_request, unsupported_action
 from rest_adapter.serializers.hugegraph_json import edge_json, id_json, id_key, vertex_json
 
@@ -45,14 +45,10 @@ def anon(*steps: tuple[Any, ...]) -> TraversalIR:
     return TraversalIR((), tuple(Instruction(s[0], tuple(s[1:])) for s in steps), True)
 
 
-async def traverse(graph: Graph, traversal: TraversalIR, point: bool = False) -> list[Any]:
-    """Runs the traversal: one call, one transaction, in the thread pool (traversals
-    block). A point read (`point=True`: one element by id, bounded work) runs
-    right here when the graph can start a read at once (`Graph.read_ready`): handing it to a
-    worker thread and back costs ~100-170 µs of CPU, more than the read itself."""
-    if point and graph.read_ready():
-        return graph.traverse(traversal)
-    return await run(graph.traverse, traversal)
+async def traverse(request: Request, graph: Graph, traversal: TraversalIR) -> list[Any]:
+    """Runs the traversal: one call, one transaction, on the app's worker pool (traversals
+    block), stopped when the client disconnects (`context.run_watched`)."""
+    return await run_watched(request, graph.traverse, traversal)
 
 
 # ---- JSON out -----------------------------------------------------------------------------
@@ -396,7 +392,7 @@ def check_illegal(condition: bool, message: str) -> None:
         raise IllegalArgument(message)
 
 
-async def delete_element(graph: Graph, kind: str, element_id: Any, label: str | None) -> Response:
+async def delete_element(request: Request, graph: Graph, kind: str, element_id: Any, label: str | None) -> Response:
     """`DELETE /vertices/{id}` and `/edges/{id}` (`kind` 'vertex' or 'edge'), optionally
     restricted to `label`: one `V(id)`/`E(id)` + drop traversal. HugeGraph trusts a given label
     that has no index labels and deletes blindly (204 even when nothing matched)."""
@@ -408,7 +404,7 @@ async def delete_element(graph: Graph, kind: str, element_id: Any, label: str | 
     if label is not None:
         steps.append(("hasLabel", label))
     steps += [("sideEffect", anon(("drop",))), ("count",)]
-    dropped = (await traverse(graph, ir(*steps)))[0]
+    dropped = (await traverse(request, graph, ir(*steps)))[0]
     if dropped == 0 and (label is None or graph.schema.index_labels_for(f"{kind.upper()}_LABEL", label)):
         raise IllegalArgument(f"No such {kind} with id: '{id_key(element_id)}'")
     return no_content()

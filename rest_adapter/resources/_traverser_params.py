@@ -191,7 +191,7 @@ def query_request(request: Request, endpoint: str) -> dict[str, Any]:
 
 def query_scope(scope: Any, endpoint: str) -> dict[str, Any]:
     """The request map of a GET traverser endpoint from its ASGI scope (absent parameters
-    are left out; the front door's lanes have no `Request`).
+    are left out).
 
     Keys come in the endpoint's `SPECS` order whatever the query string's order (the map's
     repr seeds random sampling), and a malformed parameter is reported in that order too.

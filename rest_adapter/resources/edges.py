@@ -50,7 +50,7 @@ def _missing(eid: Any) -> NotFound:
 async def create(request: Request) -> Response:
     graph = graph_of(request)
     item = c.edge_item(await read_json(request, dict), labels_required=False)
-    result = await c.traverse(graph, c.ir(("inject", item), ("hgAddEdges", True)))
+    result = await c.traverse(request, graph, c.ir(("inject", item), ("hgAddEdges", True)))
     return json_response(c.edges_json(result)[0], status=201)
 
 
@@ -59,7 +59,7 @@ async def create_batch(request: Request) -> Response:
     check_vertex = query_bool(request, "check_vertex", True)
     body = await read_json(request, list)
     items = c.edge_items(c.batch_items(body, "edge", settings_of(request).max_edges_per_batch), labels_required=True)
-    ids = await c.traverse(graph, c.ir(("inject", *items), ("hgAddEdges", check_vertex), ("id",)))
+    ids = await c.traverse(request, graph, c.ir(("inject", *items), ("hgAddEdges", check_vertex), ("id",)))
     return json_response(c.ids_json(ids), status=201)
 
 
@@ -68,7 +68,7 @@ async def update_batch(request: Request) -> Response:
     body = await read_json(request, dict)
     raw, strategies = c.update_batch_body(body, "edge", settings_of(request).max_edges_per_batch)
     items = c.edge_items(raw, labels_required=False)
-    result = await c.traverse(graph, c.ir(("inject", *items), ("hgUpsert", "edge", strategies)))
+    result = await c.traverse(request, graph, c.ir(("inject", *items), ("hgUpsert", "edge", strategies)))
     return json_response({"edges": c.edges_json(result)})
 
 
@@ -82,7 +82,7 @@ async def update_one(request: Request) -> Response:
     if body.get("id") is not None and str(body["id"]) != str(eid):
         raise IllegalArgument(f"The ids are different between url and request body ('{id_key(eid)}' != '{body['id']}')")
     step: tuple[Any, ...] = ("hgAppend", props) if action == "append" else ("hgEliminate", list(props))
-    result = await c.traverse(graph, c.ir(("E", eid), step))
+    result = await c.traverse(request, graph, c.ir(("E", eid), step))
     if not result:
         raise _missing(eid)
     return json_response(c.edges_json(result)[0])
@@ -137,14 +137,14 @@ async def list_edges(request: Request) -> Response:
         steps.append(window)
     if vertex_id is None:
         steps.append(("hgRequireIndex", "edge", label, [[k, p] for k, p in conditions]))
-    result = await c.traverse(graph, c.ir(*steps))
+    result = await c.traverse(request, graph, c.ir(*steps))
     return c.listing_response("edges", result, page, c.edges_json)
 
 
 async def get_one(request: Request) -> Response:
     graph = graph_of(request)
     eid = c.edge_id_param(graph, request.scope["path_params"]["id"])
-    result = await c.traverse(graph, c.point_ir("E", eid), point=True)
+    result = await c.traverse(request, graph, c.point_ir("E", eid))
     if not result:
         raise _missing(eid)
     return json_response(c.edges_json(result)[0])
@@ -156,7 +156,7 @@ async def delete(request: Request) -> Response:
         eid = c.edge_id_param(graph, request.path_params["id"])
     except NotFound as e:  # HugeGraph turns a malformed id into a 400 here
         raise IllegalArgument(str(e)) from None
-    return await c.delete_element(graph, "edge", eid, c.label_param(request))
+    return await c.delete_element(request, graph, "edge", eid, c.label_param(request))
 
 
 routes = [

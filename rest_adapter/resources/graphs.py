@@ -113,7 +113,7 @@ async def create_graph(request: Request) -> Response:
     if name in registry:
         raise IllegalArgument(f"The graph '{name}' has existed")
     cfg, as_json = await _config_from_body(request, name)
-    graph = await run(registry.create, cfg)
+    graph = await run(request, registry.create, cfg)
     settings = settings_of(request)
     conf_file = settings.graph_file(name) if settings is not None else None
     if conf_file is not None and cfg.backend != "memory":
@@ -130,7 +130,7 @@ async def drop_graph(request: Request) -> Response:
     registry.get(name)
     if query_one(request, "confirm_message") != CONFIRM_DROP:
         raise IllegalArgument(f"Please take the message: {CONFIRM_DROP}")
-    await run(registry.drop, name)
+    await run(request, registry.drop, name)
     settings = settings_of(request)
     conf_file = settings.graph_file(name) if settings is not None else None
     if conf_file is not None and conf_file.exists():
@@ -148,7 +148,7 @@ async def clear_graph(request: Request) -> Response:
     graph = graph_of(request)
     if query_one(request, "confirm_message") != CONFIRM_CLEAR:
         raise IllegalArgument(f"Please take the message: {CONFIRM_CLEAR}")
-    await run(graph.clear)
+    await run(request, graph.clear)
     return no_content()
 
 
@@ -166,12 +166,12 @@ def _mode_handlers(key: str, attr: str, what: str) -> tuple[Handler, Handler]:
 
     async def get(request: Request) -> Response:
         graph = graph_of(request)
-        return json_response({key: await run(getattr, graph, attr)})
+        return json_response({key: await run(request, getattr, graph, attr)})
 
     async def put(request: Request) -> Response:
         graph = graph_of(request)
         mode = await _mode_body(request, what)
-        return json_response({key: await run(getattr(graph, "set_" + attr), mode)})
+        return json_response({key: await run(request, getattr(graph, "set_" + attr), mode)})
 
     get.__name__, put.__name__ = f"get_{attr}", f"put_{attr}"  # the routes' names, as before
     return get, put

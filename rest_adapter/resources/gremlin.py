@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from rest_adapter.context import graph_of, json_bytes, json_response, read_json, registry_of, run
+from rest_adapter.context import graph_of, json_bytes, json_response, read_json, registry_of, run, run_watched
 from rest_adapter.errors import bad_request, gremlin_error_body, gremlin_status
 from rest_adapter.serializers.hugegraph_json import dumps, to_json
 
@@ -46,9 +46,10 @@ def _check_request(gremlin: Any, bindings: Any, language: Any, aliases: Any) -> 
         raise bad_request(f"Language '{language}' is not supported; use one of {list(LANGUAGES)}")
 
 
-def _evaluate(request: Request, gremlin: str, bindings: dict[str, Any], aliases: dict[str, str]) -> bytes:
+def _evaluate(request: Request, gremlin: str, bindings: dict[str, Any], aliases: dict[str, str],
+              cancel: Any = None) -> bytes:
     registry = registry_of(request)
-    results = registry.execute(gremlin, bindings, aliases)
+    results = registry.execute(gremlin, bindings, aliases, cancel=cancel)
     envelope = {
         "requestId": request.state.request_id,
         "status": {"message": "", "code": 200, "attributes": {}},
@@ -68,7 +69,7 @@ def _error_response(request: Request, exc: Exception) -> Response:
 async def _answer(request: Request, gremlin: Any, bindings: Any, language: Any, aliases: Any) -> Response:
     try:
         _check_request(gremlin, bindings, language, aliases)
-        payload = await run(_evaluate, request, gremlin, dict(bindings or {}), dict(aliases or {}))
+        payload = await run_watched(request, _evaluate, request, gremlin, dict(bindings or {}), dict(aliases or {}))
     except Exception as exc:
         return _error_response(request, exc)
     return Response(payload, media_type="application/json")
@@ -128,7 +129,7 @@ async def submit_job(request: Request) -> Response:
     if language is None:
         raise bad_request("The language parameter can't be null")
     _check_request(gremlin, bindings, language, None)
-    task_id = await run(graph.tasks.submit_gremlin, gremlin, dict(bindings or {}), language, _task_result)
+    task_id = await run(request, graph.tasks.submit_gremlin, gremlin, dict(bindings or {}), language, _task_result)
     return json_response({"task_id": task_id}, status=201)
 
 

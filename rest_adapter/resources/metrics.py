@@ -144,7 +144,7 @@ def _prometheus(request: Request, data: dict[str, Any]) -> str:
 
 
 async def metrics(request: Request) -> Response:
-    data = await run(_all_json, request)
+    data = await run(request, _all_json, request)
     if request.query_params.get("type") == "json":
         return json_response(data)
     return PlainTextResponse(_prometheus(request, data))
@@ -153,7 +153,7 @@ async def metrics(request: Request) -> Response:
 def _section(name: str) -> Any:
     async def endpoint(request: Request) -> Response:
         if name == "gauges":
-            stats = await run(_graph_stats, request)
+            stats = await run(request, _graph_stats, request)
             return json_response(_gauges(request, stats))
         return json_response(getattr(_telemetry(request), name)())
 
@@ -222,7 +222,7 @@ def _readable(n: int) -> tuple[float, str]:
 
 
 async def backend(request: Request) -> Response:
-    stats = await run(_graph_stats, request)
+    stats = await run(request, _graph_stats, request)
     out: dict[str, Any] = {}
     for name, s in stats.items():
         if s.get("backend") == "memory":

@@ -42,7 +42,7 @@ def _action(request: Request, allowed: tuple[str, ...]) -> str:
 
 async def get_schema(request: Request) -> Response:
     graph = graph_of(request)
-    return json_response(await run(graph.schema.schema_json))
+    return json_response(await run(request, graph.schema.schema_json))
 
 
 def _family_handlers(segment: str) -> list[Route]:
@@ -51,7 +51,7 @@ def _family_handlers(segment: str) -> list[Route]:
     async def create(request: Request) -> Response:
         graph = graph_of(request)
         body = await read_json(request, dict)
-        element, task_id = await run(graph.schema.create, kind, body)
+        element, task_id = await run(request, graph.schema.create, kind, body)
         if single_key is None:
             return json_response(_json(element), status=201)
         return json_response({single_key: _json(element), "task_id": task_id}, status=202)
@@ -63,11 +63,11 @@ def _family_handlers(segment: str) -> list[Route]:
         action = _action(request, allowed)
         body = await read_json(request, dict, required=False) or {}
         if action == "clear":
-            pk = await run(graph.schema.get, kind, name)
+            pk = await run(request, graph.schema.get, kind, name)
             if not pk.is_olap:
                 raise bad_request(f"Only olap property key can do action clear, but got '{name}'")
             return json_response({"property_key": _json(pk), "task_id": 0}, status=202)
-        element = await run(graph.schema.update, kind, name, action, body)
+        element = await run(request, graph.schema.update, kind, name, action, body)
         if kind == "propertykey":
             return json_response({"property_key": _json(element), "task_id": 0}, status=202)
         return json_response(_json(element))
@@ -75,16 +75,16 @@ def _family_handlers(segment: str) -> list[Route]:
     async def list_all(request: Request) -> Response:
         graph = graph_of(request)
         names = request.query_params.getlist("names")
-        elements = await run(graph.schema.get_many, kind, names or None)
+        elements = await run(request, graph.schema.get_many, kind, names or None)
         return json_response({list_key: [_json(e) for e in elements]})
 
     async def get_one(request: Request) -> Response:
         graph = graph_of(request)
-        return json_response(_json(await run(graph.schema.get, kind, request.path_params["name"])))
+        return json_response(_json(await run(request, graph.schema.get, kind, request.path_params["name"])))
 
     async def delete(request: Request) -> Response:
         graph = graph_of(request)
-        task_id = await run(graph.schema.remove, kind, request.path_params["name"])
+        task_id = await run(request, graph.schema.remove, kind, request.path_params["name"])
         return json_response({"task_id": task_id}, status=202)
 
     base = f"/schema/{segment}"
@@ -102,7 +102,7 @@ async def rebuild(request: Request) -> Response:
     segment = request.path_params["kind"]
     if segment not in ("indexlabels", "vertexlabels", "edgelabels"):
         raise bad_request(f"Can't rebuild index of '{segment}'")
-    task_id = await run(graph.schema.rebuild, FAMILIES[segment][0], request.path_params["name"])
+    task_id = await run(request, graph.schema.rebuild, FAMILIES[segment][0], request.path_params["name"])
     return json_response({"task_id": task_id}, status=202)
 
 

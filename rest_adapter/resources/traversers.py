@@ -5,8 +5,7 @@ body), run ONE traversal `inject(request).hg_<algorithm>()` (the engine steps of
 `gremlin_engine/algorithms/`), and serialise the one result map with HugeGraph's JSON shapes.
 No handler walks the graph. Value checks (depth, degree, capacity, alpha, labels, missing
 vertices) happen in the engine step and come back as 400s worded as HugeGraph's. Traversals
-run in the thread pool, except light k-out / k-neighbor requests, tried on the event loop
-first as bounded runs (see `_answer`).
+run on the app's worker pool and stop when their client disconnects (`_answer`).
 
 =============================  ======  ==========================================  ======
 path                           method  step                                        status
@@ -43,25 +42,15 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from gremlin_engine import Graph
+from gremlin_engine.limits import CancelToken
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
-
-# isort: split
-# (after the traversal package: its step registry loads the algorithms package, which cannot load first)
-from gremlin_engine.algorithms.budget import OverBudget
-from gremlin_engine.algorithms.light import bounded_plain_ids, plain_ids
-from rest_adapter.context import JSONBytes, graph_of, json_bytes, read_json, run, scope_registry
-from rest_adapter.resources._traverser_params import query_request, query_scope
+from rest_adapter.context import JSONBytes, graph_of, json_bytes, read_json, run_watched
+from rest_adapter.resources._traverser_params import query_request
 from rest_adapter.serializers.hugegraph_json import to_json
 
 BASE = "/traversers"
 Handler = Callable[[Request], Awaitable[Response]]
-
-#: adjacency rows a request run on the event loop may read (~1 ms of loop time)
-INLINE_ROWS = 2_000
-#: the deepest k-out / k-neighbor request tried on the event loop
-INLINE_DEPTH = 2
-
 
 def traversal(step: str, req: dict[str, Any]) -> TraversalIR:
     """`g.inject(req).<step>()`: the whole request as one engine traversal."""
@@ -85,78 +74,28 @@ def _cardinality(graph: Graph) -> Callable[[str], Any]:
     return card
 
 
-def _shallow(req: dict[str, Any]) -> bool:
-    """A k-out / k-neighbor request of depth 1 or 2 (the light ones worth trying inline)."""
-    depth = req.get("max_depth")
-    return type(depth) is int and depth <= INLINE_DEPTH
+async def _answer(request: Request, graph: Graph, step: str, req: dict[str, Any], status: int) -> Response:
+    """Runs the request's one traversal on the app's worker pool through the engine's
+    general entry (`graph.traverse`), stopped when the client disconnects
+    (`context.run_watched`), and serialises its one result map there too."""
+    return JSONBytes(await run_watched(request, _answer_body, graph, step, req), status)
 
 
-async def _answer(graph: Graph, step: str, req: dict[str, Any], status: int, inline: bool = False) -> Response:
-    """Runs the request's traversal and serialises its one result map.
-
-    Where it runs: a traversal blocks, so it normally goes to the thread pool. But the hop
-    there and back costs ~250-300 µs of server CPU (k-out depth 1 at 100k/1M: 530 µs a request inline,
-    780-830 µs through the pool, measured under Starlette's anyio pool; `context.run`'s own
-    executor saves ~60-90 µs of that), more than a light request's whole engine work, so
-    an `inline` request (k-out / k-neighbor of depth <= `INLINE_DEPTH`, chosen by the
-    handlers) runs right here on the event loop when the graph can start a read at once
-    (`Graph.read_ready`), as a *bounded run* (`gremlin_engine/algorithms/budget.py`): its
-    walker may read at most `INLINE_ROWS` adjacency rows, and a read that could go past
-    that (a hub, a deep frontier, edge property rules) stops the run with `OverBudget`
-    before it happens. The request then runs again, unbounded, in the thread pool. So the
-    loop is never held longer than counting, reading and walking `INLINE_ROWS` rows plus
-    the request's fixed cost (~1 ms; a few when each vertex reached is returned with its
-    properties); unbounded work always leaves the loop; and the answer, error or
-    not, is the one the pool run gives (a bounded run that finishes read exactly the rows an
-    unbounded one reads; traverser steps only read, so a dropped attempt changes nothing).
-
-    Either way the request runs as its direct plan (`runtime/direct_algorithms.py`: the
-    algorithm step's `run` over one snapshot read, without a session, traversers or the
-    step pipeline), on any schema mode, unless `HUGELITE_DIRECT_PLANS=off`."""
-    return JSONBytes(await _answer_body(graph, step, req, inline), status)
-
-
-async def _answer_body(graph: Graph, step: str, req: dict[str, Any], inline: bool = False) -> bytes:
-    """`_answer`'s JSON body (also a GET's lane: `get`)."""
-    # the answer becomes JSON here: a listing's integer ids need no `Long` (`plain_ids`)
-    if inline and graph.read_ready():
-        try:
-            with bounded_plain_ids(INLINE_ROWS) as plain:  # `plain_ids` and `bounded` in one
-                result = _go(graph, step, req)
-            return _body(result[0], graph, plain.checked)
-        except OverBudget:
-            pass  # run again, unbounded, in the pool
-    return await run(_answer_in_pool, graph, step, req)
-
-
-def _answer_in_pool(graph: Graph, step: str, req: dict[str, Any]) -> bytes:
+def _answer_body(graph: Graph, step: str, req: dict[str, Any], cancel: CancelToken) -> bytes:
     """The run and its JSON, both in the pool: a large answer (93k paths of `rays`, 4.7 MB)
     took ~2 s to write out, which on the event loop held every other client that long."""
-    with plain_ids() as plain:
-        result = _go(graph, step, req)
-    return _body(result[0], graph, plain.checked)
+    return _body(graph.traverse(traversal(step, req), cancel=cancel)[0], graph)
 
 
-def _go(graph: Graph, step: str, req: dict[str, Any]) -> list[Any]:
-    """`graph.traverse_request(traversal(step, req))`: by the facade's entry for a traverser
-    request whose plan the engine knows (`graph.traverse_step`: no IR built, no plan looked
-    up), else by the IR, whose run teaches the engine the plan."""
-    result = graph.traverse_step(step, req)
-    if result is None:
-        result = graph.traverse_request(traversal(step, req))
-    return result
-
-
-def _body(result: Any, graph: Graph, checked: list[Any] | None = None) -> bytes:
+def _body(result: Any, graph: Graph) -> bytes:
     """The JSON of one result map: `json_bytes(to_json(result))`, byte for byte.
 
     A light answer is already what `to_json` would make of it (`_json_ready`), so it is
     encoded as it is, without `to_json`'s walk over every value (~7 us a count answer, more
     per id listed). Its ints are not range-checked: orjson encodes exactly the ints
     `to_json` passes as they are (-2**63 <= v < 2**64) and refuses any other, which then
-    takes `to_json` (exact text) like every other shape. `checked`: an id list the light
-    answer already found to be plain ints alone (`plain_ids.checked`), not walked again."""
-    if _json_ready(result, checked):
+    takes `to_json` (exact text) like every other shape."""
+    if _json_ready(result):
         try:
             return orjson.dumps(result)
         except orjson.JSONEncodeError:
@@ -164,7 +103,7 @@ def _body(result: Any, graph: Graph, checked: list[Any] | None = None) -> bytes:
     return json_bytes(to_json(result, _cardinality(graph)))
 
 
-def _json_ready(result: Any, checked: list[Any] | None = None) -> bool:
+def _json_ready(result: Any) -> bool:
     """Whether `to_json(result)` would equal `result` but for ints beyond 64 bits: a map
     with str keys of ints (a count), maps of ints (`measure`), and lists of `Long`/int/str
     ids (k-out / k-neighbor; orjson writes a `Long` as the int). Anything else (elements,
@@ -181,12 +120,12 @@ def _json_ready(result: Any, checked: list[Any] | None = None) -> bool:
                     return True
             elif keys == _LISTING:
                 v = result["vertices"]
-                if type(v) is list and (v is checked or _IDS.issuperset(map(type, v))):
+                if type(v) is list and _IDS.issuperset(map(type, v)):
                     return True
-    return _json_ready_walk(result, checked)
+    return _json_ready_walk(result)
 
 
-def _json_ready_walk(result: dict[Any, Any], checked: list[Any] | None) -> bool:
+def _json_ready_walk(result: dict[Any, Any]) -> bool:
     """`_json_ready` for any map: every value walked (the shortcut above must agree)."""
     if not _STR.issuperset(map(type, result)):
         return False
@@ -198,7 +137,7 @@ def _json_ready_walk(result: dict[Any, Any], checked: list[Any] | None) -> bool:
             if _STR.issuperset(map(type, v)) and _INTS.issuperset(map(type, v.values())):
                 continue
         elif t is list:
-            if v is checked or _IDS.issuperset(map(type, v)):
+            if _IDS.issuperset(map(type, v)):
                 continue
         return False
     return True
@@ -213,26 +152,14 @@ _IDS = frozenset({int, Long, str})
 
 
 def get(endpoint: str, step: str, extra: dict[str, Any] | None = None) -> Handler:
-    light = step in ("hg_kout", "hg_kneighbor")
-
     async def handler(request: Request) -> Response:
         graph = graph_of(request)
         req = query_request(request, endpoint)
         if extra:
             req.update(extra)
-        return await _answer(graph, step, req, 200, light and _shallow(req))
-
-    async def lane(scope: Any, path_params: dict[str, str]) -> bytes:
-        """`handler`'s answer from the scope alone, for the front door's lanes: the same
-        graph lookup (404), parameters (400s) and body, without a `Request` or `Response`."""
-        graph = scope_registry(scope).get(path_params["graph"])
-        req = query_scope(scope, endpoint)
-        if extra:
-            req.update(extra)
-        return await _answer_body(graph, step, req, light and _shallow(req))
+        return await _answer(request, graph, step, req, 200)
 
     handler.__name__ = f"get_{endpoint}"
-    handler.lane = lane  # type: ignore[attr-defined]
     return handler
 
 
@@ -240,7 +167,7 @@ def post(step: str, status: int = 200) -> Handler:
     async def handler(request: Request) -> Response:
         graph = graph_of(request)
         body = await read_json(request, dict)
-        return await _answer(graph, step, body, status)
+        return await _answer(request, graph, step, body, status)
 
     handler.__name__ = f"post_{step}"
     return handler
@@ -250,13 +177,11 @@ def _post_marked(step: str, marker: str) -> Handler:
     """POST forms of endpoints whose GET form shares the step: the body must carry the key
     that tells the step which form it is (`steps`, `vertex_list`, `step`, `sources`)."""
 
-    light = step in ("hg_kout", "hg_kneighbor")
-
     async def handler(request: Request) -> Response:
         graph = graph_of(request)
         body = await read_json(request, dict)
         body.setdefault(marker, None)
-        return await _answer(graph, step, body, 200, light and _shallow(body))
+        return await _answer(request, graph, step, body, 200)
 
     handler.__name__ = f"post_{step}"
     return handler

@@ -12,13 +12,13 @@ from rest_adapter.context import graph_of, json_response, no_content, read_json,
 
 async def list_variables(request: Request) -> Response:
     graph = graph_of(request)
-    return json_response(await run(graph.variables.list))
+    return json_response(await run(request, graph.variables.list))
 
 
 async def get_variable(request: Request) -> Response:
     graph = graph_of(request)
     key = request.path_params["key"]
-    return json_response({key: await run(graph.variables.get, key)})
+    return json_response({key: await run(request, graph.variables.get, key)})
 
 
 async def put_variable(request: Request) -> Response:
@@ -27,13 +27,13 @@ async def put_variable(request: Request) -> Response:
     body = await read_json(request, dict)
     if body.get("data") is None:
         raise IllegalArgument("The variable value can't be empty")
-    value = await run(graph.variables.set, key, body["data"])
+    value = await run(request, graph.variables.set, key, body["data"])
     return json_response({key: value})
 
 
 async def delete_variable(request: Request) -> Response:
     graph = graph_of(request)
-    await run(graph.variables.remove, request.path_params["key"])
+    await run(request, graph.variables.remove, request.path_params["key"])
     return no_content()
 
 

@@ -43,7 +43,7 @@ async def create(request: Request) -> Response:
     if item["id"] is not None:
         steps.append(("property", T.id, item["id"]))
     steps += [("property", k, v) for k, v in item["properties"].items()]
-    result = await c.traverse(graph, c.ir(*steps))
+    result = await c.traverse(request, graph, c.ir(*steps))
     return json_response(c.one_vertex_json(graph, result[0]), status=201)
 
 
@@ -51,7 +51,7 @@ async def create_batch(request: Request) -> Response:
     graph = graph_of(request)
     body = await read_json(request, list)
     items = c.vertex_items(c.batch_items(body, "vertex", settings_of(request).max_vertices_per_batch))
-    ids = await c.traverse(graph, c.ir(("inject", *items), ("hgAddVertices",), ("id",)))
+    ids = await c.traverse(request, graph, c.ir(("inject", *items), ("hgAddVertices",), ("id",)))
     return json_response(c.ids_json(ids), status=201)
 
 
@@ -60,7 +60,7 @@ async def update_batch(request: Request) -> Response:
     body = await read_json(request, dict)
     raw, strategies = c.update_batch_body(body, "vertex", settings_of(request).max_vertices_per_batch)
     items = c.vertex_items(raw)
-    result = await c.traverse(graph, c.ir(("inject", *items), ("hgUpsert", "vertex", strategies)))
+    result = await c.traverse(request, graph, c.ir(("inject", *items), ("hgUpsert", "vertex", strategies)))
     return json_response({"vertices": c.vertices_json(graph, result)})
 
 
@@ -78,7 +78,7 @@ async def update_one(request: Request) -> Response:
         step: tuple[Any, ...] = ("hgAppend", props, label)
     else:
         step = ("hgEliminate", list(props), label)
-    result = await c.traverse(graph, c.ir(("V", vid), step))
+    result = await c.traverse(request, graph, c.ir(("V", vid), step))
     if not result:
         raise _missing(vid)
     return json_response(c.one_vertex_json(graph, result[0]))
@@ -97,14 +97,14 @@ async def list_vertices(request: Request) -> Response:
     if window is not None:
         steps.append(window)
     steps.append(("hgRequireIndex", "vertex", label, [[k, p] for k, p in conditions]))
-    result = await c.traverse(graph, c.ir(*steps))
+    result = await c.traverse(request, graph, c.ir(*steps))
     return c.listing_response("vertices", result, page, lambda items: c.vertices_json(graph, items))
 
 
 async def get_one(request: Request) -> Response:
     graph = graph_of(request)
     vid = c.vertex_id_param(request.scope["path_params"]["id"])
-    result = await c.traverse(graph, c.point_ir("V", vid), point=True)
+    result = await c.traverse(request, graph, c.point_ir("V", vid))
     if not result:
         raise _missing(vid)
     return json_response(c.one_vertex_json(graph, result[0]))
@@ -112,7 +112,7 @@ async def get_one(request: Request) -> Response:
 
 async def delete(request: Request) -> Response:
     graph = graph_of(request)
-    return await c.delete_element(graph, "vertex", c.vertex_id_param(request.path_params["id"]), c.label_param(request))
+    return await c.delete_element(request, graph, "vertex", c.vertex_id_param(request.path_params["id"]), c.label_param(request))
 
 
 routes = [

@@ -13,14 +13,21 @@ end with one) rolls back whatever was not committed. A request that fails rolls 
 session's transaction back, as Gremlin Server does.
 
 An open transaction holds the store's writer lock, so a session that is never closed would
-block other writers: a session idle for `IDLE_TIMEOUT_S` is rolled back and closed, as
-Gremlin Server's `sessionTimeout` does.
+block other writers: a session idle for `idle_timeout_s` is rolled back and closed, as
+Gremlin Server's `sessionTimeout` does, and one that holds an open transaction (the graph's
+writer) sooner: after `writer_idle_timeout_s` without a request
+(`gremlinserver.session_writer_idle_timeout`, issue 16 item 6). Its next request is then
+refused once, with a message saying its work was rolled back (a client that went on as if
+nothing happened would commit an empty transaction). The app's lifespan calls `expire`
+every second (`app._sweep_sessions`), so the writer is freed even when no other session
+request comes.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -28,6 +35,11 @@ from typing import Any
 MAX_SESSIONS = 256
 #: a session without requests for this long is rolled back and closed
 IDLE_TIMEOUT_S = 600.0
+#: a session holding an open transaction (the writer) without requests for this long is
+#: rolled back and closed
+WRITER_IDLE_TIMEOUT_S = 30.0
+#: ids of sessions closed that way, remembered to refuse their next request once
+MAX_EXPIRED_REMEMBERED = 1024
 
 
 class Session:
@@ -37,6 +49,7 @@ class Session:
         self.tx: dict[str, Any] = {}  # graph name -> runtime session transaction
         self.closed = False
         self.last_used = time.monotonic()
+        self.active = 0  # requests in flight (counted on the event loop: `gremlin_ws`)
 
     def transaction(self, graph: Any) -> Any:
         """The session's transaction on `graph` (opened on first use), or None when the
@@ -48,6 +61,10 @@ class Session:
                 return None
             tx = self.tx[graph.name] = opener(graph)
         return tx
+
+    def holds_writer(self) -> bool:
+        """Whether a transaction of the session is open (it holds its store's writer)."""
+        return any(getattr(tx, "is_open", False) for tx in list(self.tx.values()))
 
     def end(self, commit: bool) -> bool:
         """Commits or rolls back every transaction of the session; False when the runtime
@@ -85,15 +102,27 @@ def _session_opener() -> Any:
     return opener
 
 
+class SessionExpired(Exception):
+    """The session was rolled back and closed while idle (`SessionManager.get`)."""
+
+
 class SessionManager:
-    def __init__(self, idle_timeout_s: float = IDLE_TIMEOUT_S) -> None:
+    def __init__(self, idle_timeout_s: float = IDLE_TIMEOUT_S,
+                 writer_idle_timeout_s: float | None = WRITER_IDLE_TIMEOUT_S) -> None:
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
         self.idle_timeout_s = idle_timeout_s
+        self.writer_idle_timeout_s = writer_idle_timeout_s
+        self._expired: OrderedDict[str, str] = OrderedDict()  # session id -> why it was closed
 
     def get(self, session_id: str) -> Session:
+        """The session (made on first use); raises `SessionExpired` once for a session that
+        was rolled back for holding the writer while idle."""
         self.expire()
         with self._lock:
+            why = self._expired.pop(session_id, None)
+            if why is not None:
+                raise SessionExpired(why)
             s = self._sessions.get(session_id)
             if s is None:
                 if len(self._sessions) >= MAX_SESSIONS:
@@ -107,11 +136,25 @@ class SessionManager:
             return self._sessions.pop(session_id, None)
 
     def expire(self) -> None:
-        """Closes (rolling back) sessions idle longer than `idle_timeout_s`."""
+        """Closes (rolling back) sessions idle longer than `idle_timeout_s`, and those holding
+        a transaction idle longer than `writer_idle_timeout_s`."""
         now = time.monotonic()
+        writer_bound = self.writer_idle_timeout_s
         with self._lock:
-            idle = [sid for sid, s in self._sessions.items() if now - s.last_used > self.idle_timeout_s]
-            stale = [self._sessions.pop(sid) for sid in idle]
+            stale = []
+            for sid, s in list(self._sessions.items()):
+                if s.active:
+                    continue
+                idle = now - s.last_used
+                if idle > self.idle_timeout_s:
+                    stale.append(self._sessions.pop(sid))
+                elif writer_bound is not None and idle > writer_bound and s.holds_writer():
+                    stale.append(self._sessions.pop(sid))
+                    self._expired[sid] = (
+                        f"Session {sid} was rolled back and closed: its open transaction held the graph's "
+                        f"writer for {writer_bound:g} s without a request (gremlinserver.session_writer_idle_timeout)")
+                    while len(self._expired) > MAX_EXPIRED_REMEMBERED:
+                        self._expired.popitem(last=False)
         for s in stale:
             threading.Thread(target=s.close, name=f"gremlin-session-expire-{s.id[:8]}", daemon=True).start()
 

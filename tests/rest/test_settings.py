@@ -56,3 +56,41 @@ def test_settings_errors(tmp_path: Path) -> None:
     conf = write_conf(tmp_path, {}, {"graphs": str(tmp_path / "absent")})
     with pytest.raises(SettingsError, match="graphs folder .*absent does not exist"):
         Settings.load(conf)
+
+
+def test_connection_bounds(tmp_path: Path) -> None:
+    """The connection and request bounds (README "Configuration"): documented defaults, the
+    keys read, and uvicorn's options made from them."""
+    from rest_adapter.cli import server_options
+
+    defaults = Settings.load(write_conf(tmp_path / "a", {}))
+    assert (defaults.connection_idle_timeout_s, defaults.max_connections, defaults.max_request_body_bytes,
+            defaults.request_body_timeout_s, defaults.http_parser, defaults.ws_ping_interval_s,
+            defaults.session_writer_idle_timeout_s) == (30, 1000, 16 * 1024 * 1024, 30.0, "httptools", 0.0, 30.0)
+    options = server_options(defaults, "info")
+    assert (options["http"], options["timeout_keep_alive"], options["limit_concurrency"],
+            options["ws_ping_interval"]) == ("httptools", 30, 1000, None)
+    assert "h11_max_incomplete_event_size" not in options
+    s = Settings.load(write_conf(tmp_path / "b", {}, {
+        "restserver.connection_idle_timeout": "3", "restserver.max_connections": "9",
+        "restserver.max_request_body_size": "1024", "restserver.request_body_timeout": "0.5",
+        "restserver.http_parser": "h11", "restserver.max_header_size": "4096",
+        "gremlinserver.ws_ping_interval": "15", "gremlinserver.session_writer_idle_timeout": "2"}))
+    options = server_options(s, "info")
+    assert (options["http"], options["h11_max_incomplete_event_size"], options["timeout_keep_alive"],
+            options["limit_concurrency"], options["ws_ping_interval"], options["ws_ping_timeout"]) == (
+        "h11", 4096, 3, 9, 15.0, 20.0)
+    assert (s.max_request_body_bytes, s.request_body_timeout_s, s.session_writer_idle_timeout_s) == (1024, 0.5, 2.0)
+
+
+@pytest.mark.parametrize(("key", "value", "says"), [
+    ("restserver.max_connections", "0", "must be at least 1"),
+    ("restserver.max_request_body_size", "big", "must be an integer"),
+    ("restserver.request_body_timeout", "-1", "at least"),
+    ("restserver.request_body_timeout", "nan", "at least"),
+    ("restserver.http_parser", "fast", "httptools or h11"),
+])
+def test_bad_bounds_are_refused(tmp_path: Path, key: str, value: str, says: str) -> None:
+    with pytest.raises(SettingsError, match=says) as info:
+        Settings.load(write_conf(tmp_path, {}, {key: value}))
+    assert key in str(info.value)
