@@ -1,4 +1,4 @@
-"""The `hugelite` command: serve, init-store, load, version.
+"""The `hugelite` command: serve, init-store, version; load/backup/restore/snapshot (`cli_data.py`).
 
 `serve` opens every configured graph before it binds the port, so an uninitialised or
 mismatched store stops it at once with a message naming the graph and the fix (HugeGraph
@@ -13,13 +13,13 @@ import os
 import socket
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import click
 
 from gremlin_engine import GraphRegistry, HugeliteError, IllegalArgument, StoreNotReady
 from gremlin_engine.limits import cancel_running
+from rest_adapter import cli_data
 from rest_adapter.resources.versions import API, GREMLIN, HUGEGRAPH_CORE
 from rest_adapter.settings import Settings, SettingsError
 
@@ -243,38 +243,12 @@ def init_store(conf: str, if_needed: bool) -> None:
 
 
 @main.command()
-@click.argument("graph")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--conf", default="conf", show_default=True, help=CONF_HELP)
-def load(graph: str, file: Path, conf: str) -> None:
-    """Load a GraphSON file (TinkerPop adjacency-list format) into GRAPH."""
-    from gremlin_engine import io as graph_io
-
-    settings = _load_settings(conf)
-    cfg = next((c for c in settings.graphs if c.name == graph), None)
-    if cfg is None:
-        raise click.ClickException(f"Graph '{graph}' is not configured in {settings.graphs_dir}")
-    registry = GraphRegistry(evaluation_timeout_ms=None, import_dir=settings.import_dir)
-    try:
-        g = registry.open(cfg)
-        started = time.perf_counter()
-        result = graph_io.load_graphson(g, file)
-        elapsed = time.perf_counter() - started
-    except HugeliteError as e:
-        raise click.ClickException(str(e)) from None
-    finally:
-        registry.close_all()
-    counts = ""
-    if isinstance(result, tuple) and len(result) == 2:
-        counts = f" {result[0]} vertices and {result[1]} edges from"
-    click.echo(f"{graph}: loaded{counts} {file} in {elapsed:.2f} s")
-
-
-@main.command()
 def version() -> None:
     """Print hugelite's version and the HugeGraph / TinkerPop versions it speaks."""
     click.echo(f"hugelite {_package_version()} (HugeGraph core {HUGEGRAPH_CORE}, api {API}, TinkerPop {GREMLIN})")
 
+
+main.add_command(cli_data.load)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

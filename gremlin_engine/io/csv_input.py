@@ -1,0 +1,158 @@
+"""Reading one input file of a mapping: records as column -> raw value.
+
+CSV goes through the stdlib `csv` module (quoting, embedded delimiters and line breaks);
+TEXT is split on its delimiter without quoting, as hugegraph-loader does; JSON is one object
+per line. Compressed files are read through `gzip`/`bz2`/`lzma`, decoding by the input's
+`charset`. The reader reports how many bytes of the file on disk it has consumed, so a
+progress bar can show a real fraction (and an ETA) of a compressed file too.
+
+A record that cannot be read as a record (wrong column count, a JSON line that is not an
+object) is not an exception here: it comes out as a `Record` with `error` set, so the load
+can write it to the parse-error file and go on.
+"""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+import lzma
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from gremlin_engine.io.mapping import InputSpec, MappingError
+
+_OPENERS: dict[str, Any] = {
+    "GZIP": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"),
+    "BZ2": lambda raw: bz2.BZ2File(raw, "rb"),
+    "XZ": lambda raw: lzma.LZMAFile(raw, "rb"),
+    "LZMA": lambda raw: lzma.LZMAFile(raw, "rb"),
+}
+
+
+@dataclass
+class Record:
+    """One record: its ordinal among the file's records (1-based, resume counts these), the
+    line it starts on, its text (for error files), and its fields or the reason it has none."""
+
+    ordinal: int
+    line: int
+    raw: str
+    fields: dict[str, Any] | None
+    error: str | None = None
+
+
+class InputFile:
+    """One open input file; iterate `records()` once. `consumed()` is the number of bytes
+    of the file on disk read so far, `size` its total."""
+
+    def __init__(self, spec: InputSpec, path: Path) -> None:
+        self.spec = spec
+        self.path = path
+        self.size = path.stat().st_size
+        self._raw: IO[bytes] = open(path, "rb")
+        opener = _OPENERS.get(spec.compression)
+        binary: Any = self._raw if opener is None else opener(self._raw)
+        try:
+            self.text = io.TextIOWrapper(binary, encoding=spec.charset, newline="")
+        except LookupError:
+            self.close()
+            raise MappingError(f"{path}: unknown charset {spec.charset!r}") from None
+        self._skip = re.compile(spec.skipped_line)
+
+    def consumed(self) -> int:
+        try:
+            return self._raw.tell()
+        except (OSError, ValueError):
+            return self.size
+
+    def close(self) -> None:
+        self._raw.close()
+
+    def __enter__(self) -> InputFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def records(self) -> Iterator[Record]:
+        try:
+            if self.spec.format == "JSON":
+                yield from self._json()
+            else:
+                yield from self._delimited()
+        except UnicodeDecodeError as e:
+            raise MappingError(f"{self.path}: not {self.spec.charset} text ({e.reason} at byte {e.start})") from None
+        except (OSError, EOFError, lzma.LZMAError) as e:
+            raise MappingError(f"{self.path}: cannot read it as {self.spec.compression} data: {e}") from None
+
+    def _skipped(self, text: str) -> bool:
+        return self._skip.fullmatch(text) is not None
+
+    def _json(self) -> Iterator[Record]:
+        ordinal = 0
+        for number, line in enumerate(self.text, 1):
+            text = line.rstrip("\r\n")
+            if self._skipped(text) or not text.strip():
+                continue
+            ordinal += 1
+            try:
+                value = orjson.loads(text)
+            except orjson.JSONDecodeError as e:
+                yield Record(ordinal, number, text, None, f"not JSON: {e}")
+                continue
+            if not isinstance(value, dict):
+                yield Record(ordinal, number, text, None, "a JSON line must be an object of column -> value")
+                continue
+            yield Record(ordinal, number, text, value)
+
+    def _rows(self) -> Iterator[tuple[int, str, list[str]]]:
+        """(line number, text, fields) of every line that is not skipped."""
+        spec = self.spec
+        if spec.format == "TEXT":
+            for number, line in enumerate(self.text, 1):
+                text = line.rstrip("\r\n")
+                if not self._skipped(text):
+                    yield number, text, text.split(spec.delimiter)
+            return
+        reader = csv.reader(self.text, delimiter=spec.delimiter)
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter=spec.delimiter, lineterminator="")
+        start = 1
+        for row in reader:
+            out.seek(0)
+            out.truncate()
+            writer.writerow(row)
+            text = out.getvalue()
+            number, start = start, reader.line_num + 1
+            if not row or self._skipped(text):
+                continue
+            yield number, text, row
+
+    def _delimited(self) -> Iterator[Record]:
+        header = list(self.spec.header) if self.spec.header is not None else None
+        ordinal = 0
+        for number, text, row in self._rows():
+            if header is None:
+                header = [h.strip() for h in row]
+                if header and header[0].startswith("\ufeff"):
+                    header[0] = header[0][1:]
+                if len(set(header)) != len(header):
+                    raise MappingError(f"{self.path}: the header line repeats a column name: {header}")
+                continue
+            ordinal += 1
+            if len(row) != len(header):
+                yield Record(ordinal, number, text, None,
+                             f"line {number} has {len(row)} columns, but the header has {len(header)} ({header})")
+                continue
+            yield Record(ordinal, number, text, dict(zip(header, row, strict=True)))
+
+    @property
+    def header(self) -> list[str] | None:
+        return list(self.spec.header) if self.spec.header is not None else None

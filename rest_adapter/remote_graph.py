@@ -1,0 +1,112 @@
+"""A graph on a running server, as a load or a backup/restore sees it (over REST, httpx).
+
+The calls are hugegraph-loader's and hugegraph-tools' (`../shared/reference/hugegraph/
+tools.md`): `POST /graphs/{g}/graph/vertices/batch` and `.../edges/batch` (500 elements a
+request), `PUT .../batch` with update strategies, the schema script through `/gremlin`,
+`GET/PUT /graphs/{g}/mode`, `DELETE /graphs/{g}/clear`, `GET /graphs/{g}/schema`.
+
+A 4xx answer is the graph refusing what was sent: it becomes an `IllegalArgument` carrying
+the server's message, which the load treats like an in-process refusal (the batch is halved
+and the refused rows go to the insert-error file). Anything else (the server unreachable,
+a 5xx) raises `RemoteError` and stops the load.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+import orjson
+
+from gremlin_engine.errors import IllegalArgument
+from gremlin_engine.schema.coercion import format_date
+
+CONFIRM_CLEAR = "I'm sure to delete all data"
+
+
+class RemoteError(Exception):
+    """The server could not be reached or failed (not a refusal of the data)."""
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return format_date(value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"cannot send {type(value).__name__} as JSON")
+
+
+class RemoteGraph:
+    """A `GraphSink` (and the backup/restore source and target) over REST."""
+
+    def __init__(self, url: str, graph: str, user: str | None = None, password: str | None = None,
+                 timeout_s: float = 120.0, check_vertex: bool = True) -> None:
+        self.name = graph
+        self.auto = False
+        self.check_vertex = check_vertex
+        auth = (user, password or "") if user else None
+        self.http = httpx.Client(base_url=url.rstrip("/"), auth=auth, timeout=timeout_s)
+        self.base = f"/graphs/{graph}"
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> RemoteGraph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def call(self, method: str, path: str, body: Any = None, params: dict[str, Any] | None = None) -> Any:
+        content = None if body is None else orjson.dumps(body, default=_default)
+        headers = {"Content-Type": "application/json"} if content is not None else None
+        try:
+            r = self.http.request(method, path, content=content, params=params, headers=headers)
+        except httpx.HTTPError as e:
+            raise RemoteError(f"{method} {self.http.base_url}{path}: {e}") from None
+        if r.status_code >= 500 or r.status_code in (401, 403, 404) and "graph" not in r.text.lower():
+            raise RemoteError(f"{method} {path}: HTTP {r.status_code}: {r.text[:500]}")
+        if r.status_code >= 400:
+            try:
+                message = orjson.loads(r.content).get("message") or r.text
+            except (orjson.JSONDecodeError, AttributeError):
+                message = r.text
+            raise IllegalArgument(f"HTTP {r.status_code}: {message}")
+        return orjson.loads(r.content) if r.content else None
+
+    # ---- GraphSink -----------------------------------------------------------------------
+    def schema_json(self) -> dict[str, Any]:
+        return dict(self.call("GET", f"{self.base}/schema"))
+
+    def run_schema(self, script: str) -> None:
+        self.gremlin("schema = graph.schema()\n" + script)
+
+    def gremlin(self, script: str) -> Any:
+        body = {"gremlin": script, "bindings": {}, "language": "gremlin-groovy",
+                "aliases": {"graph": self.name, "g": f"__g_{self.name}"}}
+        return self.call("POST", "/gremlin", body)
+
+    def mode(self) -> str:
+        return str(self.call("GET", f"{self.base}/mode")["mode"])
+
+    def set_mode(self, mode: str) -> None:
+        self.call("PUT", f"{self.base}/mode", mode)
+
+    def clear(self) -> None:
+        self.call("DELETE", f"{self.base}/clear", params={"confirm_message": CONFIRM_CLEAR})
+
+    def write(self, kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, str] | None = None) -> int:
+        plural = "vertices" if kind == "vertex" else "edges"
+        path = f"{self.base}/graph/{plural}/batch"
+        if strategies:
+            self.call("PUT", path, {plural: list(items), "update_strategies": strategies, "create_if_not_exist": True})
+        elif kind == "edge":
+            self.call("POST", path, list(items), params={"check_vertex": str(self.check_vertex).lower()})
+        else:
+            self.call("POST", path, list(items))
+        return len(items)
