@@ -22,7 +22,6 @@ import httpx
 import orjson
 
 from gremlin_engine.errors import IllegalArgument
-from gremlin_engine.schema.coercion import format_date
 
 CONFIRM_CLEAR = "I'm sure to delete all data"
 
@@ -32,8 +31,8 @@ class RemoteError(Exception):
 
 
 def _default(value: Any) -> Any:
-    if isinstance(value, dt.datetime):
-        return format_date(value)
+    if isinstance(value, dt.datetime):  # epoch millis: no time zone to agree on with the server
+        return round(value.timestamp() * 1000)
     if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, (set, frozenset, tuple)):
@@ -63,7 +62,7 @@ class RemoteGraph:
         self.close()
 
     def call(self, method: str, path: str, body: Any = None, params: dict[str, Any] | None = None) -> Any:
-        content = None if body is None else orjson.dumps(body, default=_default)
+        content = None if body is None else orjson.dumps(body, default=_default, option=orjson.OPT_PASSTHROUGH_DATETIME)
         headers = {"Content-Type": "application/json"} if content is not None else None
         try:
             r = self.http.request(method, path, content=content, params=params, headers=headers)
