@@ -249,6 +249,9 @@ def version() -> None:
 
 
 main.add_command(cli_data.load)
+main.add_command(cli_data.backup_command)
+main.add_command(cli_data.restore_command)
+main.add_command(cli_data.snapshot_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

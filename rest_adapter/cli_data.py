@@ -20,6 +20,7 @@ import click
 
 from gremlin_engine import GraphConfig, GraphRegistry, HugeliteError
 from gremlin_engine.io import load_graphson
+from gremlin_engine.io.backup import GraphReader, backup, restore, snapshot
 from gremlin_engine.io.load_job import DEFAULT_BATCH, LoadOptions, run_load
 from gremlin_engine.io.mapping import read_mapping
 from gremlin_engine.io.sink import GraphWriter
@@ -32,6 +33,18 @@ CONF_HELP = "configuration folder holding rest-server.properties and graphs/ (de
 REST_BATCH = 500
 
 
+def configured(graph: str, conf: str) -> GraphConfig:
+    """The configuration of `graph` in the `--conf` folder."""
+    try:
+        settings = Settings.load(conf)
+    except SettingsError as e:
+        raise click.ClickException(str(e)) from None
+    found = next((c for c in settings.graphs if c.name == graph), None)
+    if found is None:
+        raise click.ClickException(f"Graph '{graph}' is not configured in {settings.graphs_dir}")
+    return found
+
+
 @contextlib.contextmanager
 def open_local(graph: str | None, conf: str, store: Path | None, schema_mode: str) -> Iterator[Any]:
     """The graph named in `--conf` (or the store file `--store`, created when new), open
@@ -42,14 +55,7 @@ def open_local(graph: str | None, conf: str, store: Path | None, schema_mode: st
     else:
         if not graph:
             raise click.UsageError("name the GRAPH (with --conf), or give --store FILE.db or --url")
-        try:
-            settings = Settings.load(conf)
-        except SettingsError as e:
-            raise click.ClickException(str(e)) from None
-        found = next((c for c in settings.graphs if c.name == graph), None)
-        if found is None:
-            raise click.ClickException(f"Graph '{graph}' is not configured in {settings.graphs_dir}")
-        cfg = found
+        cfg = configured(graph, conf)
     registry = GraphRegistry(evaluation_timeout_ms=None)
     try:
         yield registry.open(cfg)
@@ -165,3 +171,66 @@ def _load_graphson(name: str | None, file: Path, conf: str, store: Path | None, 
     except HugeliteError as e:
         raise _fail(e) from None
     click.echo(f"{g.name}: loaded {vertices} vertices and {edges} edges from {file} in {elapsed:.2f} s")
+
+
+@click.command("backup")
+@click.argument("graph", required=False)
+@common
+@click.option("-d", "--directory", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="the backup folder (created; its files are replaced)")
+def backup_command(graph: str | None, conf: str, store: Path | None, schema_mode: str, url: str | None,
+                   graph_opt: str | None, user: str | None, password: str | None, directory: Path) -> None:
+    """Back up GRAPH (schema with ids, vertices and edges as JSON lines) into a folder; in
+    process it is one consistent read, even while a server writes the graph."""
+    name = graph_opt or graph
+    try:
+        with target(name, conf, store, schema_mode, url, user, password) as (sink, local):
+            source = GraphReader(local) if local is not None else sink
+            summary = backup(source, directory)
+    except (HugeliteError, RemoteError, OSError) as e:
+        raise _fail(e) from None
+    click.echo(f"{source.name}: backed up {summary.vertices} vertices and {summary.edges} edges "
+               f"into {directory} in {summary.seconds:.2f} s")
+
+
+@click.command("restore")
+@click.argument("graph", required=False)
+@common
+@click.option("-d", "--directory", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
+              help="a folder written by `hugelite backup`")
+@click.option("--mode", type=click.Choice(["RESTORING", "MERGING"]), default=None,
+              help="default: RESTORING into a graph without data (ids kept), MERGING into one with data")
+def restore_command(graph: str | None, conf: str, store: Path | None, schema_mode: str, url: str | None,
+                    graph_opt: str | None, user: str | None, password: str | None, directory: Path,
+                    mode: str | None) -> None:
+    """Restore a backup folder into GRAPH; the graph is in NONE mode afterwards."""
+    name = graph_opt or graph
+    try:
+        with target(name, conf, store, schema_mode, url, user, password) as (sink, _local):
+            summary = restore(sink, directory, mode)
+    except (HugeliteError, RemoteError, OSError) as e:
+        raise _fail(e) from None
+    click.echo(f"{sink.name}: restored {summary.vertices} vertices and {summary.edges} edges "
+               f"from {directory} in {summary.seconds:.2f} s")
+
+
+@click.command("snapshot")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--graph", default=None, help="the configured graph to copy (with --conf)")
+@click.option("--conf", default="conf", show_default=True, help=CONF_HELP)
+@click.option("--store", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="the SQLite store file to copy instead of a configured graph's")
+def snapshot_command(file: Path, graph: str | None, conf: str, store: Path | None) -> None:
+    """Copy a graph's SQLite store to FILE, consistently, while a server may be using it
+    (SQLite's online backup API; `cp` would miss the write-ahead log)."""
+    if store is not None:
+        cfg = GraphConfig(name=graph or store.stem, backend="sqlite", store=str(store))
+    else:
+        if not graph:
+            raise click.UsageError("name the graph (--graph G with --conf), or give --store FILE.db")
+        cfg = configured(graph, conf)
+    try:
+        size = snapshot(cfg, file)
+    except HugeliteError as e:
+        raise _fail(e) from None
+    click.echo(f"{cfg.name}: snapshot of {cfg.store_path} written to {file} ({size:,} bytes)")

@@ -14,8 +14,9 @@ a 5xx) raises `RemoteError` and stops the load.
 from __future__ import annotations
 
 import datetime as dt
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import httpx
@@ -84,6 +85,17 @@ class RemoteGraph:
 
     def run_schema(self, script: str) -> None:
         self.gremlin("schema = graph.schema()\n" + script)
+        self.wait_for_tasks()
+
+    def wait_for_tasks(self, timeout_s: float = 600.0) -> None:
+        """Polls `GET /graphs/{g}/tasks` until no task is pending (index label rebuilds)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            tasks = self.call("GET", f"{self.base}/tasks", params={"limit": -1}).get("tasks", [])
+            if all(t.get("task_status") in ("success", "failed", "cancelled") for t in tasks):
+                return
+            time.sleep(0.05)
+        raise RemoteError(f"the server's tasks of graph '{self.name}' did not end within {timeout_s:g} s")
 
     def gremlin(self, script: str) -> Any:
         body = {"gremlin": script, "bindings": {}, "language": "gremlin-groovy",
@@ -109,3 +121,22 @@ class RemoteGraph:
         else:
             self.call("POST", path, list(items))
         return len(items)
+
+    # ---- restore and backup ----------------------------------------------------------------
+    def create_schema(self, kind: str, body: dict[str, Any]) -> None:
+        self.call("POST", f"{self.base}/schema/{kind}s", body)
+
+    def has_data(self) -> bool:
+        return any(self.call("GET", f"{self.base}/graph/{p}", params={"limit": 1})[p] for p in ("vertices", "edges"))
+
+    def elements(self) -> Iterator[dict[str, Any]]:
+        """Every vertex, then every edge, page by page (as hugegraph-tools reads; not one
+        snapshot: a graph written meanwhile may be caught half-way)."""
+        for plural in ("vertices", "edges"):
+            page: str | None = ""
+            while page is not None:
+                answer = self.call("GET", f"{self.base}/graph/{plural}", params={"page": page, "limit": 500})
+                for element in answer[plural]:
+                    element.pop("type", None)
+                    yield element
+                page = answer.get("page")

@@ -28,12 +28,14 @@ from storage.errors import (
 )
 from storage.files import remove_store_files
 from storage.rows import EdgeRow, SchemaRow, VertexRow
+from storage.snapshot import snapshot_file
 from storage.store import Store, open_store
 from storage.tables import SCHEMA_KINDS, STORE_VERSION
 from storage.tx import ReadTx, Tx, WriteTx
 from storage.tx_aggregates import WALK_MAX_HOPS
 
 __all__ = [
+    "snapshot_file",
     "SCHEMA_KINDS",
     "STORE_VERSION",
     "EdgeRow",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from gremlin_engine.tasks.model import COMPLETED
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 
 
@@ -25,6 +26,8 @@ class GraphSink(Protocol):
     def schema_json(self) -> dict[str, Any]: ...
 
     def run_schema(self, script: str) -> None: ...
+
+    def wait_for_tasks(self) -> None: ...
 
     def mode(self) -> str: ...
 
@@ -63,6 +66,15 @@ class GraphWriter:
     def run_schema(self, script: str) -> None:
         # hugegraph-loader binds `schema` for its schema files; so does this
         self.graph.execute("schema = graph.schema()\n" + script)
+        self.wait_for_tasks()
+
+    def wait_for_tasks(self, timeout_s: float = 600.0) -> None:
+        """Waits for the schema's tasks (index label rebuilds) to end, so the data that
+        follows finds every index label CREATED."""
+        tasks, _ = self.graph.tasks.list(limit=None)
+        for task in tasks:
+            if task.get("task_status") not in COMPLETED:
+                self.graph.tasks.wait(task["id"], timeout_s=timeout_s)
 
     def mode(self) -> str:
         return str(self.graph.mode)
@@ -76,3 +88,11 @@ class GraphWriter:
     def write(self, kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, str] | None = None) -> int:
         result = self.graph.traverse(batch_ir(kind, items, strategies))
         return int(result[0]) if result else 0
+
+    # ---- restore (`backup.py`) ------------------------------------------------------------
+    def create_schema(self, kind: str, body: dict[str, Any]) -> None:
+        self.graph.schema.create(kind, body)
+
+    def has_data(self) -> bool:
+        stats = self.graph.stats()
+        return bool(stats["vertices"] or stats["edges"])
