@@ -39,13 +39,25 @@ _OPENERS: dict[str, Any] = {
 @dataclass
 class Record:
     """One record: its ordinal among the file's records (1-based, resume counts these), the
-    line it starts on, its text (for error files), and its fields or the reason it has none."""
+    line it starts on, its text or CSV fields (`raw` gives the text, for error files), and
+    its column -> value map or the reason it has none."""
 
     ordinal: int
     line: int
-    raw: str
+    source: str | list[str]
     fields: dict[str, Any] | None
     error: str | None = None
+    delimiter: str = ","
+
+    @property
+    def raw(self) -> str:
+        """The record as a line of its file (a CSV row written back by `csv`, only when
+        asked: most records are never rejected)."""
+        if isinstance(self.source, str):
+            return self.source
+        out = io.StringIO()
+        csv.writer(out, delimiter=self.delimiter, lineterminator="").writerow(self.source)
+        return out.getvalue()
 
 
 class InputFile:
@@ -112,8 +124,10 @@ class InputFile:
                 continue
             yield Record(ordinal, number, text, value)
 
-    def _rows(self) -> Iterator[tuple[int, str, list[str]]]:
-        """(line number, text, fields) of every line that is not skipped."""
+    def _rows(self) -> Iterator[tuple[int, str | list[str], list[str]]]:
+        """(line number, text or CSV fields, fields) of every line that is not skipped. A
+        CSV row is matched against `skipped_line` as its fields joined by the delimiter
+        (the line without its quoting)."""
         spec = self.spec
         if spec.format == "TEXT":
             for number, line in enumerate(self.text, 1):
@@ -122,21 +136,18 @@ class InputFile:
                     yield number, text, text.split(spec.delimiter)
             return
         reader = csv.reader(self.text, delimiter=spec.delimiter)
-        out = io.StringIO()
-        writer = csv.writer(out, delimiter=spec.delimiter, lineterminator="")
+        join = spec.delimiter.join
+        skip = self._skip.fullmatch
         start = 1
         for row in reader:
-            out.seek(0)
-            out.truncate()
-            writer.writerow(row)
-            text = out.getvalue()
             number, start = start, reader.line_num + 1
-            if not row or self._skipped(text):
+            if not row or skip(join(row)) is not None:
                 continue
-            yield number, text, row
+            yield number, row, row
 
     def _delimited(self) -> Iterator[Record]:
         header = list(self.spec.header) if self.spec.header is not None else None
+        delimiter = self.spec.delimiter
         ordinal = 0
         for number, text, row in self._rows():
             if header is None:
@@ -149,10 +160,7 @@ class InputFile:
             ordinal += 1
             if len(row) != len(header):
                 yield Record(ordinal, number, text, None,
-                             f"line {number} has {len(row)} columns, but the header has {len(header)} ({header})")
+                             f"line {number} has {len(row)} columns, but the header has {len(header)} ({header})",
+                             delimiter)
                 continue
-            yield Record(ordinal, number, text, dict(zip(header, row, strict=True)))
-
-    @property
-    def header(self) -> list[str] | None:
-        return list(self.spec.header) if self.spec.header is not None else None
+            yield Record(ordinal, number, text, dict(zip(header, row, strict=False)), None, delimiter)

@@ -30,6 +30,10 @@ _JAVA_DATE = {"yyyy": "%Y", "yy": "%y", "MM": "%m", "M": "%m", "dd": "%d", "d": 
 _JAVA_TOKEN = re.compile(r"'[^']*'|y+|M+|d+|H+|h+|m+|s+|S+|a|Z+|X+|E+")
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 class FieldError(IllegalArgument):
     """A field whose text does not read as its property key's type."""
 
@@ -72,6 +76,18 @@ class ValueReader:
         self.timestamp = spec.date_format.lower() == "timestamp"
         self.date_pattern = "" if self.timestamp else strptime_pattern(spec.date_format)
         self.zone = time_zone(spec.time_zone)
+
+    def converter(self, pk: PropertyKey) -> Any:
+        """A quick `read` for `pk`'s common cases (single text and numbers); it may raise
+        `ValueError`, after which the caller asks `read`, which words the error."""
+        if pk.cardinality is Cardinality.SINGLE:
+            if pk.data_type is DataType.TEXT:
+                return _same
+            if pk.data_type in _INTEGRAL:
+                return int
+            if pk.data_type in (DataType.FLOAT, DataType.DOUBLE):
+                return float
+        return lambda value: self.read(pk, value)
 
     def read(self, pk: PropertyKey, value: Any) -> Any:
         if pk.cardinality is not Cardinality.SINGLE and isinstance(value, str):

@@ -171,8 +171,7 @@ class _Job:
                         continue
                     items = self._map(rec, builders, parse_errors)
                     for b, item in items:
-                        group = (b.mapping.kind, tuple(sorted(b.mapping.update_strategies.items())))
-                        p = pending.setdefault(group, _Pending())
+                        p = pending.get(b.group) or pending.setdefault(b.group, _Pending())
                         p.items.append(item)
                         p.records.append(rec)
                         buffered += 1

@@ -15,7 +15,7 @@ a second copy of either. The schema comes as HugeGraph schema JSON (`GET /schema
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
@@ -62,11 +62,17 @@ class RowError(IllegalArgument):
 @dataclass
 class _End:
     """How one end of an edge is identified: its label, its strategy, and which columns
-    give which primary key (or the id itself)."""
+    give which primary key (or the id itself); `ids` remembers the ids made so far (the same
+    vertices end many edges)."""
 
     label: VertexLabel | None
     name: str
     columns: tuple[str, ...]
+    ids: dict[Any, Any] = field(default_factory=dict)
+
+
+#: end vertex ids remembered per edge end before the memo starts afresh
+_END_MEMO = 1 << 17
 
 
 class ElementBuilder:
@@ -78,6 +84,10 @@ class ElementBuilder:
         self.values = ValueReader(spec)
         self.ctx = f"{ctx}, {mapping.kind} '{mapping.label}'"
         self._checked: tuple[str, ...] | None = None
+        #: items of one mapping kind and update strategies are written together
+        self.group = (mapping.kind, tuple(sorted(mapping.update_strategies.items())))
+        #: per column order: (column, key, quick converter, property key) of kept columns
+        self._plans: dict[tuple[str, ...], list[tuple[str, str, Any, PropertyKey | None]]] = {}
         if mapping.kind == "vertex":
             self.vl = facts.vertex_label(mapping.label, self.ctx)
             if self.vl is not None:
@@ -133,10 +143,11 @@ class ElementBuilder:
     def _field(self, column: str, raw: Any) -> Any:
         """The field after value_mapping and null_values (None: no value)."""
         m = self.mapping
-        table = m.value_mapping.get(column)
-        if table is not None and str(raw) in table:
-            raw = table[str(raw)]
-        if raw is None or (isinstance(raw, str) and raw in m.null_values):
+        if m.value_mapping:
+            table = m.value_mapping.get(column)
+            if table is not None and str(raw) in table:
+                raw = table[str(raw)]
+        if raw is None or (type(raw) is str and raw in m.null_values):
             return None
         return raw
 
@@ -149,16 +160,34 @@ class ElementBuilder:
         except FieldError as e:
             raise RowError(f"column '{column}': {e}") from None
 
+    def _plan(self, columns: tuple[str, ...]) -> list[tuple[str, str, Any, PropertyKey | None]]:
+        plan = self._plans.get(columns)
+        if plan is None:
+            if len(self._plans) > 64:  # JSON lines with ever new key sets
+                self._plans.clear()
+            m = self.mapping
+            plan = []
+            for column in columns:
+                if m.keeps(column):
+                    key = m.key_of(column)
+                    pk = self.facts.keys.get(key)
+                    plan.append((column, key, self.values.converter(pk) if pk is not None else None, pk))
+            self._plans[columns] = plan
+        return plan
+
     def properties(self, fields: dict[str, Any]) -> dict[str, Any]:
-        m = self.mapping
         out: dict[str, Any] = {}
-        for column, raw in fields.items():
-            if not m.keeps(column):
+        for column, key, convert, _pk in self._plan(tuple(fields)):
+            value = self._field(column, fields[column])
+            if value is None:
                 continue
-            value = self._field(column, raw)
-            if value is not None:
-                key = m.key_of(column)
-                out[key] = self._value(key, value, column)
+            if convert is None:
+                out[key] = value
+                continue
+            try:
+                out[key] = convert(value) if type(value) is str else self._value(key, value, column)
+            except ValueError:
+                out[key] = self._value(key, value, column)  # raises RowError naming the column
         return out
 
     def item(self, fields: dict[str, Any]) -> dict[str, Any]:
@@ -187,6 +216,17 @@ class ElementBuilder:
         return str(raw) if strategy is not None else raw
 
     def _end_id(self, end: _End, fields: dict[str, Any]) -> Any:
+        columns = end.columns
+        key: Any = fields.get(columns[0]) if len(columns) == 1 else tuple([fields.get(c) for c in columns])
+        found = end.ids.get(key)
+        if found is None:
+            found = self._make_end_id(end, fields)
+            if len(end.ids) >= _END_MEMO:
+                end.ids.clear()
+            end.ids[key] = found
+        return found
+
+    def _make_end_id(self, end: _End, fields: dict[str, Any]) -> Any:
         vl = end.label
         if vl is None or vl.id_strategy != IdStrategy.PRIMARY_KEY:
             return self._id(vl, fields, end.columns[0])
