@@ -145,8 +145,7 @@ def load(graph: str | None, file: Path | None, conf: str, store: Path | None, sc
             schema_script=schema_file.read_text(encoding="utf-8") if schema_file else None,
         )
         with target(name, conf, store, schema_mode, url, user, password) as (sink, _local):
-            if isinstance(sink, RemoteGraph):
-                sink.check_vertex = check_vertex
+            sink.check_vertex = check_vertex
             with observer_for(not quiet) as observer:
                 summary = run_load(sink, mapping, options, observer)
     except (HugeliteError, RemoteError, OSError) as e:

@@ -115,7 +115,7 @@ def example_commands() -> list[tuple[str, str]]:
     """(where, command line) for every line that runs an examples/ file."""
     found = [("README.md", m) for m in re.findall(r"^.*\bexamples/\w+\.py\b.*$", README, re.M)
              if re.search(r"python\S* examples/", m)]
-    for path in sorted((ROOT / "examples").iterdir()):
+    for path in sorted(p for p in (ROOT / "examples").iterdir() if p.is_file()):
         for line in path.read_text(encoding="utf-8").splitlines():
             if re.search(r"python\S* examples/", line):
                 found.append((path.name, line))

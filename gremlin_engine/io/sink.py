@@ -55,10 +55,11 @@ def batch_ir(kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, s
 class GraphWriter:
     """A `GraphSink` over a `gremlin_engine.Graph` opened in this process."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: Any, check_vertex: bool = True) -> None:
         self.graph = graph
         self.name = graph.name
         self.auto = graph.schema_mode == "auto"
+        self.check_vertex = check_vertex
 
     def schema_json(self) -> dict[str, Any]:
         return dict(self.graph.schema.schema_json())
@@ -86,7 +87,7 @@ class GraphWriter:
         self.graph.clear()
 
     def write(self, kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, str] | None = None) -> int:
-        result = self.graph.traverse(batch_ir(kind, items, strategies))
+        result = self.graph.traverse(batch_ir(kind, items, strategies, self.check_vertex))
         return int(result[0]) if result else 0
 
     # ---- restore (`backup.py`) ------------------------------------------------------------
