@@ -141,3 +141,19 @@ def test_the_example_loads_as_written(tmp_path: Path) -> None:
         assert g.execute("g.V('1:marko').out('knows').values('name').toList()") == ["vadas", "josh"]
     finally:
         reg.close_all()
+
+
+def test_update_strategies_merge_with_what_is_stored(tmp_path: Path, registry) -> None:
+    struct = write_fixture(tmp_path / "in")
+    (tmp_path / "in" / "more.csv").write_text("name,age,tags\nmarko,40,[b|c]\nvadas,20,[z]\n")
+    doc = json.loads(struct.read_text())
+    doc["structs"].append({"id": "more", "input": {"path": "more.csv"}, "vertices": [
+        {"label": "person", "update_strategies": {"age": "BIGGER", "tags": "APPEND"}}]})
+    struct.write_text(json.dumps(doc))
+    g = open_store(registry, tmp_path / "g.db")
+    summary = load(g, struct)
+    assert summary.inserted["vertex"] == 13
+    ages = g.execute("g.V().has('person','name',within('marko','vadas')).order().by('name').values('age').toList()")
+    assert ages == [40, 27]  # BIGGER: marko 29 -> 40, vadas keeps 27
+    assert g.execute("g.V('1:marko').values('tags').toList()") == ["a", "b", "b", "c"]  # APPEND to a list
+    assert g.execute("g.V().hasLabel('person').count()") == [4]
