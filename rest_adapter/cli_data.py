@@ -150,6 +150,10 @@ def load(graph: str | None, file: Path | None, conf: str, store: Path | None, sc
                 summary = run_load(sink, mapping, options, observer)
     except (HugeliteError, RemoteError, OSError) as e:
         raise _fail(e) from None
+    except KeyboardInterrupt:
+        click.echo(f"hugelite: load interrupted; `--incremental` continues it from {options.progress_path}",
+                   err=True)
+        sys.exit(130)
     where = url or store or conf
     click.echo(f"{sink.name}: loaded {struct_file} into {where}")
     for line in summary.lines():

@@ -133,10 +133,10 @@ class ElementBuilder:
                 raise MappingError(
                     f"{self.ctx}: column '{c}' maps to '{m.key_of(c)}', which is not a property of "
                     f"'{m.label}' ({sorted(allowed)}); add it to 'ignored' or map it with field_mapping")
-        needed = ([m.id] if m.id else []) + list(m.source) + list(m.target) + list(m.selected)
+        needed = ([m.id] if m.id else []) + list(m.source) + list(m.target)
         missing = [c for c in needed if c not in cols]
-        if missing:
-            raise MappingError(f"{self.ctx}: the input has no column(s) {missing}; its columns are {list(cols)}")
+        if missing:  # a row's fault (a JSON line may lack a key the others have)
+            raise RowError(f"the record has no column(s) {missing}; its columns are {list(cols)}")
         self._checked = cols
 
     # ---- per record ---------------------------------------------------------------------
