@@ -48,6 +48,8 @@ class Record:
     fields: dict[str, Any] | None
     error: str | None = None
     delimiter: str = ","
+    #: the column names, as one tuple shared by all rows of a CSV/TEXT file
+    columns: tuple[str, ...] | None = None
 
     @property
     def raw(self) -> str:
@@ -148,6 +150,7 @@ class InputFile:
     def _delimited(self) -> Iterator[Record]:
         header = list(self.spec.header) if self.spec.header is not None else None
         delimiter = self.spec.delimiter
+        columns = tuple(header) if header is not None else ()
         ordinal = 0
         for number, text, row in self._rows():
             if header is None:
@@ -156,6 +159,7 @@ class InputFile:
                     header[0] = header[0][1:]
                 if len(set(header)) != len(header):
                     raise MappingError(f"{self.path}: the header line repeats a column name: {header}")
+                columns = tuple(header)
                 continue
             ordinal += 1
             if len(row) != len(header):
@@ -163,4 +167,4 @@ class InputFile:
                              f"line {number} has {len(row)} columns, but the header has {len(header)} ({header})",
                              delimiter)
                 continue
-            yield Record(ordinal, number, text, dict(zip(header, row, strict=False)), None, delimiter)
+            yield Record(ordinal, number, text, dict(zip(columns, row, strict=False)), None, delimiter, columns)

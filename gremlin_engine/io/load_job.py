@@ -212,7 +212,7 @@ class _Job:
         out = []
         for b in builders:
             try:
-                out.append((b, b.item(rec.fields)))
+                out.append((b, b.item(rec.fields, rec.columns)))
             except RowError as e:
                 self._parse_failed(rejects, rec, f"{b.mapping.kind} '{b.mapping.label}': {e}")
                 return []

@@ -122,8 +122,12 @@ class ElementBuilder:
 
     def check_columns(self, columns: Iterable[str]) -> None:
         """Refuses, once per file, a column that would become an unknown or foreign key."""
-        cols = tuple(columns)
-        if cols == self._checked or self.facts.auto:
+        cols = columns if isinstance(columns, tuple) else tuple(columns)
+        if cols == self._checked:
+            self._checked = cols
+            return
+        if self.facts.auto:
+            self._checked = cols
             return
         m = self.mapping
         owner = self.vl if m.kind == "vertex" else self.el
@@ -160,7 +164,9 @@ class ElementBuilder:
         except FieldError as e:
             raise RowError(f"column '{column}': {e}") from None
 
-    def _plan(self, columns: tuple[str, ...]) -> list[tuple[str, str, Any, PropertyKey | None]]:
+    def _plan(self, columns: tuple[str, ...]) -> list[tuple[str, str, Any, dict[str, Any] | None]]:
+        """(column, key, quick converter or None, value_mapping table or None) of the kept
+        columns, made once per column order."""
         plan = self._plans.get(columns)
         if plan is None:
             if len(self._plans) > 64:  # JSON lines with ever new key sets
@@ -171,15 +177,19 @@ class ElementBuilder:
                 if m.keeps(column):
                     key = m.key_of(column)
                     pk = self.facts.keys.get(key)
-                    plan.append((column, key, self.values.converter(pk) if pk is not None else None, pk))
+                    convert = self.values.converter(pk) if pk is not None else None
+                    plan.append((column, key, convert, m.value_mapping.get(column)))
             self._plans[columns] = plan
         return plan
 
-    def properties(self, fields: dict[str, Any]) -> dict[str, Any]:
+    def properties(self, fields: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for column, key, convert, _pk in self._plan(tuple(fields)):
-            value = self._field(column, fields[column])
-            if value is None:
+        nulls = self.mapping.null_values
+        for column, key, convert, table in self._plan(columns):
+            value = fields[column]
+            if table is not None and str(value) in table:
+                value = table[str(value)]
+            if value is None or (type(value) is str and value in nulls):
                 continue
             if convert is None:
                 out[key] = value
@@ -190,9 +200,14 @@ class ElementBuilder:
                 out[key] = self._value(key, value, column)  # raises RowError naming the column
         return out
 
-    def item(self, fields: dict[str, Any]) -> dict[str, Any]:
-        self.check_columns(fields)
-        props = self.properties(fields)
+    def item(self, fields: dict[str, Any], columns: tuple[str, ...] | None = None) -> dict[str, Any]:
+        """The item of one record; `columns` is `tuple(fields)` (an input's header tuple,
+        the same object for all its rows, which makes the once-per-file checks cheap)."""
+        if columns is None:
+            columns = tuple(fields)
+        if columns is not self._checked:
+            self.check_columns(columns)
+        props = self.properties(fields, columns)
         m = self.mapping
         if m.kind == "vertex":
             vid = None
