@@ -69,7 +69,7 @@ class RemoteGraph:
             r = self.http.request(method, path, content=content, params=params, headers=headers)
         except httpx.HTTPError as e:
             raise RemoteError(f"{method} {self.http.base_url}{path}: {e}") from None
-        if r.status_code >= 500 or r.status_code in (401, 403, 404) and "graph" not in r.text.lower():
+        if r.status_code >= 500 or r.status_code in (401, 403):
             raise RemoteError(f"{method} {path}: HTTP {r.status_code}: {r.text[:500]}")
         if r.status_code >= 400:
             try:

@@ -1,4 +1,13 @@
-"""Graph import: GraphSON 3.0 adjacency-list files (the TinkerPop toy graphs, `g.io().read()`)."""
+"""Getting data in and out of a graph.
+
+* GraphSON 3.0 adjacency-list files (the TinkerPop toy graphs, `g.io().read()`):
+  `graphson.py`, `loader.py`;
+* hugegraph-loader mappings (`struct.json` over CSV/TEXT/JSON files): `mapping.py` (the
+  model), `csv_input.py` (reading), `field_values.py` (text to values), `row_elements.py`
+  (records to batch items), `load_job.py` (the load), `load_progress.py` (resume and reject
+  files), `sink.py` (the in-process writer: the REST batch traversals);
+* backup, restore and store snapshots: `backup.py`.
+"""
 
 from __future__ import annotations
 
