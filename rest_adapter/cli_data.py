@@ -106,7 +106,7 @@ def _fail(e: Exception) -> click.ClickException:
               help="hugegraph-loader mapping file (struct.json, version 2.0)")
 @click.option("--schema", "schema_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="schema script (schema.groovy) run before the load")
-@click.option("--batch-size", type=int, default=None,
+@click.option("--batch-size", type=click.IntRange(min=1), default=None,
               help=f"elements per write (default {DEFAULT_BATCH} in process, {REST_BATCH} over REST)")
 @click.option("--max-parse-errors", type=int, default=1, show_default=True,
               help="stop after more records than this failed to parse (-1: never)")
@@ -128,6 +128,8 @@ def load(graph: str | None, file: Path | None, conf: str, store: Path | None, sc
     """Load data into GRAPH: CSV/TEXT/JSON files through a hugegraph-loader mapping (--struct,
     with --schema), or a GraphSON FILE (TinkerPop adjacency-list format)."""
     name = graph_opt or graph
+    if struct_file is not None and file is not None:
+        raise click.UsageError("give either --struct (with the files it names) or a GraphSON FILE, not both")
     if struct_file is None:
         if file is None:
             raise click.UsageError("give --struct struct.json, or a GraphSON FILE")

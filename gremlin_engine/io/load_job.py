@@ -163,7 +163,10 @@ class _Job:
         with InputFile(struct.input, path) as f:
             self.observer.start_input(title, f.size)
             try:
-                for rec in _limited(f.records(), self.options.max_records):
+                records = f.records()
+                if self.options.max_records is not None:
+                    records = _limited(records, self.options.max_records)
+                for rec in records:
                     self.summary.read += 1
                     last = rec.ordinal
                     if rec.ordinal <= done:
