@@ -157,3 +157,24 @@ def test_update_strategies_merge_with_what_is_stored(tmp_path: Path, registry) -
     assert ages == [40, 27]  # BIGGER: marko 29 -> 40, vadas keeps 27
     assert g.execute("g.V('1:marko').values('tags').toList()") == ["a", "b", "b", "c"]  # APPEND to a list
     assert g.execute("g.V().hasLabel('person').count()") == [4]
+
+
+def test_load_into_a_configured_graph(tmp_path: Path) -> None:
+    """`hugelite load GRAPH --conf DIR --struct ...`: the graph of a server's configuration."""
+    from tests.conftest import write_conf
+
+    struct = write_fixture(tmp_path / "in")
+    conf = write_conf(tmp_path, {"hugegraph": "backend=sqlite\nstore=data/hg.db\nschema.mode=strict\n"})
+    assert run_cli("init-store", "--conf", str(conf), cwd=tmp_path).returncode == 0
+    r = run_cli("load", "hugegraph", "--conf", str(conf), "--struct", str(struct),
+                "--schema", str(tmp_path / "in" / "schema.groovy"), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "vertices inserted 11, failed 0; edges inserted 9, failed 0" in r.stdout
+    missing = run_cli("load", "nope", "--conf", str(conf), "--struct", str(struct), cwd=tmp_path)
+    assert missing.returncode == 1 and "Graph 'nope' is not configured" in missing.stderr
+    reg = GraphRegistry(evaluation_timeout_ms=None)
+    try:
+        g = open_store(reg, tmp_path / "data" / "hg.db", name="hg")
+        assert g.execute("g.V().count()") == [11] and g.mode == "NONE"
+    finally:
+        reg.close_all()
