@@ -20,7 +20,7 @@ import click
 
 from gremlin_engine import GraphConfig, GraphRegistry, HugeliteError
 from gremlin_engine.io import load_graphson
-from gremlin_engine.io.backup import GraphReader, backup, restore, snapshot
+from gremlin_engine.io.backup import RESTORE_BATCH, GraphReader, backup, restore, snapshot
 from gremlin_engine.io.load_job import DEFAULT_BATCH, LoadOptions, run_load
 from gremlin_engine.io.mapping import read_mapping
 from gremlin_engine.io.sink import GraphWriter
@@ -212,7 +212,7 @@ def restore_command(graph: str | None, conf: str, store: Path | None, schema_mod
     name = graph_opt or graph
     try:
         with target(name, conf, store, schema_mode, url, user, password) as (sink, _local):
-            summary = restore(sink, directory, mode)
+            summary = restore(sink, directory, mode, batch_size=REST_BATCH if url else RESTORE_BATCH)
     except (HugeliteError, RemoteError, OSError) as e:
         raise _fail(e) from None
     click.echo(f"{sink.name}: restored {summary.vertices} vertices and {summary.edges} edges "

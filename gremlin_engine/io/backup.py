@@ -172,9 +172,11 @@ def _lines(path: Path) -> Iterator[dict[str, Any]]:
                     raise BackupError(f"{path.name} line {n}: not JSON: {e}") from None
 
 
-def restore(target: RestoreTarget, folder: Path, mode: str | None = None) -> BackupSummary:
+def restore(target: RestoreTarget, folder: Path, mode: str | None = None,
+            batch_size: int = RESTORE_BATCH) -> BackupSummary:
     """Restores `folder` into `target`: RESTORING mode when the graph holds nothing (or
-    `mode` says so), MERGING otherwise; NONE afterwards, whatever happens."""
+    `mode` says so), MERGING otherwise; NONE afterwards, whatever happens. Elements are
+    written `batch_size` at a time (a server takes 500 a request)."""
     started = time.perf_counter()
     _read_json(folder / "manifest.json")
     schema = _read_json(folder / "schema.json")
@@ -187,6 +189,7 @@ def restore(target: RestoreTarget, folder: Path, mode: str | None = None) -> Bac
         _restore_schema(target, schema, keep_ids=mode == "RESTORING")
         remap = _label_id_remap(schema, target.schema_json())
         pk_labels = {vl["name"] for vl in schema.get("vertexlabels") or () if vl.get("id_strategy") == "PRIMARY_KEY"}
+        counts = {"vertex": 0, "edge": 0}
         for kind, file in (("vertex", "vertices.jsonl"), ("edge", "edges.jsonl")):
             batch: list[dict[str, Any]] = []
             for item in _lines(folder / file):
@@ -197,13 +200,13 @@ def restore(target: RestoreTarget, folder: Path, mode: str | None = None) -> Bac
                     item["id"] = None  # edge ids are made of their ends, label and sort values
                     item["outV"], item["inV"] = remap(item["outV"]), remap(item["inV"])
                 batch.append(item)
-                if len(batch) >= RESTORE_BATCH:
+                if len(batch) >= batch_size:
                     target.write(kind, batch)
                     batch = []
-                setattr(summary, "vertices" if kind == "vertex" else "edges",
-                        getattr(summary, "vertices" if kind == "vertex" else "edges") + 1)
+                counts[kind] += 1
             if batch:
                 target.write(kind, batch)
+        summary.vertices, summary.edges = counts["vertex"], counts["edge"]
         target.wait_for_tasks()
     finally:
         target.set_mode("NONE")

@@ -128,17 +128,20 @@ def test_a_backup_while_writes_run_is_one_snapshot(tmp_path: Path, registry) -> 
 
 def test_backup_restore_and_snapshot_by_command_and_over_rest(tmp_path: Path, registry) -> None:
     src = loaded(registry, tmp_path)
+    # more vertices than a REST batch takes (500), so the restore over REST must split
+    GraphWriter(src).write("vertex", [{"label": "note", "id": None, "properties": {"name": f"n{i}"}}
+                                      for i in range(600)])
     expected = graph_dump(src), schema_of(src)
     registry.close_all()
     r = run_cli("backup", "--store", "src.db", "-d", "bk", cwd=tmp_path)
-    assert r.returncode == 0 and "backed up 11 vertices and 9 edges" in r.stdout, r.stderr
+    assert r.returncode == 0 and "backed up 611 vertices and 9 edges" in r.stdout, r.stderr
     factory = ServerFactory(tmp_path / "srv")
     srv = factory.start(graphs={"g": "backend=sqlite\nstore=data/g.db\nschema.mode=strict\n"})
     try:
         r = run_cli("restore", "--url", srv.base_url, "--graph", "g", "-d", str(tmp_path / "bk"), cwd=tmp_path)
-        assert r.returncode == 0 and "restored 11 vertices and 9 edges" in r.stdout, r.stderr
+        assert r.returncode == 0 and "restored 611 vertices and 9 edges" in r.stdout, r.stderr
         r = run_cli("backup", "g", "--url", srv.base_url, "-d", str(tmp_path / "bk-rest"), cwd=tmp_path)
-        assert r.returncode == 0 and "backed up 11 vertices and 9 edges" in r.stdout, r.stderr
+        assert r.returncode == 0 and "backed up 611 vertices and 9 edges" in r.stdout, r.stderr
         r = run_cli("snapshot", "--graph", "g", "--conf", str(srv.conf), str(tmp_path / "snap.db"), cwd=srv.cwd)
         assert r.returncode == 0, r.stderr
     finally:
