@@ -69,6 +69,13 @@ def write_inputs(w: Workload, folder: Path) -> None:
 
 
 def _peak_kib() -> int:
+    """This process's peak RSS (`VmHWM`). Not `ru_maxrss`: Linux keeps that across `exec`, so
+    a child started by this runner (which holds the workload's rows) would report the
+    runner's peak."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
