@@ -16,6 +16,7 @@ import math
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 WINDOW = 1028  # Dropwizard's default reservoir size
@@ -137,6 +138,19 @@ class RouteStats:
         self.statuses: dict[int, int] = {}
 
 
+@dataclass(frozen=True)
+class RouteSnapshot:
+    """One route's figures at one moment; latencies in milliseconds, as HugeGraph's JSON has them."""
+
+    method: str
+    template: str
+    statuses: dict[int, int]
+    success: int
+    failed: int
+    latency: dict[str, Any]
+    latency_total_ms: float
+
+
 class Telemetry:
     """All request metrics of one server process."""
 
@@ -182,6 +196,14 @@ class Telemetry:
 
     def _items(self) -> list[tuple[str, str, RouteStats]]:
         return sorted(((m, t, s) for (m, t), s in self.routes.items()), key=lambda x: (x[1], x[0]))
+
+    def route_snapshot(self) -> list[RouteSnapshot]:
+        """A consistent copy of every route's figures, for exporters that must not hold the lock."""
+        with self._lock:
+            return [
+                RouteSnapshot(m, t, dict(s.statuses), s.success, s.failed, s.latency.snapshot(), s.latency.total)
+                for m, t, s in self._items()
+            ]
 
     def counters(self) -> dict[str, Any]:
         with self._lock:

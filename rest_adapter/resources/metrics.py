@@ -9,7 +9,7 @@
 * `/metrics/backend`: per graph, HugeGraph's backend shape.
 
 `GET /metrics` and `/metrics/statistics` answer Prometheus text unless `type=json`, like
-HugeGraph. hugegraph-python asks for `/metrics/?type=json` (trailing slash: tolerated).
+HugeGraph; the text is written by `prometheus_client` (`rest_adapter/prometheus.py`). hugegraph-python asks for `/metrics/?type=json` (trailing slash: tolerated).
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ import time
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
+from rest_adapter import prometheus
 from rest_adapter.context import json_response, registry_of, run
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -114,40 +115,13 @@ def _all_json(request: Request) -> dict[str, Any]:
     }
 
 
-def _prom_name(name: str) -> str:
-    return "".join(c if c.isalnum() else "_" for c in name)
-
-
-def _prometheus(request: Request, data: dict[str, Any]) -> str:
-    lines: list[str] = []
-    for name, g in data["gauges"].items():
-        n = _prom_name(name)
-        lines += [f"# TYPE {n} gauge", f"{n} {g['value']}"]
-    tel = _telemetry(request)
-    lines.append("# TYPE hugelite_http_requests_total counter")
-    with tel._lock:
-        items = tel._items()
-        for method, template, s in items:
-            for status, count in sorted(s.statuses.items()):
-                lines.append(
-                    f'hugelite_http_requests_total{{method="{method}",route="{template}",status="{status}"}} {count}'
-                )
-        lines.append("# TYPE hugelite_http_request_duration_ms summary")
-        for method, template, s in items:
-            snap = s.latency.snapshot()
-            labels = f'method="{method}",route="{template}"'
-            for q, key in (("0.5", "p50"), ("0.95", "p95"), ("0.99", "p99")):
-                lines.append(f'hugelite_http_request_duration_ms{{{labels},quantile="{q}"}} {snap[key]}')
-            lines.append(f"hugelite_http_request_duration_ms_count{{{labels}}} {snap['count']}")
-            lines.append(f"hugelite_http_request_duration_ms_sum{{{labels}}} {s.latency.total}")
-    return "\n".join(lines) + "\n"
-
-
 async def metrics(request: Request) -> Response:
-    data = await run(request, _all_json, request)
     if request.query_params.get("type") == "json":
-        return json_response(data)
-    return PlainTextResponse(_prometheus(request, data))
+        return json_response(await run(request, _all_json, request))
+    tel = _telemetry(request)
+    stats = await run(request, _graph_stats, request)
+    text = prometheus.metrics_text(_process(), time.time() - tel.started, stats, tel.route_snapshot())
+    return Response(text, media_type=prometheus.CONTENT_TYPE)
 
 
 def _section(name: str) -> Any:
@@ -165,12 +139,7 @@ async def statistics(request: Request) -> Response:
     data = _telemetry(request).statistics()
     if request.query_params.get("type") == "json":
         return json_response(data)
-    lines = []
-    for key, row in data.items():
-        path, _, method = key.rpartition("/")
-        for metric, value in row.items():
-            lines.append(f'hugelite_api_{metric.lower()}{{path="{path}",method="{method}"}} {value}')
-    return PlainTextResponse("\n".join(lines) + "\n")
+    return Response(prometheus.statistics_text(data), media_type=prometheus.CONTENT_TYPE)
 
 
 def _system(request: Request) -> dict[str, Any]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 
 def test_metrics_json_sections_and_trailing_slash(http: httpx.Client) -> None:
@@ -73,9 +76,38 @@ def test_statistics_json_and_prometheus(http: httpx.Client) -> None:
     row = stats["/versions/GET"]
     assert row["TOTAL_REQUEST"] == row["SUCCESS_REQUEST"] + row["FAILED_REQUEST"] >= 1
     assert row["MAX_RESPONSE_TIME"] >= row["MEAN_RESPONSE_TIME"] > 0
-    text = http.get("/metrics/statistics").text
-    assert 'hugelite_api_total_request{path="/versions",method="GET"}' in text
-    prom = http.get("/metrics")
-    assert prom.headers["content-type"].startswith("text/plain")
-    assert 'hugelite_http_requests_total{method="GET",route="/versions",status="200"}' in prom.text
-    assert "hugelite_process_rss_bytes " in prom.text
+    families = _parsed(http.get("/metrics/statistics"))
+    total = families["hugelite_api_total_request"]
+    assert total.type == "counter" and total.documentation
+    versions = [s for s in total.samples if s.labels == {"path": "/versions", "method": "GET"}]
+    assert versions and versions[0].name == "hugelite_api_total_request_total"
+    assert versions[0].value >= 1
+    mean = families["hugelite_api_mean_response_time_seconds"]
+    mean_versions = [s.value for s in mean.samples if s.labels["path"] == "/versions"]
+    assert mean_versions == [row["MEAN_RESPONSE_TIME"] / 1000]
+
+
+def test_prometheus_text_is_valid_exposition_with_labels(http: httpx.Client) -> None:
+    http.get("/versions")
+    http.get("/graphs/memgraph/graph/vertices", params={"limit": 1})
+    families = _parsed(http.get("/metrics"))
+    requests = families["hugelite_http_requests"]
+    assert requests.type == "counter"
+    labelled = {(s.labels["method"], s.labels["route"], s.labels["status"]) for s in requests.samples}
+    assert ("GET", "/versions", "200") in labelled
+    assert ("GET", "/graphs/{graph}/graph/vertices", "200") in labelled
+    durations = families["hugelite_http_request_duration_seconds"]
+    assert durations.type == "summary"
+    sums = [s.value for s in durations.samples if s.name.endswith("_sum") and s.labels["route"] == "/versions"]
+    assert sums and 0 < sums[0] < 60
+    graphs = families["hugelite_graph_vertices"]
+    assert {s.labels["graph"] for s in graphs.samples} >= {"hugegraph", "memgraph"}
+    rss = families["hugelite_process_rss_bytes"]
+    assert rss.type == "gauge" and rss.samples[0].value > 10 * 2**20
+
+
+def _parsed(response: httpx.Response) -> dict[str, Any]:
+    """Families by name, parsed by prometheus_client's own text parser (it rejects bad exposition)."""
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    return {family.name: family for family in text_string_to_metric_families(response.text)}
