@@ -1,14 +1,13 @@
-"""Server settings, read from a HugeGraph-style configuration folder.
+r"""Server settings, read from a HugeGraph-style configuration folder.
 
 ```
 conf/rest-server.properties     restserver.url, graphs, gremlinserver.*, batch.*, auth.*
 conf/graphs/<name>.properties   one file per graph: backend, store, schema.mode, ...
 ```
 
-Both use Java `.properties` syntax (the subset HugeGraph's files use): `#` and `!` start
-comment lines, `key=value` or `key: value` (or `key value`), blank lines ignored, a
-trailing backslash continues a line. Relative paths (`graphs`, `store`,
-`gremlin.import_dir`) resolve against the working directory, as in HugeGraph, so
+Both use Java `.properties` syntax, read by the `javaproperties` library exactly as Java's
+`Properties.load` reads it (so a file written by `Properties.store`, with `\:` escapes,
+works). Relative paths (`graphs`, `store`, `gremlin.import_dir`) resolve against the working directory, as in HugeGraph, so
 `make run` from the checkout finds `conf/graphs` and `data/`.
 """
 
@@ -19,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
+import javaproperties
+
 from gremlin_engine import GraphConfig, IllegalArgument
 from rest_adapter.ws.sasl import EmptyCredential, credential_table
 
 GRAPH_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,47}$")
-_SEP_RE = re.compile(r"\s*[=:]\s*|\s+")
 
 
 class SettingsError(Exception):
@@ -31,29 +31,11 @@ class SettingsError(Exception):
 
 
 def parse_properties(text: str) -> dict[str, str]:
-    """Parses `.properties` text into an ordered dict (later keys win)."""
-    props: dict[str, str] = {}
-    pending = ""
-    for raw in text.splitlines():
-        line = raw.strip() if not pending else raw.lstrip()
-        if not pending and (not line or line[0] in "#!"):
-            continue
-        if line.endswith("\\") and not line.endswith("\\\\"):
-            pending += line[:-1]
-            continue
-        line, pending = pending + line, ""
-        if not line:
-            continue
-        m = _SEP_RE.search(line)
-        if m is None:
-            props[line] = ""
-        else:
-            props[line[: m.start()]] = line[m.end():].strip()
-    if pending:
-        m = _SEP_RE.search(pending)
-        key, value = (pending, "") if m is None else (pending[: m.start()], pending[m.end():])
-        props[key] = value.strip()
-    return props
+    """Parses `.properties` text into an ordered dict (later keys win), as Java's `Properties.load`
+    does (escapes such as `http\\://host\\:8081`, `\\uXXXX`, continuation lines, `#`/`!`
+    comments), by the `javaproperties` library. Values are stripped of trailing blanks, as
+    HugeGraph's configuration reader trims them."""
+    return {key: value.strip() for key, value in javaproperties.loads(text).items()}
 
 
 def graph_config_from_text(name: str, text: str) -> GraphConfig:

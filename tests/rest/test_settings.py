@@ -27,6 +27,21 @@ def test_properties_syntax() -> None:
     }
 
 
+def test_java_escaped_lines_read_as_java_writes_them(tmp_path: Path) -> None:
+    """`Properties.store` escapes `:` and `=`; a file written that way binds the port it names."""
+    assert parse_properties("restserver.url=http\\://127.0.0.1\\:8081\nkey\\=with\\=eq=v\nname=caf\\u00e9\n") == {
+        "restserver.url": "http://127.0.0.1:8081",
+        "key=with=eq": "v",
+        "name": "caf\u00e9",
+    }
+    conf = write_conf(tmp_path, {"one": "backend=memory\n"})
+    (conf / "rest-server.properties").write_text(
+        f"restserver.url=http\\://127.0.0.1\\:8081\ngraphs={conf / 'graphs'}\n"
+    )
+    s = Settings.load(conf)
+    assert (s.host, s.port) == ("127.0.0.1", 8081)
+
+
 def test_settings_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     conf = write_conf(
