@@ -50,13 +50,22 @@ from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, Vert
 from gremlin_engine.traversal import tokens as tk
 
 
+def _store_schema_mode(path: str) -> str | None:
+    """The mode an existing, initialised store file records (None: no file, or no record)."""
+    if not FsPath(path).exists():
+        return None
+    return GraphRegistry.recorded_schema_mode(path)
+
+
 class EmbeddedConnection(RemoteConnection):
     """A gremlinpython remote connection onto an in-process graph.
 
     `path_or_graph`: an SQLite file (created and initialised when missing), `None` or
     `":memory:"` for a memory graph, or an open `Graph`. `schema_mode` applies to graphs
-    opened here: `"auto"` (default, TinkerGraph-like: labels and keys appear on first use)
-    or `"strict"` (HugeGraph rules). `timeout_ms` bounds each traversal (None: no limit;
+    opened here: `"auto"` (TinkerGraph-like: labels and keys appear on first use) or
+    `"strict"` (HugeGraph rules). Left out, an existing store file is opened with the mode it
+    was initialised with, and a new one (or a memory graph) is `"auto"`; naming the other mode
+    of an existing store is refused with a message naming both. `timeout_ms` bounds each traversal (None: no limit;
     `g.with_('evaluationTimeout', ms)` overrides it per traversal).
     """
 
@@ -66,7 +75,7 @@ class EmbeddedConnection(RemoteConnection):
         traversal_source: str = "g",
         *,
         name: str = "hugegraph",
-        schema_mode: str = "auto",
+        schema_mode: str | None = None,
         timeout_ms: float | None = None,
     ) -> None:
         super().__init__(f"embedded:{path_or_graph}", traversal_source)
@@ -75,6 +84,8 @@ class EmbeddedConnection(RemoteConnection):
             self.graph = path_or_graph
         else:
             memory = path_or_graph is None or str(path_or_graph) == ":memory:"
+            if schema_mode is None:
+                schema_mode = "auto" if memory else (_store_schema_mode(str(path_or_graph)) or "auto")
             cfg = GraphConfig(name=name, backend="memory" if memory else "sqlite",
                               store=None if memory else str(path_or_graph), schema_mode=schema_mode)
             if not memory:

@@ -155,6 +155,33 @@ def _direct_algorithms() -> Any:
     return _DIRECT_ALGORITHMS
 
 
+SCHEMA_MODE_KEY = "schema_mode"
+
+
+def recorded_schema_mode(store: Any) -> str | None:
+    """The schema mode the store was initialised with (None for a store older than the record)."""
+    with store.read() as tx:
+        value = tx.meta_get(SCHEMA_MODE_KEY)
+    return None if value is None else str(value)
+
+
+def _hold_schema_mode(cfg: GraphConfig, store: Any) -> None:
+    """A store keeps the schema mode it was initialised with: strict and auto stores differ in
+    their ids and labels (an auto writer puts automatic ids under a PRIMARY_KEY label, and later
+    duplicates), so opening one with the other mode is refused, naming both. A store from before
+    the record adopts the mode it is first opened with."""
+    found = recorded_schema_mode(store)
+    if found is None:
+        with store.write() as tx:
+            tx.meta_set(SCHEMA_MODE_KEY, cfg.schema_mode)
+    elif found != cfg.schema_mode:
+        raise StoreNotReady(
+            f"Graph '{cfg.name}': the store {cfg.store} was initialised with schema.mode={found}, "
+            f"but it is opened with schema.mode={cfg.schema_mode}; set schema.mode={found} "
+            f"in the graph's configuration (embedded: schema_mode='{found}', or leave it out)"
+        )
+
+
 def _not_ready(cfg: GraphConfig, why: str) -> StoreNotReady:
     return StoreNotReady(f"Graph '{cfg.name}': {why}; run `{INIT_HINT}` before starting the server")
 
@@ -419,6 +446,20 @@ class GraphRegistry:
             store.close()
 
     @staticmethod
+    def recorded_schema_mode(path: str) -> str | None:
+        """The schema mode an initialised store file records; None when it records none or is
+        not a ready store (its opening then says why)."""
+        api = _store_api()
+        store = api.open_store(path)
+        try:
+            store.check_ready()
+            return recorded_schema_mode(store)
+        except (api.StoreNotInitialised, api.StoreVersionMismatch, api.StoreNotHugelite):
+            return None
+        finally:
+            store.close()
+
+    @staticmethod
     def init_store(cfg: GraphConfig) -> bool:
         """Creates the store's tables and records the store version. Idempotent: returns
         False when the store was already initialised. A store written by another store
@@ -433,6 +474,7 @@ class GraphRegistry:
                 return False
             except api.StoreNotInitialised:
                 store.initialise()
+                _hold_schema_mode(cfg, store)
                 return True
             except api.StoreVersionMismatch as e:
                 raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
@@ -468,6 +510,11 @@ class GraphRegistry:
                 except api.StoreNotHugelite as e:
                     store.close()
                     raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
+                try:
+                    _hold_schema_mode(cfg, store)
+                except StoreNotReady:
+                    store.close()
+                    raise
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
             self._names_changed()
