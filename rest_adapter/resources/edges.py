@@ -109,16 +109,23 @@ async def list_edges(request: Request) -> Response:
     direction = _direction(request)
     label = c.label_param(request)
     conditions = c.conditions_param(request, graph)
-    has_page = query_one(request, "page") is not None
+    raw_page = query_one(request, "page")
+    has_page = raw_page is not None
     has_offset = query_one(request, "offset") not in (None, "")
+    first_page_of_vertex = vertex_id is not None and raw_page == ""
     if vertex_id is not None:
-        _rule(1, not has_page, "'page' is not allowed together with 'vertex_id'")
+        _rule(1, raw_page in (None, ""), "a 'page' cursor is not allowed together with 'vertex_id'")
     elif has_page:
         _rule(3, (c.query_int(request, "offset", 0) or 0) == 0 or not has_offset,
               "'offset' must be absent or 0 when paging without 'vertex_id'")
         _rule(3, direction is None, "'direction' is not allowed when paging without 'vertex_id'")
         _rule(3, len(conditions) <= 1, "'properties' may hold at most one pair when paging without 'vertex_id'")
     page, offset, limit = c.paging_params(request, "edge")
+    if first_page_of_vertex:
+        # hugegraph-python sends a bare `page` with every listing: it asks for the first page.
+        # Rule 1 forbids following a cursor from a vertex, so that page is the whole answer
+        # (`offset`/`limit` go further) and its `page` is null.
+        page = None
     steps: list[tuple[Any, ...]]
     if vertex_id is not None:
         if label is not None and graph.schema.edge_label(label) is None:
@@ -138,6 +145,8 @@ async def list_edges(request: Request) -> Response:
     if vertex_id is None:
         steps.append(("hgRequireIndex", "edge", label, [[k, p] for k, p in conditions]))
     result = await c.traverse(request, graph, c.ir(*steps))
+    if first_page_of_vertex:
+        return json_response({"edges": c.edges_json(result), "page": None})
     return c.listing_response("edges", result, page, c.edges_json)
 
 

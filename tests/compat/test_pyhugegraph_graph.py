@@ -97,9 +97,19 @@ def test_edge_flow(client):
     assert [x.id for x in edges2] == ["S1:b>2>2>>S2:s"] and token2 is None
     heavy, _ = g.getEdgeByPage(label="created", limit=5, properties={"weight": "P.gt(0.5)"})
     assert [x.id for x in heavy] == ["S1:b>2>2>>S2:s"]
-    # the client always sends `page`; the spec's edge-query rule 1 forbids it with vertex_id
+    # the client always sends a bare `page`: from a vertex it is the first (and only) page
+    out_a, out_token = g.getEdgeByPage(vertex_id="1:a", direction="OUT", limit=5)
+    assert sorted(x.id for x in out_a) == ["S1:a>1>1>20160110>S1:b", "S1:a>2>2>>S2:s"]
+    assert out_token is None
+    in_s, _ = g.getEdgeByPage(vertex_id="2:s", direction="IN", limit=5)
+    assert sorted(x.id for x in in_s) == ["S1:a>2>2>>S2:s", "S1:b>2>2>>S2:s"]
+    both_b, _ = g.getEdgeByPage(vertex_id="1:b", direction="BOTH", limit=5)
+    assert sorted(x.id for x in both_b) == ["S1:a>1>1>20160110>S1:b", "S1:b>2>2>>S2:s"]
+    first, _ = g.getEdgeByPage(vertex_id="1:b", direction="BOTH", limit=1)
+    assert len(first) == 1
+    # a real cursor from a vertex stays refused (the spec's edge-query rule 1)
     with pytest.raises(ServerError, match="Edge query rule 1"):
-        g.getEdgeByPage(vertex_id="1:a", direction="OUT", limit=5)
+        g.getEdgeByPage(vertex_id="1:a", direction="OUT", limit=5, page=token)
 
     g.removeEdgeById("S1:a>1>1>20160110>S1:b")
     with pytest.raises(NotFoundError):

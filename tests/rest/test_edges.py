@@ -241,7 +241,8 @@ def test_query_paging(graph_edges):
 
 
 @pytest.mark.parametrize(("params", "message"), [
-    ({"vertex_id": '"1:marko"', "page": ""}, "Edge query rule 1 violated: 'page' is not allowed together with 'vertex_id'"),
+    ({"vertex_id": '"1:marko"', "page": "abc"},
+     "Edge query rule 1 violated: a 'page' cursor is not allowed together with 'vertex_id'"),
     ({"page": "", "offset": 2}, "Edge query rule 3 violated: 'offset' must be absent or 0 when paging without 'vertex_id'"),
     ({"page": "", "direction": "OUT"}, "Edge query rule 3 violated: 'direction' is not allowed when paging without 'vertex_id'"),
     ({"label": "knows", "page": "", "properties": json.dumps({"note": "n1", "weight": 1.0})},
