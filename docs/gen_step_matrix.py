@@ -1,13 +1,13 @@
-"""Prints the README's step support matrix from the engine's step registry.
+"""Prints the step support matrix of docs/steps.md from the engine's step registry.
 
-    python docs/gen_step_matrix.py            # the markdown table, to paste into README.md
-    python docs/gen_step_matrix.py --check    # exit 1 when README.md's block differs
-    python docs/gen_step_matrix.py --write    # replace README.md's block in place
+    python docs/gen_step_matrix.py            # the markdown table, to paste into docs/steps.md
+    python docs/gen_step_matrix.py --check    # exit 1 when docs/steps.md's block differs
+    python docs/gen_step_matrix.py --write    # replace docs/steps.md's block in place
 
 The table is derived, never written by hand: `gremlin_engine/traversal/registry.py`
 `REGISTRY` is the one list of steps the compiler accepts, so a step added there without a
-README update fails `tests/test_docs.py` (which compares this output with the block between
-the markers in README.md).
+docs/steps.md update fails `tests/test_docs.py` (which compares this output with the block between
+the markers in docs/steps.md).
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def block() -> str:
     return f"{START}\n{matrix()}{END}"
 
 
-def readme_block(readme_text: str) -> str | None:
-    """The text between (and including) the markers in README.md, or None."""
+def marked_block(readme_text: str) -> str | None:
+    """The text between (and including) the markers in docs/steps.md, or None."""
     start = readme_text.find(START)
     end = readme_text.find(END)
     if start < 0 or end < start:
@@ -77,19 +77,19 @@ def readme_block(readme_text: str) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs/steps.md"
     if "--write" in argv:
         text = readme.read_text(encoding="utf-8")
-        current = readme_block(text)
+        current = marked_block(text)
         if current is None:
-            print(f"README.md has no {START!r} ... {END!r} markers", file=sys.stderr)
+            print(f"docs/steps.md has no {START!r} ... {END!r} markers", file=sys.stderr)
             return 1
         readme.write_text(text.replace(current, block()), encoding="utf-8")
         return 0
     if "--check" in argv:
-        current = readme_block(readme.read_text(encoding="utf-8"))
+        current = marked_block(readme.read_text(encoding="utf-8"))
         if current != block():
-            print("README.md's step matrix is stale: run python docs/gen_step_matrix.py "
+            print("docs/steps.md's step matrix is stale: run python docs/gen_step_matrix.py "
                   "and paste its output between the markers", file=sys.stderr)
             return 1
         return 0

@@ -1,14 +1,16 @@
-"""Documentation completeness: README.md cannot silently fall behind the code.
+"""Documentation completeness: README.md and the reference pages in docs/ cannot silently
+fall behind the code.
 
 * every route of the app (`rest_adapter.app.create_app`), with its methods, has a row in one
-  of README's route tables, and every such row names a route that exists (the
+  of the route tables (docs/rest.md), and every such row names a route that exists (the
   `/graphspaces/DEFAULT/graphs/{graph}` family collapses onto `/graphs/{g}`);
 * every CLI command and every option, argument and choice of it appears in its row of the
   "Command line" table;
-* the step matrix between the README markers is exactly what `docs/gen_step_matrix.py`
+* the step matrix between the markers in docs/steps.md is exactly what `docs/gen_step_matrix.py`
   prints now, and names every registered step;
 * every example file is listed, the opening keeps `make run` / `make test` first, and the
-  README's in-page links point at headings that exist.
+  links of the README and of every docs/ page point at files and headings that exist;
+* the README stays a newcomer's page: under 20,000 characters, the reference in docs/.
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGES = {"README.md": README} | {
+    f"docs/{p.name}": p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))
+}
+#: the README and every reference page, as one text, for what may live on any of them
+DOCS = "\n".join(PAGES.values())
+STEPS = PAGES["docs/steps.md"]
 
 #: a route table row: | GET, POST | `/graphs/{g}/graph/vertices` | ...
 ROW = re.compile(r"^\| ((?:GET|POST|PUT|DELETE|WS)(?:, (?:GET|POST|PUT|DELETE|WS))*) \| `(/[^`]*)` \|", re.M)
@@ -65,7 +73,7 @@ def app_routes() -> set[tuple[str, str]]:
 
 
 def readme_routes() -> set[tuple[str, str]]:
-    return {(m, path) for methods, path in ROW.findall(README) for m in methods.split(", ")}
+    return {(m, path) for methods, path in ROW.findall(DOCS) for m in methods.split(", ")}
 
 
 def test_both_path_families_are_served() -> None:
@@ -87,9 +95,9 @@ def test_every_documented_route_exists() -> None:
 
 
 def section(title: str) -> str:
-    start = README.index(f"\n## {title}\n")
-    end = README.find("\n## ", start + 1)
-    return README[start : end if end >= 0 else len(README)]
+    start = DOCS.index(f"\n## {title}\n")
+    end = DOCS.find("\n## ", start + 1)
+    return DOCS[start : end if end >= 0 else len(DOCS)]
 
 
 def test_every_cli_command_and_option_is_documented() -> None:
@@ -126,15 +134,15 @@ def _generator():
 
 def test_step_matrix_is_current() -> None:
     gen = _generator()
-    block = gen.readme_block(README)
-    assert block is not None, "README.md lacks the step-matrix markers"
+    block = gen.marked_block(STEPS)
+    assert block is not None, "docs/steps.md lacks the step-matrix markers"
     assert block == gen.block(), "the step matrix is stale: run `python docs/gen_step_matrix.py --write`"
 
 
 def test_every_registered_step_is_in_the_matrix() -> None:
     from gremlin_engine.traversal.registry import REGISTRY
 
-    block = _generator().readme_block(README) or ""
+    block = _generator().marked_block(STEPS) or ""
     names = re.findall(r"^\| `([^`]+)` \| (\w+) \|", block, re.M)
     assert sorted(n for n, _ in names) == sorted(REGISTRY)
     assert all(REGISTRY[n].family == family for n, family in names)
@@ -161,12 +169,25 @@ def _slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-@pytest.mark.parametrize("anchor", sorted(set(re.findall(r"\]\(#([^)]+)\)", README))))
-def test_in_page_links_resolve(anchor: str) -> None:
-    headings = {_slug(h) for h in re.findall(r"^#{1,6} (.+)$", README, re.M)}
-    assert anchor in headings
+def _headings(text: str) -> set[str]:
+    return {_slug(h) for h in re.findall(r"^#{1,6} (.+)$", text, re.M)}
 
 
-def test_linked_files_exist() -> None:
-    for target in re.findall(r"\]\(([^)#:]+)\)", README):
-        assert (ROOT / target).exists(), f"README links to {target}, which does not exist"
+LINKS = sorted(
+    {(page, target) for page, text in PAGES.items() for target in re.findall(r"\]\(([^)\s:]+)\)", text)}
+)
+
+
+@pytest.mark.parametrize(("page", "target"), LINKS)
+def test_links_resolve(page: str, target: str) -> None:
+    """A link names a file that exists and, after `#`, a heading of that file (or of its own page)."""
+    path, _, anchor = target.partition("#")
+    where = (ROOT / page).parent / path if path else ROOT / page
+    assert where.exists(), f"{page} links to {target}, which does not exist"
+    if anchor:
+        assert where.suffix == ".md", f"{page}: an anchor into {path}"
+        assert anchor in _headings(where.read_text(encoding="utf-8")), f"{page} links to {target}"
+
+
+def test_the_readme_stays_short() -> None:
+    assert len(README) < 20_000, f"README.md is {len(README)} characters: move reference detail to docs/"

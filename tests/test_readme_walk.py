@@ -1,4 +1,5 @@
-"""A newcomer's walk through README.md, kept true: what it shows runs and answers as shown.
+"""A newcomer's walk through README.md and docs/, kept true: what they show runs and answers
+as shown.
 
 `tests/test_docs.py` keeps the README *complete* (every route, CLI option, step, example);
 this file keeps its *claims* checkable where a newcomer copies them:
@@ -8,9 +9,12 @@ this file keeps its *claims* checkable where a newcomer copies them:
 * the `make` targets and variables the README names exist in the Makefile;
 * every command that runs an example names an existing file with the venv's python (the
   clients live only in `.venv`);
-* every repository path the README, grammar/README.md and docs/internals.md mention exists,
+* every repository path the README, grammar/README.md and the docs/ pages mention exists,
   and every `module.py` `NAME` pair names something defined there;
-* the README's snippets run as written against a real server: the `POST /gremlin` sample
+* the Quickstart runs as written against a real server: its three curl calls answer what it
+  shows, its gremlinpython and embedded snippets print what it says, and its load of the
+  `modern` sample loads six vertices;
+* the reference's snippets run as written against a real server: the `POST /gremlin` sample
   answers the data shown, the error body shown is the server's byte for byte, the
   WebSocket and embedded snippets print what the README's data implies, the WebSocket
   example runs on a graph made as its docstring says, and `EmbeddedConnection`'s signature
@@ -30,8 +34,9 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-DOCS = ["README.md", "grammar/README.md", "docs/internals.md"]
+DOCS = ["README.md", "grammar/README.md", *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))]
+#: the README and the docs/ reference pages, as one text (sections live on either)
+README = "\n".join((ROOT / d).read_text(encoding="utf-8") for d in DOCS if d != "grammar/README.md")
 
 
 def section(title: str) -> str:
@@ -108,7 +113,7 @@ def test_make_targets_and_variables_exist() -> None:
         for name in re.findall(r"([A-Z_]+)=", variable):
             assert name in variables, f"README sets {name}, which the Makefile does not read"
     for name in ("HOST", "PORT", "CONF"):
-        assert f"{name}=" in section("Set-up"), f"Set-up should show how to change {name}"
+        assert f"{name}=" in section("Quickstart"), f"the Quickstart should show how to change {name}"
 
 
 def example_commands() -> list[tuple[str, str]]:
@@ -145,7 +150,8 @@ def test_repository_paths_in_the_docs_exist() -> None:
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
     if not tracked:  # not a git checkout (an sdist): nothing to compare against
         pytest.skip("needs a git checkout")
-    generated = {"build/conformance-report.txt", "../shared/DESIGN.md"}
+    # made by a run, not tracked: the conformance report, the steering doc, a backup folder's files
+    generated = {"build/conformance-report.txt", "../shared/DESIGN.md", "schema.json", "manifest.json"}
     for doc in DOCS:
         text = (ROOT / doc).read_text(encoding="utf-8")
         for ref in set(re.findall(r"`((?:\.\./)?[\w./-]+\.(?:py|lark|txt|md|groovy|sh|toml|json))`", text)):
@@ -298,3 +304,55 @@ def test_a_port_in_use_ends_serve_with_exit_code_3(tmp_path: Path, which: str) -
     said = done.stdout + done.stderr
     assert f"127.0.0.1:{taken} is not free (Address already in use)" in said
     assert "Traceback" not in said and "serving" not in said  # one line, before the banner
+
+
+# --- the Quickstart, as a newcomer pastes it -------------------------------------------------
+
+
+def _quickstart_blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", section("Quickstart"), re.S)
+
+
+def test_quickstart_curl_calls_answer_as_shown(server_factory) -> None:
+    s = server_factory.start(graphs={"hugegraph": "backend=memory\nschema.mode=strict\n"})
+    curls = _quickstart_blocks("sh")[0].replace("http://127.0.0.1:8080", s.base_url)
+    calls = [c for c in re.split(r"\n(?=# \d\. )", curls) if c.startswith("# ")]
+    assert len(calls) == 3, "three curl calls: schema, data, Gremlin"
+    outputs = [subprocess.run(["bash", "-c", call], capture_output=True, text=True, timeout=60) for call in calls]
+    assert all(o.returncode == 0 for o in outputs), [o.stderr for o in outputs]
+    assert json.loads(outputs[0].stdout)["result"]["data"] == ["ok"]
+    shown = section("Quickstart")
+    batch_ids = re.search(r"The batch answers `([^`]+)`", shown)
+    final = re.search(r"the last call\n?`(\{[^`]+\})`", shown)
+    assert batch_ids and final
+    assert json.loads(outputs[1].stdout) == json.loads(batch_ids.group(1))
+    answer, expected = json.loads(outputs[2].stdout), json.loads(final.group(1).replace("…", "x"))
+    assert answer["result"] == expected["result"] and answer["status"] == expected["status"]
+    ws_url = s.base_url.replace("http://", "ws://") + "/gremlin"
+    code = _quickstart_blocks("python")[0].replace("ws://127.0.0.1:8080/gremlin", ws_url)
+    with_comment = re.search(r"# (\[.*\])", code)
+    assert with_comment
+    assert run_snippet(code, Path(s.cwd)).splitlines() == [with_comment.group(1)]
+
+
+def test_quickstart_embedded_snippet_runs(tmp_path: Path) -> None:
+    code = _quickstart_blocks("python")[1]
+    assert run_snippet(code, tmp_path).splitlines() == ["1"]
+    assert run_snippet(code, tmp_path).splitlines() == ["2"]  # the same file, reopened
+
+
+def test_quickstart_load_of_the_modern_sample(tmp_path: Path) -> None:
+    """The load block, run from a copy of the shipped conf (the `make run` line aside)."""
+    import shutil
+
+    work = tmp_path / "checkout"
+    shutil.copytree(ROOT / "conf", work / "conf")
+    (work / "conf" / "graphs" / "modern.properties").unlink(missing_ok=True)
+    block = _quickstart_blocks("sh")[1]
+    lines = [line for line in block.splitlines() if line.strip() and not line.startswith("make ")]
+    script = "\n".join(lines).replace(".venv/bin/hugelite", f"{sys.executable} -m rest_adapter")
+    script = script.replace("../shared/", f"{ROOT.parent / 'shared'}/")
+    done = subprocess.run(["bash", "-ec", script], cwd=work, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert "modern: loaded 6 vertices and 6 edges" in done.stdout
