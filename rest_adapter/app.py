@@ -35,6 +35,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import BaseRoute, Mount, Route
 
 from gremlin_engine import GraphRegistry
@@ -193,9 +194,14 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
             workers.shutdown()
             reg.close_all()
 
+    # `serve --cors ORIGIN`: Starlette's CORS middleware, outermost so preflights are answered
+    # before anything else (off by default: HugeGraph sends no CORS headers)
+    cors = [Middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
+                       allow_headers=["*"])] if settings.cors_origins else []
     app = HugeliteApp(
         routes=build_routes(),
         middleware=[
+            *cors,
             Middleware(TrailingSlashMiddleware),
             Middleware(TelemetryMiddleware, telemetry=telemetry),
             Middleware(BodyBoundsMiddleware, max_size=settings.max_request_body_bytes,

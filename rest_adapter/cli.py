@@ -3,6 +3,16 @@
 `serve` opens every configured graph before it binds the port, so an uninitialised or
 mismatched store stops it at once with a message naming the graph and the fix (HugeGraph
 refuses to start in that case too) and a non-zero exit code.
+
+Which graphs `serve` serves (datasette's habit for files, HugeGraph's for folders):
+
+* `hugelite serve people.db other.db`: those SQLite files, each a graph named by its file
+  stem, in the schema mode the store recorded (a missing file is created and initialised, in
+  `auto` mode, as `EmbeddedConnection` does); `--conf DIR` then only supplies server settings;
+* `hugelite serve --conf DIR` (or a `./conf` folder): the graphs of that folder, whose stores
+  must be initialised (`hugelite init-store`);
+* neither: the shipped defaults, one strict graph `hugegraph` in `./data/hugegraph.db`,
+  created when missing, so that `hugelite serve` works from any directory.
 """
 
 from __future__ import annotations
@@ -17,11 +27,11 @@ from typing import Any
 
 import click
 
-from gremlin_engine import GraphRegistry, HugeliteError, IllegalArgument, StoreNotReady
+from gremlin_engine import GraphConfig, GraphRegistry, HugeliteError, IllegalArgument, StoreNotReady
 from gremlin_engine.limits import cancel_running
 from rest_adapter import cli_data
 from rest_adapter.resources.versions import API, GREMLIN, HUGEGRAPH_CORE
-from rest_adapter.settings import Settings, SettingsError
+from rest_adapter.settings import Settings, SettingsError, check_graph_name
 
 #: the collector's thresholds while serving (CPython's are 700, 10, 10). A REST batch of 500
 #: elements keeps ~5,000 container objects alive while it is written (item dicts, vertices,
@@ -89,14 +99,15 @@ def server_options(settings: Settings, log_level: str) -> dict[str, Any]:
     * WebSocket pings only when `gremlinserver.ws_ping_interval` is set (`gremlin_ws.py`
       says why they are off by default);
     * no proxy-header rewriting (no proxy in front: it only rewrote the client address);
-    * the access log only at `--log-level debug` (one log record per request otherwise);
+    * no uvicorn access log: the app logs each request itself at info level
+      (`middleware.TelemetryMiddleware`: method, path, status and duration);
     * no `server: uvicorn` header (HugeGraph's responses carry none); `date` is kept, as
       HTTP/1.1 asks of servers with a clock.
     """
     ping = settings.ws_ping_interval_s or None
     options: dict[str, Any] = {
         "log_level": log_level,
-        "access_log": log_level == "debug",
+        "access_log": False,
         "loop": "uvloop",
         "http": settings.http_parser,
         "proxy_headers": False,
@@ -112,43 +123,93 @@ def server_options(settings: Settings, log_level: str) -> dict[str, Any]:
     return options
 
 
+def _version_line() -> str:
+    return f"hugelite {_package_version()} (HugeGraph core {HUGEGRAPH_CORE}, api {API}, TinkerPop {GREMLIN})"
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(message=_version_line(), package_name="hugelite", prog_name="hugelite")
 def main() -> None:
     """hugelite: a HugeGraph-compatible graph server over SQLite."""
 
 
+def _file_graphs(files: tuple[str, ...]) -> list[GraphConfig]:
+    """One sqlite graph per file, named by its stem, in the mode its store recorded (`auto`
+    for a new file); a missing file is created and initialised."""
+    graphs = []
+    for name in files:
+        path = os.path.abspath(name)
+        stem = os.path.splitext(os.path.basename(path))[0]
+        try:
+            check_graph_name(stem)
+        except IllegalArgument as e:
+            raise click.BadParameter(f"{name}: {e} (the file's name is the graph's)", param_hint="FILES") from None
+        if stem in {g.name for g in graphs}:
+            raise click.BadParameter(f"{name}: a second file named '{stem}'", param_hint="FILES")
+        mode = GraphRegistry.recorded_schema_mode(path) if os.path.exists(path) else None
+        cfg = GraphConfig(name=stem, backend="sqlite", store=path, schema_mode=mode or "auto")
+        GraphRegistry.init_store(cfg)
+        graphs.append(cfg)
+    return graphs
+
+
+def _serve_settings(conf: str | None, files: tuple[str, ...]) -> Settings:
+    """The server's settings and graphs: see the module docstring for the three cases."""
+    folder = conf if conf is not None else ("conf" if os.path.isdir("conf") else None)
+    settings = _load_settings(folder) if folder is not None else Settings()
+    if files:
+        settings.graphs = _file_graphs(files)
+    elif folder is None:
+        shipped = GraphConfig(name="hugegraph", backend="sqlite", store="data/hugegraph.db", schema_mode="strict")
+        GraphRegistry.init_store(shipped)
+        settings.graphs = [shipped]
+    return settings
+
+
 @main.command()
-@click.option("--conf", default="conf", show_default=True, help=CONF_HELP)
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--conf", default=None, help=CONF_HELP)
 @click.option("--host", default=None, help="address to bind (default: from restserver.url)")
-@click.option("--port", default=None, type=int, help="port to bind (default: from restserver.url)")
+@click.option("-p", "--port", default=None, type=int,
+              help="port to bind (default: from restserver.url; 0: a free port, printed)")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
-def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None:
-    """Serve the REST interface, /gremlin and the Gremlin WebSocket for every configured graph
-    (the `graphs` folder of rest-server.properties, by default CONF/graphs)."""
+@click.option("--cors", "cors", multiple=True, metavar="ORIGIN",
+              help="allow browser pages from ORIGIN (repeatable; off by default)")
+def serve(files: tuple[str, ...], conf: str | None, host: str | None, port: int | None, log_level: str,
+          cors: tuple[str, ...]) -> None:
+    """Serve the REST interface, /gremlin and the Gremlin WebSocket for FILES (SQLite stores,
+    each a graph named by its file) or for every graph of the configuration folder."""
     import uvicorn
 
     from rest_adapter.app import create_app, open_registry
 
     started = time.perf_counter()
-    settings = _load_settings(conf)
     try:
+        settings = _serve_settings(conf, files)
         registry = open_registry(settings)
     except StoreNotReady as e:
-        click.echo(f"hugelite: cannot start: {str(e).replace('--conf DIR', f'--conf {conf}')}", err=True)
+        folder = conf or "conf"
+        click.echo(f"hugelite: cannot start: {str(e).replace('--conf DIR', f'--conf {folder}')}", err=True)
         sys.exit(2)
     except HugeliteError as e:
         click.echo(f"hugelite: cannot start: {e}", err=True)
         sys.exit(2)
+    settings.cors_origins = list(cors)
     host = host or settings.host
     port = port if port is not None else settings.port
     ports = [port] if not settings.gremlin_port or settings.gremlin_port == port else [port, settings.gremlin_port]
     sockets = [_bind(host, p) for p in ports]  # before "serving ...": a busy port ends here, in one line
+    port = sockets[0].getsockname()[1]  # the port bound (`--port 0` asks for any free one)
     app = create_app(settings, registry=registry)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    names = registry.names()
     click.echo(
-        f"hugelite {_package_version()} serving {', '.join(registry.names()) or 'no graphs'} "
-        f"on http://{host}:{port} (opened in {(time.perf_counter() - started) * 1000:.0f} ms)",
+        f"hugelite {_package_version()} serving {', '.join(names) or 'no graphs'} "
+        f"(opened in {(time.perf_counter() - started) * 1000:.0f} ms)\n"
+        f"  REST:      http://{host}:{port}\n"
+        f"  Gremlin:   ws://{host}:{port}/gremlin\n"
+        f"  try:       curl http://{host}:{port}/graphs",
         err=True,
     )
     options = server_options(settings, log_level)
@@ -168,7 +229,7 @@ def serve(conf: str, host: str | None, port: int | None, log_level: str) -> None
 
     rest = _cancelling_on_exit(uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options)))
     gremlin = uvicorn.Server(uvicorn.Config(app, host=host, port=settings.gremlin_port, **options, lifespan="off"))
-    click.echo(f"hugelite: Gremlin Server port {settings.gremlin_port}", err=True)
+    click.echo(f"  Gremlin Server port {settings.gremlin_port}: ws://{host}:{settings.gremlin_port}/gremlin", err=True)
 
     async def both() -> None:
         await asyncio.gather(rest.serve(sockets[:1]), gremlin.serve(sockets[1:]))
@@ -244,8 +305,8 @@ def init_store(conf: str, if_needed: bool) -> None:
 
 @main.command()
 def version() -> None:
-    """Print hugelite's version and the HugeGraph / TinkerPop versions it speaks."""
-    click.echo(f"hugelite {_package_version()} (HugeGraph core {HUGEGRAPH_CORE}, api {API}, TinkerPop {GREMLIN})")
+    """Print hugelite's version and the HugeGraph / TinkerPop versions it speaks (also `--version`)."""
+    click.echo(_version_line())
 
 
 main.add_command(cli_data.load)

@@ -16,6 +16,7 @@ wrapped streams cost more than the work they would do here.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from starlette.routing import Route
@@ -59,6 +60,11 @@ def route_template(scope: Scope) -> str:
     return route.path if isinstance(route, Route) else UNMATCHED
 
 
+#: one line per HTTP request at info level (timestamp from the log format, client, request line,
+#: status, duration): uvicorn's own access log has no duration, so it stays off
+ACCESS_LOG = logging.getLogger("hugelite.access")
+
+
 class TelemetryMiddleware:
     def __init__(self, app: ASGIApp, telemetry: Telemetry) -> None:
         self.app = app
@@ -83,8 +89,12 @@ class TelemetryMiddleware:
             status = 500
             raise
         finally:
-            self.telemetry.record(scope["method"], route_template(scope), status,
-                                  (time.perf_counter() - start) * 1000.0)
+            elapsed_ms = (time.perf_counter() - start) * 1000.0
+            self.telemetry.record(scope["method"], route_template(scope), status, elapsed_ms)
+            if ACCESS_LOG.isEnabledFor(logging.INFO):
+                client = scope.get("client") or ("-", 0)
+                ACCESS_LOG.info('%s "%s %s" %d %.1f ms', client[0], scope["method"], scope["path"], status,
+                                elapsed_ms)
 
 
 def body_too_large(limit: int) -> HttpError:

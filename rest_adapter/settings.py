@@ -57,6 +57,8 @@ class Settings:
     """Everything the server reads from its configuration folder."""
 
     conf_dir: Path | None = None
+    #: origins a browser page may call from (`serve --cors ORIGIN`); empty: no CORS headers
+    cors_origins: list[str] = field(default_factory=list)
     host: str = "127.0.0.1"
     port: int = 8080
     graphs_dir: Path | None = None
