@@ -52,6 +52,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 GZIP_MINIMUM_SIZE = 16 * 1024
 GZIP_LEVEL = 1
 
+#: a scope key a handler sets when its answer is gzipped at any size: HugeGraph compresses its
+#: vertex and edge lists (`@Compress`) whatever their length, and clients that look at the
+#: encoding of those lists see the same here (`compress_any_size`)
+COMPRESS_ANY_SIZE = "hugelite.compress_any_size"
+
+
+def compress_any_size(scope: Scope) -> None:
+    """Marks the request's answer as gzipped for a client that accepts gzip, whatever its size."""
+    scope[COMPRESS_ANY_SIZE] = True
+
 
 def accepts_gzip_value(value: str) -> bool:
     """Whether an `Accept-Encoding` value accepts gzip (`gzip` or `*`, not with `q=0`)."""
@@ -89,7 +99,7 @@ class GzipMiddleware:
         if scope["type"] != "http" or not client_accepts_gzip(scope["headers"]):
             await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, GzipSender(send, self.minimum_size, self.level))
+        await self.app(scope, receive, GzipSender(send, self.minimum_size, self.level, scope))
 
 
 class GzipSender:
@@ -97,10 +107,11 @@ class GzipSender:
     through, gzips a complete body of `minimum_size` bytes or more, and gzips a streamed
     body chunk by chunk."""
 
-    __slots__ = ("send", "minimum_size", "level", "start", "passthrough", "streaming", "buffer", "gzip")
+    __slots__ = ("send", "minimum_size", "level", "start", "passthrough", "streaming", "buffer", "gzip", "scope")
 
-    def __init__(self, send: Send, minimum_size: int, level: int) -> None:
+    def __init__(self, send: Send, minimum_size: int, level: int, scope: Scope | None = None) -> None:
         self.send = send
+        self.scope = scope
         self.minimum_size = minimum_size
         self.level = level
         self.start: Message | None = None
@@ -129,6 +140,8 @@ class GzipSender:
     async def __call__(self, message: Message) -> None:
         kind = message["type"]
         if kind == "http.response.start":
+            if self.scope is not None and self.scope.get(COMPRESS_ANY_SIZE):  # set by the handler, which ran
+                self.minimum_size = 0
             status = message["status"]
             self.passthrough = not 200 <= status < 300 or status == 204 or self._small_or_encoded(message)
             if self.passthrough:

@@ -99,7 +99,9 @@ async def _watch_disconnect(receive: Any, token: CancelToken) -> None:
 async def read_json(request: Request, expect: type | tuple[type, ...] | None = None, required: bool = True) -> Any:
     """The request body as JSON. Malformed JSON or a body of the wrong JSON type is a 400
     (HugeGraph answers those from Jackson's mappers); an empty body is None, or a 400 when
-    `required`."""
+    `required`. A body declared as anything but JSON is a 415, as HugeGraph's JSON-only
+    resources answer it (a request without a `Content-Type` is read as JSON)."""
+    _require_json(request)
     raw = await request.body()
     if not raw.strip():
         if required:
@@ -116,6 +118,16 @@ async def read_json(request: Request, expect: type | tuple[type, ...] | None = N
         names = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in wanted))
         raise bad_request(f"The request body must be a JSON {names}, but got {_json_type(value)}")
     return value
+
+
+def _require_json(request: Request) -> None:
+    declared = request.headers.get("content-type")
+    if declared is None:
+        return
+    media = declared.split(";", 1)[0].strip().lower()
+    if media != "application/json" and not media.endswith("+json"):
+        raise HttpError(415, f"The request body must be JSON (Content-Type: application/json), but it is "
+                             f"declared as '{media}'", "jakarta.ws.rs.NotSupportedException")
 
 
 def _gunzip(raw: bytes, limit: int) -> bytes:

@@ -290,7 +290,7 @@ class TaskManager:
         with self.store.write() as tx:
             rec = tx.task_get(int(task_id))
             if rec is None:
-                raise IllegalArgument(f"There is no task with id '{task_id}'")
+                raise NotFound(f"Can't find task with id '{task_id}'")  # HugeGraph 1.7's 404
             if rec["status"] not in COMPLETED and not force:
                 raise IllegalArgument(
                     f"Can't delete incomplete task '{task_id}' in status {rec['status']}, "

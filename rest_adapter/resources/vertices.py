@@ -25,6 +25,7 @@ from starlette.routing import Route
 
 from gremlin_engine.errors import IllegalArgument, NotFound
 from gremlin_engine.traversal.tokens import T
+from rest_adapter.compression import compress_any_size
 from rest_adapter.context import graph_of, json_response, read_json, settings_of
 from rest_adapter.resources import _element_common as c
 from rest_adapter.serializers.hugegraph_json import id_key
@@ -85,6 +86,7 @@ async def update_one(request: Request) -> Response:
 
 
 async def list_vertices(request: Request) -> Response:
+    compress_any_size(request.scope)  # HugeGraph gzips its lists at any size
     graph = graph_of(request)
     label = c.label_param(request)
     conditions = c.conditions_param(request, graph)

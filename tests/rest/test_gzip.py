@@ -45,3 +45,20 @@ def test_q_zero_refuses_gzip(server_url: str, big_variable: None) -> None:
     with httpx.Client(base_url=server_url) as c:
         r = c.get("/graphs/memgraph/variables/big", headers={"Accept-Encoding": "gzip;q=0"})
         assert "content-encoding" not in r.headers
+
+
+def test_vertex_and_edge_lists_are_gzipped_at_any_size(server_url: str) -> None:
+    """HugeGraph compresses its vertex and edge lists whatever their length (issue 20)."""
+    with httpx.Client(base_url=server_url, timeout=30) as c:
+        for path in ("/graphs/memgraph/graph/vertices", "/graphs/memgraph/graph/edges"):
+            raw = c.build_request("GET", path, params={"limit": 1}, headers={"Accept-Encoding": "gzip"})
+            answer = c.send(raw, stream=True)
+            body = b"".join(answer.iter_raw())  # the bytes as sent, not decoded by httpx
+            assert answer.status_code == 200
+            assert answer.headers["content-encoding"] == "gzip", path
+            decoded = gzip.decompress(body)
+            assert decoded.startswith(b'{"vertices":' if "vertices" in path else b'{"edges":')
+            plain = c.get(path, params={"limit": 1}, headers={"Accept-Encoding": "identity"})
+            assert "content-encoding" not in plain.headers
+        error = c.get("/graphs/memgraph/graph/vertices", params={"limit": -5}, headers={"Accept-Encoding": "gzip"})
+        assert error.status_code == 400 and "content-encoding" not in error.headers

@@ -54,7 +54,7 @@ def test_get_list_cancel_delete(client):
     missing = client.get(f"{G}/tasks/{task_id}")
     assert missing.status_code == 404 and missing.json()["message"] == f"Can't find task with id '{task_id}'"
     gone = client.delete(f"{G}/tasks/{task_id}")
-    assert gone.status_code == 400 and gone.json()["message"] == f"There is no task with id '{task_id}'"
+    assert gone.status_code == 404 and gone.json()["message"] == f"Can't find task with id '{task_id}'"
 
 
 def test_gremlin_job_task(client):

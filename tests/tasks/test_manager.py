@@ -144,7 +144,7 @@ def test_cancel_running_task_and_rules(graph):
     graph.tasks.delete(task_id)
     with pytest.raises(NotFound, match=f"Can't find task with id '{task_id}'"):
         graph.tasks.get(task_id)
-    with pytest.raises(IllegalArgument, match=f"There is no task with id '{task_id}'"):
+    with pytest.raises(NotFound, match=f"Can't find task with id '{task_id}'"):
         graph.tasks.delete(task_id)
 
 
