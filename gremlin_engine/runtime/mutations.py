@@ -59,6 +59,7 @@ class MutationsMixin(WritesMixin):
             chk.check_no_meta(meta)
             vl = chk.vertex_label_or_fail(self.schema, v.label)
             pk = chk.key_for(self.schema, vl, key)
+            chk.check_cardinality(pk, card)
             chk.check_updatable(vl, key)
             values = chk.coerce_values(self.schema, pk, value, f"vertex '{v.id}'")
             vp_id, m = None, {}

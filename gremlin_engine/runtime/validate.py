@@ -64,6 +64,21 @@ def coerce_values(schema: SchemaBridge, pk: PropertyKey, value: Any, owner: str)
     return list(coerced)
 
 
+def check_cardinality(pk: PropertyKey, card: Any) -> None:
+    """`property(list, k, v)` or `property(set, k, v)` asks to add a value beside the ones `k`
+    has; on a key declared SINGLE that would silently replace it, so it is refused naming the
+    key and both cardinalities (`property(k, v)` or `property(single, k, v)` sets it)."""
+    if card is None or pk.cardinality is not Cardinality.SINGLE:
+        return
+    asked = str(getattr(card, "value", card)).lower()
+    if asked in ("list", "set"):
+        raise IllegalArgument(
+            f"Invalid cardinality '{asked}' for property key '{pk.name}', expect 'single': the key is "
+            f"declared SINGLE, so it holds one value; set it with property('{pk.name}', value), or "
+            f"declare a key with valueList()/valueSet() to hold several"
+        )
+
+
 def check_no_meta(meta: Any) -> None:
     if meta:
         raise NotSupported("Meta properties are not supported by HugeGraph vertex properties")

@@ -248,13 +248,15 @@ class WritesMixin(ReadsMixin):
         vl = rules.label
         keys = rules.keys
         values: dict[str, list[Any]] = {}
-        for key, value, _card, meta in props:
+        for key, value, card, meta in props:
             if meta:
                 chk.check_no_meta(meta)
             k = keys.get(key)
             if k is None:
                 key = str(key)
                 k = rules.key(self.schema, key)
+            if card is not None and k.single:
+                chk.check_cardinality(k.pk, card)
             if value is None:
                 chk.coerce_values(self.schema, k.pk, value, f"vertex label '{vl.name}'")  # raises
             x = k.coerce(value)
