@@ -8,13 +8,13 @@ hugelite speaks the Gremlin Server protocol on `/gremlin` (the REST port, or
 `hugegraph`; name another graph (`"modern"`) or its source (`"__g_modern"`) instead of `"g"`.
 GraphBinary is gremlinpython's default serializer; GraphSON 3.0 and 2.0 work too.
 
-The example declares a `person` label of its own (automatic ids, a `tag` key), which
-conflicts with the REST examples' `person` (ExistedException): after those, give it a graph
-of its own, made at runtime (a memory graph, gone when the server stops):
+The example declares a `person` label of its own (automatic ids, a `tag` key), which would
+conflict with the REST examples' `person` (ExistedException), so it works in a graph of its
+own, GRAPH (default `wsdemo`), which it makes first when the server lacks it: a memory graph,
+gone when the server stops, made over REST as any client would:
 
     curl -X POST http://127.0.0.1:8080/graphs/wsdemo -H 'Content-Type: application/json' \
       -d '{"backend": "memory", "schema.mode": "strict"}'
-    .venv/bin/python examples/websocket_gremlinpython.py ws://127.0.0.1:8080/gremlin wsdemo
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 import uuid
 
+import httpx
 from gremlin_python.driver.client import Client
 from gremlin_python.driver.driver_remote_connection import DriverRemoteConnection
 from gremlin_python.driver.serializer import GraphSONSerializersV3d0
@@ -30,8 +31,8 @@ from gremlin_python.process.graph_traversal import __
 from gremlin_python.process.traversal import Order, P
 
 URL = sys.argv[1] if len(sys.argv) > 1 else "ws://127.0.0.1:8080/gremlin"
-#: the graph every request names, by its name; "g" is the server's default graph (`hugegraph`)
-GRAPH = sys.argv[2] if len(sys.argv) > 2 else "g"
+#: the graph every request names, by its name ("g" would be the server's default graph)
+GRAPH = sys.argv[2] if len(sys.argv) > 2 else "wsdemo"
 
 
 SCHEMA = """
@@ -47,7 +48,18 @@ schema.edgeLabel('knows').sourceLabel('person').targetLabel('person').ifNotExist
 """
 
 
+def ensure_graph() -> None:
+    """Makes GRAPH (a strict memory graph) over REST when the server does not have it yet."""
+    if GRAPH == "g":
+        return
+    rest = URL.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rsplit("/gremlin", 1)[0]
+    if GRAPH not in httpx.get(f"{rest}/graphs", timeout=30).json()["graphs"]:
+        made = httpx.post(f"{rest}/graphs/{GRAPH}", json={"backend": "memory", "schema.mode": "strict"}, timeout=30)
+        made.raise_for_status()
+
+
 def main() -> None:
+    ensure_graph()
     tag = f"example-{uuid.uuid4().hex[:6]}"  # keeps reruns from mixing with earlier data
     schema = Client(URL, GRAPH)  # HugeGraph graphs are schema-first: declare labels, keys, indexes
     try:
