@@ -25,11 +25,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import orjson
 
-from storage._sql import json_keys, label_key, unique
+from storage._sql import json_keys, label_filter, label_key, unique
 from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable from here as before
     _E_COLS,
     _IDS_OF_KEYS_SQL,
@@ -110,8 +111,55 @@ def _source_statement(kind: str, direction: Any, label_ids: Sequence[int] | None
     return sql
 
 
+def _far_id(this: str, other: str) -> tuple[str, str]:
+    """(the select expression of the other end's id, the join that gives it): the adjacency
+    index's own copy where it holds one (layout v3: covering, no row of `edges` or
+    `vertices` read), else a primary-key probe of `vertices` per edge."""
+    col = OTHER_ID[this]
+    if col is not None:
+        return f"e.{col}", ""
+    return "v.id", f" CROSS JOIN vertices AS v ON v.key = e.{other}"
+
+
+@lru_cache(maxsize=128)
+def _neighbour_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
+    """`neighbour_ids`' statement: one start vertex by public id; the CROSS JOINs pin the
+    loop order (id index probe, then one range of the adjacency index, then the other
+    end's id: `_far_id`)."""
+    sides = _SIDES[direction]
+    parts = []
+    for dir_no, (this, other) in enumerate(sides):
+        far, join = _far_id(this, other)
+        head = (
+            f"SELECT s.key, {far}{{tail}} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
+            f"{label_filter('e.label_id', labels)}{join} WHERE s.id = ?"
+        )
+        if len(sides) == 1:
+            return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
+        tail = f", {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, e.{other} AS other, e.{TIE[this]} AS o_key"
+        parts.append(head.format(tail=tail))
+    return " UNION ALL ".join(parts) + " ORDER BY d, o_label, o_sort, other, o_key"
+
+
 class AdjacencyMixin(TxBase):
     __slots__ = ()
+
+    def neighbour_ids(
+        self, vertex_id: Any, direction: Any, label_ids: Sequence[int] | None = None,
+    ) -> list[tuple[int, Any]]:
+        """(start key, neighbour id) per edge of the vertex whose stored id is `vertex_id`
+        (direction 'out', 'in' or 'both'), in `adjacent_keys`' order for one vertex, by one
+        statement: the start id resolved and the adjacency index walked, which holds the
+        neighbours' ids on the out side (layout v3; the in side joins them by key, see
+        `tables.IN_SIDE_IDS`). Empty when the vertex does not exist, has no such edge, or
+        `label_ids` is empty: `g.V(id).out('knows').id()` (`steps/point.py`)."""
+        d = _direction(direction)
+        if label_ids is not None and len(label_ids) == 0:
+            return []
+        rows = self.raw.execute(_neighbour_ids_sql(d, label_key(label_ids)), (vertex_id,) * len(_SIDES[d])).fetchall()
+        if d == "both":
+            return [(r[0], r[1]) for r in rows]
+        return rows  # type: ignore[no-any-return]
 
     def vertex_key(self, stored_id: Any) -> int | None:
         """The key of the vertex whose stored id is `stored_id` (None: there is none), by the

@@ -30,7 +30,6 @@ from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.traversal.steps.base import Step
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 
-from . import budget as budgets
 from .steps import NO_LIMIT, EdgeStep, check_vertex_label, conditions, rule_matches
 
 BATCH = 1000  # frontier vertices per adjacency call
@@ -77,7 +76,6 @@ class Walker:
         self.seed = seed
         self._request = request
         self._rng: random.Random | None = None
-        self.budget = budgets.current()  # a bounded run's row budget (`budget.py`), else None
         # the runtime's own store access, whose storage reaches below are safe; a filtering
         # view (SubgraphStrategy...) forwards unknown names to the access it wraps, so its
         # *class* is what tells (reaching through it would read what it filters out)
@@ -195,24 +193,9 @@ class Walker:
             lim = step.skip_degree if step.skip_degree > 0 else step.max_degree
             if lim != NO_LIMIT:
                 kwargs["limit_per_vertex"] = lim
-        budget = self.budget
-        if budget is not None:  # a bounded run: count the read first (see budget.py)
-            self._fit(budget, chunk, step, kwargs.get("limit_per_vertex"))
         if edges or step.edge_rules:
-            got = self.access.adjacent_edges(chunk, step.direction, step.labels, **kwargs)
-        else:
-            got = self.access.adjacent_vertices(chunk, step.direction, step.labels, **kwargs)
-        if budget is not None:
-            budget.spend(len(got))
-        return got
-
-    def _fit(self, budget: budgets.RowBudget, chunk: Sequence[Vertex], step: EdgeStep, limit: int | None) -> None:
-        tx = getattr(self.store, "tx", None)
-        keys = [v.key for v in chunk]
-        if tx is None or None in keys or not hasattr(self.schema, "edge_label_ids"):
-            raise budgets.OverBudget
-        lids = list(dict.fromkeys(self.schema.edge_label_ids(list(step.labels)))) if step.labels else None
-        budget.fit(tx, keys, step.direction, lids, limit)
+            return self.access.adjacent_edges(chunk, step.direction, step.labels, **kwargs)  # type: ignore[no-any-return]
+        return self.access.adjacent_vertices(chunk, step.direction, step.labels, **kwargs)  # type: ignore[no-any-return]
 
     def adjacency(self, frontier: Sequence[Vertex], step: EdgeStep, edges: bool = False
                   ) -> Iterator[tuple[Vertex, list[Any]]]:
@@ -364,10 +347,7 @@ class KeyNodes(Nodes):
                 continue
             grouped: dict[int, list[int]] = {}
             per_vertex = None if lim == NO_LIMIT else lim
-            budget = w.budget
-            rows = (self.tx.adjacent_keys(chunk, step.direction, lids, per_vertex) if budget is None
-                    else budget.adjacency(self.tx, chunk, step.direction, lids, per_vertex, "pairs"))
-            for frm, to in rows:
+            for frm, to in self.tx.adjacent_keys(chunk, step.direction, lids, per_vertex):
                 items = grouped.get(frm)
                 if items is None:
                     grouped[frm] = [to]
@@ -411,22 +391,17 @@ class KeyNodes(Nodes):
     def _chunked(self, nodes: Sequence[int], step: EdgeStep, read: Any, shape: str) -> Iterator[list[Any]]:
         """`read(chunk, direction, label ids, per-vertex limit)` over `nodes` in chunks, with
         the walker's cancellation checks and iteration counters kept in one place. `shape`
-        names what `read` gives ("pairs", "keys", "targets": see `RowBudget.adjacency`), which
-        a bounded run reads through its budget instead."""
+        names what `read` gives ("pairs", "keys", "targets")."""
         w = self.walker
         lids = self._label_ids(step)
         lim = None if step.max_degree == NO_LIMIT else step.max_degree
-        budget = w.budget
         for start in range(0, len(nodes), self.CHUNK):
             w.ctx.check()
             chunk = nodes[start:start + self.CHUNK]
             w.vertex_iterations += len(chunk)
             if lids is not None and not lids:
                 continue
-            if budget is None:
-                rows = read(chunk, step.direction, lids, lim)
-            else:
-                rows = budget.adjacency(self.tx, chunk, step.direction, lids, lim, shape)
+            rows = read(chunk, step.direction, lids, lim)
             w.edge_iterations += len(rows)
             yield rows
 
