@@ -27,6 +27,7 @@ from typing import Any, ClassVar, TypeVar
 from gremlin_engine.errors import HugeliteError, IllegalArgument
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.steps.base import Step
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 
@@ -418,7 +419,16 @@ class KeyNodes(Nodes):
         return [found[k] for k in keys if k in found]
 
     def ids(self, nodes: Sequence[int]) -> list[Any]:
-        return [v.id for v in self.vertices(nodes)]
+        """The ids of `nodes` (in order; keys no longer stored are left out): an ids-only
+        projection, one storage statement per chunk and no vertex row built (a k-out
+        listing's answer is its ids alone)."""
+        keys = list(nodes)
+        from_storage = idc.from_storage
+        out: list[Any] = []
+        for start in range(0, len(keys), self.CHUNK):
+            out += [Long(i) if type(i) is int else from_storage(i)
+                    for i in self.tx.vertex_ids(keys[start:start + self.CHUNK])]
+        return out
 
     def path_edges(self, paths: Sequence[Sequence[int]], step: EdgeStep) -> list[Edge]:
         """The first edge (adjacency order) joining each consecutive pair of every path, each
