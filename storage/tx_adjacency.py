@@ -42,19 +42,14 @@ from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable
     _adjacent_sql,
     _count_sql,
     _direction,
-    _far_ids_sql,
     _heads_sql,
     _joining_sql,
     _json_list,
-    _key_id_lists_sql,
-    _key_ids_sql,
     _loop_ordered,
     _one_key_sql,
     _one_target_sql,
     _per_key_sql,
     _side_sql,
-    _source_sql,
-    _source_two_sql,
     _targets_sql,
     _to_keys_sql,
     tie,
@@ -71,44 +66,6 @@ def _start_keys(keys: Iterable[int], label_ids: Sequence[int] | None, limit_per_
     if (label_ids is not None and len(label_ids) == 0) or (limit_per_vertex is not None and limit_per_vertex <= 0):
         return []
     return unique(keys)
-
-
-#: direction as given (an enum member or its text) -> `far_ids_covered`'s answer: a function
-#: of the direction and the layout constants alone
-_COVERED: dict[Any, bool] = {}
-
-#: (kind, direction as given, label ids as a tuple or None, flag) -> the statement of a
-#: one-statement source read (`_source_statement`): the direction's and labels' checks and
-#: normal forms are a function of those, and a light request asks the same few shapes
-_SOURCE_SQL: dict[tuple[Any, ...], str] = {}
-
-
-def _source_statement(kind: str, direction: Any, label_ids: Sequence[int] | None, flag: bool) -> str:
-    """The statement of `source_adjacency` (kind "adjacency", `flag`: with ids),
-    `source_two_layers` ("two", `flag`: the DISTINCT form) or `source_far_ids` ("far_ids"),
-    checked as they require (one direction, not 'both'; one label or none; covered far ids
-    where ids are read: StoreError otherwise, never remembered) and remembered per shape."""
-    try:
-        key: Any = (kind, direction, None if label_ids is None else tuple(label_ids), flag)
-        sql = _SOURCE_SQL.get(key)
-    except TypeError:  # an unhashable direction or label id
-        key = sql = None
-    if sql is not None:
-        return sql
-    d = _direction(direction)
-    labels = label_key(label_ids)
-    ids = flag if kind == "adjacency" else kind == "far_ids"
-    if d == "both" or len(labels) > 1 or (label_ids is not None and not labels) or (
-            ids and OTHER_ID[_SIDES[d][0][0]] is None):
-        raise StoreError(f"one-statement source read ({kind}): not one direction and label"
-                         f"{' with covered ids' if ids else ''}: {direction!r}")
-    if kind == "adjacency":
-        sql = _source_sql(d, labels, flag)
-    else:
-        sql = _source_two_sql(d, labels, flag and kind == "two", kind == "far_ids")
-    if key is not None and len(_SOURCE_SQL) < 256:
-        _SOURCE_SQL[key] = sql
-    return sql
 
 
 def _far_id(this: str, other: str) -> tuple[str, str]:
@@ -170,83 +127,6 @@ class AdjacencyMixin(TxBase):
         id index alone: where a walk starts (a traverser's source)."""
         row = self.raw.execute(_VERTEX_KEY_SQL, (stored_id,)).fetchone()
         return None if row is None else row[0]  # type: ignore[no-any-return]
-
-    def source_adjacency(
-        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None, with_ids: bool,
-    ) -> tuple[int, list[int], list[Any]] | None:
-        """`vertex_key(stored_id)` and that key's `adjacent_to_keys` (with `with_ids`, its
-        `adjacent_key_id_lists`: the other ends' ids too; else the ids list is empty), the
-        first `limit` edges (None: all), by ONE statement (`_source_sql`): a light traverser
-        request of depth 1 reads nothing else, so it needs no transaction around it. None
-        when no vertex has that id. Only for one direction (not 'both'), one label or none,
-        and, `with_ids`, a direction `far_ids_covered` accepts (StoreError otherwise); ids
-        JSON cannot hold (blobs) raise sqlite3.OperationalError."""
-        sql = _source_statement("adjacency", direction, label_ids, with_ids)
-        lim = -1 if limit is None else max(int(limit), 0)
-        row = self.raw.execute(sql, (lim, stored_id)).fetchone()
-        if row is None:
-            return None
-        got = orjson.loads(row[1])
-        if with_ids:
-            return row[0], got[0], got[1]
-        return row[0], got, []
-
-    def source_two_layers(
-        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None,
-        max_rows: int | None,
-    ) -> tuple[int, list[int], list[int]] | None:
-        """`source_adjacency` (no ids) and the second layer a count reads after it, by ONE
-        statement (`_source_two_sql`), so a depth-2 count needs no transaction either: the
-        source's key, its first `limit` edges' other ends (None: all) in adjacency order,
-        and the `adjacent_targets` of those ends (each once, the source left out; at most
-        `max_rows` rows, None: all) in no particular order. None when no vertex has that
-        id. One direction (not 'both') and one label or none (StoreError otherwise).
-
-        The statement joins the first layer's rows as they come (no ``DISTINCT``); when the
-        first layer repeats an end (parallel edges), a second statement with the
-        ``DISTINCT`` reads the layer again, so each end's range is counted once."""
-        sql = _source_statement("two", direction, label_ids, False)
-        lim = -1 if limit is None else max(int(limit), 0)
-        cap = -1 if max_rows is None else max(int(max_rows), 0)
-        row = self.raw.execute(sql, (lim, stored_id, cap)).fetchone()
-        if row is None:
-            return None
-        tos = orjson.loads(row[1])
-        if len(set(tos)) != len(tos):
-            row = self.raw.execute(_source_statement("two", direction, label_ids, True), (lim, stored_id, cap)).fetchone()
-            if row is None:  # pragma: no cover - the source went away between the statements
-                return None
-            tos = orjson.loads(row[1])
-        return row[0], tos, orjson.loads(row[2])
-
-    def source_far_ids(
-        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None,
-        max_rows: int | None,
-    ) -> tuple[int, list[int], list[Any], list[Any]] | bool | None:
-        """`source_adjacency(..., with_ids=True)` and the `adjacent_far_ids` of its first
-        layer's ends (the source left out, at most `max_rows` rows, None: all), by ONE
-        statement (`_source_two_sql` with ids): the source's key, its first `limit` edges'
-        other ends and their ids in adjacency order, and the second layer's ids in
-        `adjacent_far_ids`' order over those ends. None when no vertex has that id; False
-        (nothing else read) when it cannot be answered so: the first layer repeats an end
-        (parallel edges: its range would be read twice), or holds ids JSON cannot hold
-        (blobs). One direction `far_ids_covered` accepts and one label or none (StoreError
-        otherwise)."""
-        sql = _source_statement("far_ids", direction, label_ids, True)
-        lim = -1 if limit is None else max(int(limit), 0)
-        cap = -1 if max_rows is None else max(int(max_rows), 0)
-        try:
-            row = self.raw.execute(sql, (lim, stored_id, cap)).fetchone()
-        except sqlite3.OperationalError as e:
-            if "BLOB" not in str(e):
-                raise
-            return False
-        if row is None:
-            return None
-        tos, ids = orjson.loads(row[1])
-        if len(set(tos)) != len(tos):
-            return False
-        return row[0], tos, ids, orjson.loads(row[2])
 
     def vertex_ids(self, keys: Sequence[int]) -> list[Any]:
         """The stored ids of the vertices among `keys` that exist, in the order of `keys`
@@ -352,45 +232,6 @@ class AdjacencyMixin(TxBase):
         sql = _to_keys_sql(d, labels, one, max_rows is not None)
         return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
 
-    def far_ids_covered(self, direction: Any) -> bool:
-        """Whether `adjacent_key_ids` can read `direction`: a single side whose adjacency
-        index holds the far end's id (layout v3: 'out'; 'in' too when `IN_SIDE_IDS`)."""
-        try:
-            covered = _COVERED.get(direction)
-        except TypeError:  # an unhashable direction
-            covered = None
-        if covered is None:
-            d = _direction(direction)
-            covered = d != "both" and OTHER_ID[_SIDES[d][0][0]] is not None
-            try:
-                if len(_COVERED) < 64:
-                    _COVERED[direction] = covered
-            except TypeError:
-                pass
-        return covered
-
-    def adjacent_key_ids(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
-    ) -> list[tuple[int, Any]]:
-        """(to_key, to's stored id) per edge, in the order of `adjacent_keys` (same
-        arguments, same rows), from the covering adjacency index: no `vertices` probe. Only
-        for a direction `far_ids_covered` accepts (StoreError otherwise)."""
-        if not self.far_ids_covered(direction):
-            raise StoreError(f"adjacent_key_ids: the index of {direction!r} does not hold the far ids")
-        d = _direction(direction)
-        wanted = _start_keys(keys, label_ids, limit_per_vertex)
-        if not wanted:
-            return []
-        limited = limit_per_vertex is not None
-        one = len(wanted) == 1 and not limited
-        sql = _key_ids_sql(d, label_key(label_ids), one, limited)
-        params = [int(wanted[0])] if one else _side_params(d, wanted, limit_per_vertex)
-        if max_rows is not None:
-            sql += " LIMIT ?"  # after the ORDER BY, if any: a prefix of the ordered answer
-            params.append(int(max_rows))
-        return self.raw.execute(sql, params).fetchall()
-
     def _per_key_lists(self, d: str, labels: tuple[int, ...], wanted: list[Any], limit: int,
                        max_rows: int | None, with_ids: bool) -> tuple[list[int], list[Any]]:
         """The to-keys (and ids) of a per-vertex-limited read of one direction and one label
@@ -416,76 +257,6 @@ class AdjacencyMixin(TxBase):
         finally:
             cur.close()
         return tos, ids
-
-    def adjacent_key_id_lists(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
-    ) -> tuple[list[int], list[Any]]:
-        """`adjacent_key_ids` (same arguments, same rows in the same order) as two lists:
-        the to-keys and their stored ids. One label or none read them as JSON arrays: one
-        row of two without a per-vertex limit (`_key_id_lists_sql`), a row per key with one
-        (`_per_key_sql`); several labels, and ids JSON cannot hold (UUIDs stored as blobs),
-        split the rows of `adjacent_key_ids`."""
-        labels = label_key(label_ids)
-        if limit_per_vertex is not None and len(labels) <= 1 and self.far_ids_covered(direction):
-            wanted = _start_keys(keys, label_ids, limit_per_vertex)
-            if not wanted:
-                return [], []
-            keys = wanted
-            try:
-                return self._per_key_lists(_direction(direction), labels, [int(k) for k in wanted],
-                                           int(limit_per_vertex), max_rows, True)
-            except sqlite3.OperationalError as e:
-                if "BLOB" not in str(e):
-                    raise
-        elif limit_per_vertex is None and _loop_ordered(labels, False) and self.far_ids_covered(direction):
-            wanted = _start_keys(keys, label_ids)
-            if not wanted:
-                return [], []
-            keys = wanted  # read once (an iterator) when the rows are needed below
-            one = len(wanted) == 1
-            params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
-            if max_rows is not None:
-                params.append(int(max_rows))
-            try:
-                tos, ids = self.raw.execute(_key_id_lists_sql(_direction(direction), labels, one, max_rows is not None),
-                                            params).fetchone()
-            except sqlite3.OperationalError as e:
-                if "BLOB" not in str(e):
-                    raise
-            else:
-                return orjson.loads(tos), orjson.loads(ids)
-        rows = self.adjacent_key_ids(keys, direction, label_ids, limit_per_vertex, max_rows)
-        return [r[0] for r in rows], [r[1] for r in rows]
-
-    def adjacent_far_ids(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        max_rows: int | None = None,
-    ) -> list[Any]:
-        """The stored ids of `adjacent_key_id_lists` (same rows, same order, no per-vertex
-        limit): for a caller that deduplicates the far ends by id and needs no keys (a
-        light listing's last layer). One JSON array with one label or none; several labels,
-        and ids JSON cannot hold (blobs), take the rows of `adjacent_key_ids`. Only for a
-        direction `far_ids_covered` accepts (StoreError otherwise)."""
-        labels = label_key(label_ids)
-        if _loop_ordered(labels, False) and self.far_ids_covered(direction):
-            wanted = _start_keys(keys, label_ids)
-            if not wanted:
-                return []
-            keys = wanted
-            one = len(wanted) == 1
-            params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
-            if max_rows is not None:
-                params.append(int(max_rows))
-            try:
-                (ids,) = self.raw.execute(_far_ids_sql(_direction(direction), labels, one, max_rows is not None),
-                                          params).fetchone()
-            except sqlite3.OperationalError as e:
-                if "BLOB" not in str(e):
-                    raise
-            else:
-                return orjson.loads(ids)  # type: ignore[no-any-return]
-        return [r[1] for r in self.adjacent_key_ids(keys, direction, label_ids, None, max_rows)]
 
     def adjacent_counts(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
