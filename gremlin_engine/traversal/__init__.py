@@ -287,8 +287,29 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
 def run_compiled(
     traversal: CompiledTraversal, access: GraphAccess, *, cancel: CancelToken | None = None
 ) -> Iterator[Any]:
+    """Runs a compiled traversal; a generator of result objects (bulk expanded).
+
+    A traversal that is ONE step offering `answer(access)` (the fused point reads of
+    `steps/point.py`: a list of results, or None to run as usual) with the default source
+    options is answered by that method: its results are plain objects of bulk one, so
+    no context, traverser or generator is needed to produce them."""
+    steps = traversal.steps
+    if len(steps) == 1 and _plain_options(traversal):
+        answer = getattr(steps[0], "answer", None)
+        if answer is not None:
+            token = cancel or CancelToken()
+            token.check()
+            found = answer(access)
+            if found is not None:
+                return iter(found)
     ctx = _context(traversal, access, cancel)
     return objects(execute(traversal, (), ctx), ctx.cancel)
+
+
+def _plain_options(traversal: CompiledTraversal) -> bool:
+    """No side effects, sack or view strategies (which wrap the access) on the source."""
+    opts: SourceOptions | None = getattr(traversal, "options", None)
+    return opts is None or (not opts.side_effects and opts.sack is None and not opts.strategies)
 
 
 def run(
