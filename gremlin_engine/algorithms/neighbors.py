@@ -120,7 +120,7 @@ class KoutStep(AlgorithmStep):
     def settle(req: Mapping[str, Any], schema: Any) -> tuple[_Options, int, bool]:
         """The request's checked options, capacity and `nearest`: every 400 of a bad
         parameter, in this order, before the source is looked up. A function of the
-        request's parameters and the schema alone, so `light.py` may remember it."""
+        request's parameters and the schema alone."""
         opts = _Options(req, schema, "k-out")
         cap = capacity(get_int(req, "capacity", DEFAULT_CAPACITY))
         if not opts.post and cap != NO_LIMIT and (opts.limit == NO_LIMIT or opts.limit > cap):
@@ -204,14 +204,8 @@ def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound
             reached.difference_update(seen)
             return list(reached)
         fresh: dict[Any, Any] = {}
-        carried = False
         for tos in flat:
-            # first appearances, in order; a dict (key -> id, a light listing's layer read
-            # with its ids) is that already, built by its reader in one pass
-            if type(tos) is dict:
-                firsts, carried = tos, True
-            else:
-                firsts = dict.fromkeys(tos)
+            firsts = dict.fromkeys(tos)  # first appearances, in order
             for k in seen.intersection(firsts):
                 del firsts[k]
             fresh.update(firsts)  # a key already in `fresh` keeps its place
@@ -220,8 +214,6 @@ def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound
         new = list(fresh)
         if bound != NO_LIMIT:
             del new[bound:]
-        if carried:  # the ids ride along as the values: the reader may answer from them
-            nodes.keep(new, fresh)  # type: ignore[attr-defined]
         return new
     found: set[Any] = set()
     new: list[Any] = []
@@ -319,7 +311,7 @@ class KneighborStep(AlgorithmStep):
 def reach(nodes: Nodes, start: Any, opts: _Options, include_source: bool) -> tuple[list[tuple[int, list[Any]]], int]:
     """k-neighbor's layers without paths: (depth, vertices) in discovery order (the source
     first at depth 0 when `include_source`), at most `opts.limit` vertices in all, and
-    their number: the hot loop of a GET k-neighbor (also run by `light.py`)."""
+    their number: the hot loop of a GET k-neighbor."""
     key = nodes.key
     layers: list[tuple[int, list[Any]]] = [(0, [start])] if include_source else []
     count = len(layers)
