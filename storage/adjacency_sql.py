@@ -108,16 +108,15 @@ def _one_key_sql(direction: str, labels: tuple[int, ...], keys_only: bool) -> st
 
 
 @lru_cache(maxsize=128)
-def _one_target_sql(direction: str, labels: tuple[int, ...], capped: bool) -> str:
+def _one_target_sql(direction: str, labels: tuple[int, ...]) -> str:
     """`_targets_sql` of one direction, no per-vertex limit, for a single key (see
     `_one_key_sql`)."""
     this, other = _SIDES[direction][0]
-    return _json_list(f"SELECT e.{other} AS t FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}"
-                      + (" LIMIT ?" if capped else ""))
+    return _json_list(f"SELECT e.{other} AS t FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}")
 
 
 @lru_cache(maxsize=128)
-def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
+def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool) -> str:
     """The other ends of `_adjacent_sql` (or `_one_key_sql`) of one direction in their
     order, as one JSON array; only for the shapes whose order is the nested loop's own
     (`_loop_ordered`: one label or none, no per-vertex limit), so no ORDER BY sits in the
@@ -125,26 +124,19 @@ def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped:
     this, other = _SIDES[direction][0]
     where = f"e.{this} = ?" if one_key else f"e.{this} = k.value"
     src = "edges AS e WHERE " if one_key else "json_each(?) AS k CROSS JOIN edges AS e ON "
-    return _json_list(f"SELECT e.{other} AS t FROM {src}{where}{label_filter('e.label_id', labels)}"
-                      + (" LIMIT ?" if capped else ""))
+    return _json_list(f"SELECT e.{other} AS t FROM {src}{where}{label_filter('e.label_id', labels)}")
 
 
 @lru_cache(maxsize=128)
-def _per_key_sql(direction: str, labels: tuple[int, ...], with_ids: bool) -> str:
+def _per_key_sql(direction: str, labels: tuple[int, ...]) -> str:
     """One row per input key (json_each order) holding, as one JSON array, that key's first
-    ``?1`` other ends in adjacency order (with their ids as a second array when `with_ids`):
-    a per-vertex limit read inside the covering index. `_adjacent_sql`'s limited form
+    ``?1`` other ends in adjacency order: a per-vertex limit read inside the covering index. `_adjacent_sql`'s limited form
     fetches each edge by rowid (``e.key IN (... LIMIT ?)``, the table's rows) and then sorts
     the whole answer; this one walks each key's index range up to the limit and no more."""
     this, other = _SIDES[direction][0]
     inner = (f"FROM edges AS e WHERE e.{this} = k.value{label_filter('e.label_id', labels)} "
              f"ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)} LIMIT ?1")
-    if with_ids:
-        cols = (f"json_array(json_group_array(t), json_group_array(i)) FROM "
-                f"(SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i {inner})")
-    else:
-        cols = f"json_group_array(t) FROM (SELECT e.{other} AS t {inner})"
-    return f"SELECT (SELECT {cols}) FROM json_each(?2) AS k"
+    return f"SELECT (SELECT json_group_array(t) FROM (SELECT e.{other} AS t {inner})) FROM json_each(?2) AS k"
 
 
 def _json_list(sql: str) -> str:
@@ -199,11 +191,11 @@ def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
 
 
 @lru_cache(maxsize=128)
-def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool, capped: bool = False) -> str:
+def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool) -> str:
     """`_adjacent_sql` without its ORDER BY (the sort is most of its cost on a big frontier)
-    and with the other end only; `capped`: a trailing ``LIMIT ?`` on the whole answer."""
+    and with the other end only."""
     parts = [_side_sql(f"e.{other} AS t", this, other, labels, limited, "") for this, other in _SIDES[direction]]
-    return _json_list(" UNION ALL ".join(parts) + (" LIMIT ?" if capped else ""))
+    return _json_list(" UNION ALL ".join(parts))
 
 
 _VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"

@@ -146,13 +146,10 @@ class AdjacencyMixin(TxBase):
 
     def _adjacent_rows(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None,
-        limit_per_vertex: int | None, keys_only: bool, max_rows: int | None = None,
+        limit_per_vertex: int | None, keys_only: bool,
     ) -> tuple[list[Any], bool]:
-        """The raw rows, and whether they carry trailing sort columns ('both');
-        `max_rows`: the first that many rows of the answer, in its order."""
+        """The raw rows, and whether they carry trailing sort columns ('both')."""
         d = _direction(direction)
-        if max_rows is not None and d == "both" and limit_per_vertex is not None:
-            raise StoreError("max_rows needs a single direction or no per-vertex limit")
         wanted = _start_keys(keys, label_ids, limit_per_vertex)
         if not wanted:
             return [], False
@@ -163,9 +160,6 @@ class AdjacencyMixin(TxBase):
         else:
             sql = _adjacent_sql(d, label_key(label_ids), limited, keys_only)
             params = _side_params(d, wanted, limit_per_vertex)
-        if max_rows is not None:
-            sql += " LIMIT ?"  # after the ORDER BY, if any: a prefix of the ordered answer
-            params.append(int(max_rows))
         rows = self.raw.execute(sql, params).fetchall()
         if d != "both":
             return rows, False
@@ -190,22 +184,18 @@ class AdjacencyMixin(TxBase):
 
     def adjacent_keys(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
+        limit_per_vertex: int | None = None,
     ) -> list[tuple[int, int]]:
         """(from_key, to_key) pairs in the same order as `adjacent`, read from the adjacency
-        index alone (no edge row is touched): the form for `out()` without edge data.
-        `max_rows`: only the first that many pairs (a bounded run asks n + 1 to tell the
-        whole answer from "more than n" in one read); refused with 'both' and a per-vertex
-        limit, which are trimmed in Python after the statement."""
-        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True, max_rows)
+        index alone (no edge row is touched): the form for `out()` without edge data."""
+        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True)
         if wide:
             return [(r[0], r[1]) for r in rows]
         return rows
 
-
     def adjacent_to_keys(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
+        limit_per_vertex: int | None = None,
     ) -> list[int]:
         """The to-keys of `adjacent_keys` (same arguments), in its order: for callers that
         want the neighbours in adjacency order but not which vertex each came from (k-out /
@@ -218,45 +208,24 @@ class AdjacencyMixin(TxBase):
             wanted = _start_keys(keys, label_ids, limit_per_vertex)
             if not wanted:
                 return []
-            return self._per_key_lists(d, labels, [int(k) for k in wanted], int(limit_per_vertex), max_rows,
-                                       False)[0]
+            return self._per_key_lists(d, labels, [int(k) for k in wanted], int(limit_per_vertex))
         if d == "both" or limit_per_vertex is not None or not _loop_ordered(labels, False):
-            return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex, max_rows)]
+            return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
         wanted = _start_keys(keys, label_ids)
         if not wanted:
             return []
         one = len(wanted) == 1
         params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
-        if max_rows is not None:
-            params.append(int(max_rows))
-        sql = _to_keys_sql(d, labels, one, max_rows is not None)
-        return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
+        return orjson.loads(self.raw.execute(_to_keys_sql(d, labels, one), params).fetchone()[0])  # type: ignore[no-any-return]
 
-    def _per_key_lists(self, d: str, labels: tuple[int, ...], wanted: list[Any], limit: int,
-                       max_rows: int | None, with_ids: bool) -> tuple[list[int], list[Any]]:
-        """The to-keys (and ids) of a per-vertex-limited read of one direction and one label
-        or none, in `adjacent_keys`' order (`_per_key_sql`); `max_rows`: its first that
-        many (each key reads at most that many, and the keys after the cap is reached are
-        not read). ids JSON cannot hold (blobs) raise sqlite3.OperationalError."""
-        per_key = limit if max_rows is None else min(limit, max_rows)
-        cur = self.raw.execute(_per_key_sql(d, labels, with_ids), (int(per_key), orjson.dumps(wanted).decode()))
+    def _per_key_lists(self, d: str, labels: tuple[int, ...], wanted: list[Any], limit: int) -> list[int]:
+        """The to-keys of a per-vertex-limited read of one direction and one label or none,
+        in `adjacent_keys`' order (`_per_key_sql`: one JSON array per key)."""
         tos: list[int] = []
-        ids: list[Any] = []
         loads = orjson.loads
-        try:
-            for (arrays,) in cur:
-                if with_ids:
-                    a, b = loads(arrays)
-                    tos += a
-                    ids += b
-                else:
-                    tos += loads(arrays)
-                if max_rows is not None and len(tos) >= max_rows:
-                    del tos[max_rows:], ids[max_rows:]
-                    break
-        finally:
-            cur.close()
-        return tos, ids
+        for (array,) in self.raw.execute(_per_key_sql(d, labels), (int(limit), orjson.dumps(wanted).decode())):
+            tos += loads(array)
+        return tos
 
     def adjacent_counts(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
@@ -289,35 +258,26 @@ class AdjacencyMixin(TxBase):
 
     def adjacent_targets(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
+        limit_per_vertex: int | None = None,
     ) -> list[int]:
         """The `to_key` column of `adjacent_keys` (same multiset: one entry per edge, a
         vertex's first `limit_per_vertex` edges in adjacency order), in no particular order.
-        For callers that only need the set of neighbours (counting k-hop reaches, H5).
-        `max_rows`: stop after that many rows (an arbitrary part of the answer): a bounded
-        read that tells "at most n" from "more" by asking n + 1 (H4's bounded traverser
-        runs); refused with 'both' and a per-vertex limit, which are trimmed in Python."""
+        For callers that only need the set of neighbours (counting k-hop reaches, H5)."""
         d = _direction(direction)
         if d == "both" and limit_per_vertex is not None:  # the limit spans both sides: trimmed in order
-            if max_rows is not None:
-                raise StoreError("adjacent_targets: max_rows needs a single direction or no per-vertex limit")
             return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
         wanted = _start_keys(keys, label_ids, limit_per_vertex)
         if not wanted:
             return []
         limited = limit_per_vertex is not None
-        capped = max_rows is not None
         if limited and d != "both" and len(label_key(label_ids)) <= 1:
-            return self._per_key_lists(d, label_key(label_ids), [int(k) for k in wanted], int(limit_per_vertex),
-                                       max_rows, False)[0]
+            return self._per_key_lists(d, label_key(label_ids), [int(k) for k in wanted], int(limit_per_vertex))
         if len(wanted) == 1 and d != "both" and not limited:
-            sql = _one_target_sql(d, label_key(label_ids), capped)
+            sql = _one_target_sql(d, label_key(label_ids))
             params = [int(wanted[0])]
         else:
-            sql = _targets_sql(d, label_key(label_ids), limited, capped)
+            sql = _targets_sql(d, label_key(label_ids), limited)
             params = _side_params(d, wanted, limit_per_vertex)
-        if capped:
-            params.append(int(max_rows))  # type: ignore[arg-type]
         return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
 
     def edges_joining(
