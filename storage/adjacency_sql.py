@@ -200,3 +200,13 @@ def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool) -> str:
 
 _VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"
 _IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
+
+
+@lru_cache(maxsize=128)
+def _to_key_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
+    """`_to_keys_sql` of many keys with the far ends' stored ids beside them, read from the
+    covering adjacency index (`OTHER_ID`): one row of two JSON arrays, in the loop's order
+    (only for a side whose index holds the far id, one label or none)."""
+    this, other = _SIDES[direction][0]
+    return (f"SELECT json_group_array(t), json_group_array(i) FROM (SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i "
+            f"FROM json_each(?) AS k CROSS JOIN edges AS e ON e.{this} = k.value{label_filter('e.label_id', labels)})")

@@ -51,6 +51,7 @@ from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable
     _per_key_sql,
     _side_sql,
     _targets_sql,
+    _to_key_ids_sql,
     _to_keys_sql,
     tie,
 )
@@ -217,6 +218,37 @@ class AdjacencyMixin(TxBase):
         one = len(wanted) == 1
         params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
         return orjson.loads(self.raw.execute(_to_keys_sql(d, labels, one), params).fetchone()[0])  # type: ignore[no-any-return]
+
+    def adjacent_to_key_ids(
+        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
+        limit_per_vertex: int | None = None,
+    ) -> tuple[list[int], dict[int, Any]]:
+        """`adjacent_to_keys` (same arguments, same list) and the stored id of each far end
+        reached (key -> id): the keys-and-ids projection of a walk's listed layer. One
+        statement reads both from the covering adjacency index where it holds the far id
+        (layout v3: 'out'; one label or none, no per-vertex limit); otherwise, and for ids
+        JSON cannot hold (UUID blobs), the ids are read by key after the keys."""
+        d = _direction(direction)
+        labels = label_key(label_ids)
+        if (d != "both" and limit_per_vertex is None and OTHER_ID[_SIDES[d][0][0]] is not None
+                and _loop_ordered(labels, False)):
+            wanted = _start_keys(keys, label_ids)
+            if not wanted:
+                return [], {}
+            try:
+                row = self.raw.execute(_to_key_ids_sql(d, labels), (orjson.dumps([int(k) for k in wanted]).decode(),))
+                tos_text, ids_text = row.fetchone()
+            except sqlite3.OperationalError as e:
+                if "BLOB" not in str(e):
+                    raise
+            else:
+                tos = orjson.loads(tos_text)
+                return tos, dict(zip(tos, orjson.loads(ids_text), strict=True))
+        tos = self.adjacent_to_keys(keys, d, label_ids, limit_per_vertex)
+        distinct = list(dict.fromkeys(tos))
+        if not distinct:
+            return tos, {}
+        return tos, dict(self.raw.execute(_IDS_OF_KEYS_SQL, (orjson.dumps(distinct).decode(),)).fetchall())
 
     def _per_key_lists(self, d: str, labels: tuple[int, ...], wanted: list[Any], limit: int) -> list[int]:
         """The to-keys of a per-vertex-limited read of one direction and one label or none,

@@ -274,7 +274,8 @@ class Nodes:
     def vertices(self, nodes: Sequence[Any]) -> list[Vertex]:
         raise NotImplementedError
 
-    def flat(self, nodes: Sequence[Any], step: EdgeStep, ordered: bool = True) -> Iterator[list[Any]] | None:
+    def flat(self, nodes: Sequence[Any], step: EdgeStep, ordered: bool = True,
+             with_ids: bool = False) -> Iterator[list[Any]] | None:
         """Neighbours of whole chunks, flat (see `KeyNodes.flat`); None: use `expand`."""
         return None
 
@@ -327,6 +328,8 @@ class KeyNodes(Nodes):
     def __init__(self, walker: Walker, tx: Any) -> None:
         super().__init__(walker)
         self.tx = tx
+        #: key -> stored id of the vertices a listed layer reached (`flat(..., with_ids=True)`)
+        self._ids: dict[int, Any] = {}
 
     def start(self, v: Vertex) -> int:
         return int(v.key)  # type: ignore[arg-type]
@@ -358,14 +361,27 @@ class KeyNodes(Nodes):
             for k in chunk:
                 yield k, apply(None, grouped.get(k, []), step, False)  # type: ignore[arg-type]
 
-    def flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool = True) -> Iterator[list[int]] | None:
+    def flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool = True,
+             with_ids: bool = False) -> Iterator[list[int]] | None:
         """The neighbour keys of whole chunks of `nodes`, flat and in adjacency order, when no
         per-vertex rule needs them grouped (no `skip_degree`, no `sample`: `max_degree` is
         the per-vertex LIMIT in SQL); else None. The hot loop of k-out / k-neighbor.
         `ordered=False` lets storage skip sorting the rows: for callers that only count
-        what they reach, where the order cannot show."""
+        what they reach, where the order cannot show. `with_ids`: a layer the answer lists
+        (ordered): the far ends' ids are read with the keys (`tx.adjacent_to_key_ids`) and
+        kept for `ids`, so the listing reads no vertex by key afterwards."""
         if step.skip_degree > 0 or step.sample != NO_LIMIT:
             return None
+        if with_ids:
+            kept = self._ids
+            read = self.tx.adjacent_to_key_ids
+
+            def keys_and_ids(chunk: list[int], d: Any, lids: Any, lim: Any) -> list[int]:
+                tos, ids = read(chunk, d, lids, lim)
+                kept.update(ids)
+                return tos
+
+            return self._chunked(nodes, step, keys_and_ids, "keys")
         return self._flat(nodes, step, ordered or not hasattr(self.tx, "adjacent_targets"))
 
     def pairs(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[list[tuple[int, int]]] | None:
@@ -420,15 +436,24 @@ class KeyNodes(Nodes):
 
     def ids(self, nodes: Sequence[int]) -> list[Any]:
         """The ids of `nodes` (in order; keys no longer stored are left out): an ids-only
-        projection, one storage statement per chunk and no vertex row built (a k-out
-        listing's answer is its ids alone)."""
+        projection, no vertex row built (a k-out listing's answer is its ids alone). Ids a
+        listed layer read with its keys (`flat(..., with_ids=True)`) are used as they are;
+        the rest take one storage statement per chunk."""
+        kept = self._ids
         keys = list(nodes)
+        missing = [k for k in keys if k not in kept]
+        for start in range(0, len(missing), self.CHUNK):
+            part = missing[start:start + self.CHUNK]
+            got = self.tx.vertex_ids(part)
+            if len(got) == len(part):
+                kept.update(zip(part, got, strict=True))
+            else:  # a key without a vertex (left out): looked up one by one
+                for k in part:
+                    one = self.tx.vertex_ids([k])
+                    if one:
+                        kept[k] = one[0]
         from_storage = idc.from_storage
-        out: list[Any] = []
-        for start in range(0, len(keys), self.CHUNK):
-            out += [Long(i) if type(i) is int else from_storage(i)
-                    for i in self.tx.vertex_ids(keys[start:start + self.CHUNK])]
-        return out
+        return [Long(i) if type(i) is int else from_storage(i) for i in (kept[k] for k in keys if k in kept)]
 
     def path_edges(self, paths: Sequence[Sequence[int]], step: EdgeStep) -> list[Edge]:
         """The first edge (adjacency order) joining each consecutive pair of every path, each

@@ -160,7 +160,7 @@ class KoutStep(AlgorithmStep):
             new: list[Any] = []
             seen = visited if nearest else {skey}
             if not opts.track:  # the hot loop: keys (or ids) only, no parent records
-                new = _layer(nodes, latest, opts, seen, bound)
+                new = _layer(nodes, latest, opts, seen, bound, listed=depth_left == 0)
                 if nearest:
                     visited.update(new if isinstance(nodes, KeyNodes) else map(key, new))
             else:
@@ -191,9 +191,11 @@ class KoutStep(AlgorithmStep):
         return (latest if done == opts.max_depth else []), parents
 
 
-def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound: int) -> list[Any]:
-    """The next BFS layer: neighbours of `front` not in `seen`, each once, at most `bound`."""
-    flat = nodes.flat(front, opts.step, ordered=not opts.count_only)
+def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound: int,
+           listed: bool = False) -> list[Any]:
+    """The next BFS layer: neighbours of `front` not in `seen`, each once, at most `bound`.
+    `listed`: the answer lists this layer's ids (read with the keys, see `KeyNodes.flat`)."""
+    flat = nodes.flat(front, opts.step, ordered=not opts.count_only, with_ids=listed and not opts.count_only)
     if flat is not None:  # keys, one flat list per adjacency call: dedup and tests in C
         if opts.count_only and bound == NO_LIMIT:
             # counted, not listed: which keys, not their order (the next layer's reads and
@@ -323,7 +325,7 @@ def reach(nodes: Nodes, start: Any, opts: _Options, include_source: bool) -> tup
         remaining = NO_LIMIT if budget == NO_LIMIT else budget - count
         if remaining == 0:
             break
-        new = _layer(nodes, latest, opts, seen, remaining)
+        new = _layer(nodes, latest, opts, seen, remaining, listed=True)
         seen.update(new if by_key else map(key, new))
         layers.append((depth, new))
         count += len(new)
