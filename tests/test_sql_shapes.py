@@ -165,7 +165,7 @@ def test_out_label_uses_the_adjacency_index(cap: Captured) -> None:
     assert any("USING COVERING INDEX ix_edges_out (out_key=? AND label_id=?)" in ln for ln in plans[adjacency[0]])
     # the start vertex by id, the adjacency, the neighbours by key: nothing per neighbour
     assert len(stmts) <= 3, stmts
-    # once learnt (a direct plan), one statement whose neighbour ids come from the adjacency
+    # the fused hopIds step: one statement whose neighbour ids come from the adjacency
     # index itself (layout v3's in_id): no search of the vertex table per neighbour, no sort
     for _ in range(3):
         results, stmts = cap.run("g.V(10).out('knows').id()")
