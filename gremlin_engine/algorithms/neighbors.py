@@ -113,6 +113,54 @@ def _post_result(key: str, found: list[tuple[int, Any]], parents: Parents, opts:
     }
 
 
+#: parameter sets whose settled options one schema snapshot keeps per step (then emptied)
+SETTLED_MAX = 256
+
+
+def settled(name: str, settle: Any, req: Mapping[str, Any], schema: Any) -> Any:
+    """`settle(req, schema)`, kept on the schema snapshot per parameter set (the request
+    without its `source`): the checks and options are a function of those alone, and the
+    snapshot is replaced on every schema change. A failing check raises and is never kept;
+    a request whose parameters cannot be keyed exactly is settled afresh."""
+    service = getattr(schema, "service", None)
+    snapshot = getattr(service, "snapshot", None)
+    key = _params_key(req)
+    if snapshot is None or key is None:
+        return settle(req, schema)
+    memo: dict[Any, Any] = snapshot().derived(("algorithm options", name), dict)
+    found = memo.get(key)
+    if found is None:
+        found = settle(req, schema)
+        if len(memo) >= SETTLED_MAX:
+            memo.clear()
+        memo[key] = found
+    return found
+
+
+def _params_key(req: Mapping[str, Any]) -> Any:
+    """The request's parameters but `source`, with each value's exact type (1, 1.0, True
+    and "1" check differently), or None when a value is not a plain one."""
+    try:
+        return tuple(sorted((k, _frozen(v)) for k, v in req.items() if k != "source"))
+    except (TypeError, _Unkeyable):
+        return None
+
+
+class _Unkeyable(Exception):
+    pass
+
+
+def _frozen(v: Any) -> Any:
+    t = type(v)
+    if t is list or t is tuple:
+        return (t.__name__, tuple(_frozen(x) for x in v))
+    if t is dict:
+        return ("dict", tuple(sorted((k, _frozen(x)) for k, x in v.items())))
+    if v is None or t in (str, int, float, bool) or isinstance(v, int):
+        return (t, v)
+    raise _Unkeyable
+
+
 class KoutStep(AlgorithmStep):
     name = "hg_kout"
 
@@ -128,7 +176,7 @@ class KoutStep(AlgorithmStep):
         return opts, cap, get_bool(req, "nearest", True)
 
     def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
-        opts, cap, nearest = self.settle(req, walker.schema)
+        opts, cap, nearest = settled(self.name, self.settle, req, walker.schema)
         source = walker.vertex(req.get("source"))
         nodes = _nodes(walker, opts)
         found, parents = self._walk(walker, nodes, source, opts, cap, nearest)
@@ -252,7 +300,7 @@ class KneighborStep(AlgorithmStep):
         return _Options(req, schema, "k-neighbor")
 
     def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
-        opts = self.settle(req, walker.schema)
+        opts = settled(self.name, self.settle, req, walker.schema)
         source = walker.vertex(req.get("source"))
         nodes = _nodes(walker, opts)
         start = nodes.start(source)
