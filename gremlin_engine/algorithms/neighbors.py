@@ -122,12 +122,11 @@ def settled(name: str, settle: Any, req: Mapping[str, Any], schema: Any) -> Any:
     without its `source`): the checks and options are a function of those alone, and the
     snapshot is replaced on every schema change. A failing check raises and is never kept;
     a request whose parameters cannot be keyed exactly is settled afresh."""
-    service = getattr(schema, "service", None)
-    snapshot = getattr(service, "snapshot", None)
+    derived = getattr(getattr(schema, "service", None), "derived", None)
     key = _params_key(req)
-    if snapshot is None or key is None:
+    if derived is None or key is None:
         return settle(req, schema)
-    memo: dict[Any, Any] = snapshot().derived(("algorithm options", name), dict)
+    memo: dict[Any, Any] = derived(("algorithm options", name), dict)
     found = memo.get(key)
     if found is None:
         found = settle(req, schema)
