@@ -21,7 +21,7 @@ an older store layout is reused as it is (it must still open: stores migrate).
 3. Runs the same operations as hand-written frontier BFS / bidirectional BFS / the
    rank recurrence over plain `sqlite3` on `bench/raw_sqlite.py`'s tables, and over an
    in-memory networkx DiGraph.
-4. Runs the same requests in this process through `Graph.traverse_request` on the same store (the
+4. Runs the same requests in this process through `Graph.traverse` on the same store (the
    IR the REST handlers build), so the table shows where a REST request's time goes: the
    engine's share (in-process), the server's CPU seconds (engine + HTTP stack, summed over
    its threads from /proc/<pid>/task/*/schedstat, in nanoseconds) and this client's CPU
@@ -126,9 +126,9 @@ class Rest:
 
 
 class InProcess(Rest):
-    """The same requests as `Rest`, run in this process by `Graph.traverse_request` on the
+    """The same requests as `Rest`, run in this process by `Graph.traverse` on the
     same store (`inject(request).hg_<step>()`, the IR the REST handlers build, by the entry
-    they call: the direct plan): the engine's share of a REST request, with no HTTP, JSON or
+    they call): the engine's share of a REST request, with no HTTP, JSON or
     client in the way."""
 
     name = "engine in-process"
@@ -147,7 +147,7 @@ class InProcess(Rest):
         for k in ("source", "target"):
             if k in req:  # what the REST layer's id parser makes of `"123"` / `123`
                 req[k] = Long(int(req[k]))
-        return self.graph.traverse_request(TraversalIR((), (Instruction("inject", (req,)), Instruction(step, ()))))[0]
+        return self.graph.traverse(TraversalIR((), (Instruction("inject", (req,)), Instruction(step, ()))))[0]
 
     def _get(self, path: str, **params: Any) -> Any:
         req = {k: (v == "true") if v in ("true", "false") else v for k, v in params.items()}

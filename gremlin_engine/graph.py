@@ -142,19 +142,6 @@ def _runtime_api() -> Any:
     return _API
 
 
-_DIRECT_ALGORITHMS: Any = None
-
-
-def _direct_algorithms() -> Any:
-    """`gremlin_engine.runtime.direct_algorithms`, imported once as `_runtime_api` is."""
-    global _DIRECT_ALGORITHMS
-    if _DIRECT_ALGORITHMS is None:
-        from gremlin_engine.runtime import direct_algorithms
-
-        _DIRECT_ALGORITHMS = direct_algorithms
-    return _DIRECT_ALGORITHMS
-
-
 SCHEMA_MODE_KEY = "schema_mode"
 
 
@@ -198,10 +185,6 @@ class Graph:
         self._tasks: Any = None
         self.variables = VariableService(self)
         self.closed = False
-        # the direct-plan runtime's per-graph facts (`runtime/direct.py`): whether direct
-        # plans apply, and a read-only schema bridge tagged with its schema snapshot
-        self._direct_ok: bool | None = None
-        self._direct_bridge: Any = None
 
     # ---- identity -------------------------------------------------------------------
     @property
@@ -329,7 +312,6 @@ class Graph:
 
         solo = GraphRegistry()
         solo._graphs[self.name] = self
-        solo.direct_scripts = None  # a registry for one call: nothing to remember
         return api.execute_script(
             solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel, as_value=as_value
         )
@@ -347,24 +329,6 @@ class Graph:
         from gremlin_engine.runtime import api
 
         return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel)
-
-    def traverse_request(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> list[Any]:
-        """`traverse` for a traverser request's IR (`inject(<request map>).hg_<algorithm>()`):
-        it runs as its direct plan on any schema mode, auto included, because an algorithm
-        step reads through its own walker and never needs the auto-mode write fall-backs
-        (see `runtime/direct_algorithms.py`); any other IR runs as `traverse` does."""
-        return (_DIRECT_ALGORITHMS or _direct_algorithms()).traverse(  # type: ignore[no-any-return]
-            self, ir, self.server_timeout_ms(timeout_ms), cancel)
-
-    def traverse_step(self, name: str, req: dict[str, Any], timeout_ms: float | None = None,
-                      cancel: Any = None) -> list[Any] | None:
-        """`traverse_request` of `inject(req).<name>()` without that IR, or None (nothing
-        run) while the runtime knows no direct plan of the step `name` yet (the caller then
-        builds the IR and calls `traverse_request`, which learns it): the REST traverser
-        handlers' entry, where building the IR and finding its plan again were ~3% of a light
-        request's instructions. Same answers, errors, timeout and cancel as `traverse_request`."""
-        return (_DIRECT_ALGORITHMS or _direct_algorithms()).request(  # type: ignore[no-any-return]
-            self, name, req, self.server_timeout_ms(timeout_ms), cancel)
 
     def read_ready(self) -> bool:
         """True when a read-only call could start at once, without waiting for a lock or a
@@ -416,9 +380,6 @@ class GraphRegistry:
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
         self._graphs: dict[str, Graph] = {}
         self._lock = threading.RLock()
-        #: scripts known to run as one direct read (`runtime/direct_scripts.py`); emptied
-        #: whenever the set of graphs changes, since names in scripts resolve against it
-        self.direct_scripts: dict[Any, Any] | None = {}
 
     # ---- stores -----------------------------------------------------------------------
     @staticmethod
@@ -517,7 +478,6 @@ class GraphRegistry:
                     raise
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
-            self._names_changed()
         if cfg.backend != "memory":
             graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
@@ -542,16 +502,11 @@ class GraphRegistry:
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]
-            self._names_changed()
         graph.close()
         path = graph.config.store_path
         if delete_store and path is not None and not _store_api().remove_store_files(path):
             log.warning("graph '%s' dropped; its store %s was not created by hugelite and stays on disk", name, path)
         return graph.config
-
-    def _names_changed(self) -> None:
-        if self.direct_scripts is not None:
-            self.direct_scripts.clear()
 
     def get(self, name: str) -> Graph:
         graph = self._graphs.get(name)
@@ -571,7 +526,6 @@ class GraphRegistry:
     def close_all(self) -> None:
         with self._lock:
             graphs, self._graphs = list(self._graphs.values()), {}
-            self._names_changed()
         for graph in graphs:
             graph.close()
 

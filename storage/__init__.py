@@ -32,12 +32,14 @@ from storage.snapshot import snapshot_file
 from storage.store import Store, open_store
 from storage.tables import SCHEMA_KINDS, STORE_VERSION
 from storage.tx import ReadTx, Tx, WriteTx
-from storage.tx_aggregates import WALK_MAX_HOPS
+from storage.tx_aggregates import CHAIN_MAX_HOPS, WALK_MAX_HOPS, AggregateUnsupported
 
 __all__ = [
+    "CHAIN_MAX_HOPS",
     "snapshot_file",
     "SCHEMA_KINDS",
     "STORE_VERSION",
+    "AggregateUnsupported",
     "EdgeRow",
     "MissingEndpoint",
     "ReadOnlyTransaction",

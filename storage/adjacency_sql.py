@@ -108,16 +108,15 @@ def _one_key_sql(direction: str, labels: tuple[int, ...], keys_only: bool) -> st
 
 
 @lru_cache(maxsize=128)
-def _one_target_sql(direction: str, labels: tuple[int, ...], capped: bool) -> str:
+def _one_target_sql(direction: str, labels: tuple[int, ...]) -> str:
     """`_targets_sql` of one direction, no per-vertex limit, for a single key (see
     `_one_key_sql`)."""
     this, other = _SIDES[direction][0]
-    return _json_list(f"SELECT e.{other} AS t FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}"
-                      + (" LIMIT ?" if capped else ""))
+    return _json_list(f"SELECT e.{other} AS t FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}")
 
 
 @lru_cache(maxsize=128)
-def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
+def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool) -> str:
     """The other ends of `_adjacent_sql` (or `_one_key_sql`) of one direction in their
     order, as one JSON array; only for the shapes whose order is the nested loop's own
     (`_loop_ordered`: one label or none, no per-vertex limit), so no ORDER BY sits in the
@@ -125,56 +124,19 @@ def _to_keys_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped:
     this, other = _SIDES[direction][0]
     where = f"e.{this} = ?" if one_key else f"e.{this} = k.value"
     src = "edges AS e WHERE " if one_key else "json_each(?) AS k CROSS JOIN edges AS e ON "
-    return _json_list(f"SELECT e.{other} AS t FROM {src}{where}{label_filter('e.label_id', labels)}"
-                      + (" LIMIT ?" if capped else ""))
+    return _json_list(f"SELECT e.{other} AS t FROM {src}{where}{label_filter('e.label_id', labels)}")
 
 
 @lru_cache(maxsize=128)
-def _key_ids_sql(direction: str, labels: tuple[int, ...], one_key: bool, limited: bool) -> str:
-    """(other key, other end's public id) rows of one direction in `adjacent_keys`' order,
-    read from the adjacency index alone where it covers the far id (`OTHER_ID`): the last
-    BFS layer of a light k-out / k-neighbor gets its answer's ids with no `vertices` probe.
-    The ORDER BY names the index's own columns, so it stays a walk of the index (dropped
-    where the nested loop already yields that order, see `_loop_ordered`)."""
-    this, other = _SIDES[direction][0]
-    select = f"e.{other}, e.{OTHER_ID[this]}"
-    order = f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
-    if one_key and not limited:
-        return f"SELECT {select} FROM edges AS e WHERE e.{this} = ?{label_filter('e.label_id', labels)}{order}"
-    sql = _side_sql(select, this, other, labels, limited, "")
-    if _loop_ordered(labels, limited):
-        return sql
-    return sql + order.replace(" ORDER BY ", " ORDER BY k.key, ", 1)
-
-
-@lru_cache(maxsize=128)
-def _key_id_lists_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
-    """`_key_ids_sql`'s rows (no per-vertex limit, one label or none: the nested loop's own
-    order, or one key's index range) as one row of two JSON arrays, the other keys and
-    their ids: pysqlite steps a statement once per row and builds a tuple for each (a
-    721-row layer: ~620 us as rows, ~330 as two arrays)."""
-    this, other = _SIDES[direction][0]
-    inner = _key_ids_sql(direction, labels, one_key, False).replace(
-        f"SELECT e.{other}, e.{OTHER_ID[this]}", f"SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i", 1)
-    return f"SELECT json_group_array(t), json_group_array(i) FROM ({inner}{' LIMIT ?' if capped else ''})"
-
-
-@lru_cache(maxsize=128)
-def _per_key_sql(direction: str, labels: tuple[int, ...], with_ids: bool) -> str:
+def _per_key_sql(direction: str, labels: tuple[int, ...]) -> str:
     """One row per input key (json_each order) holding, as one JSON array, that key's first
-    ``?1`` other ends in adjacency order (with their ids as a second array when `with_ids`):
-    a per-vertex limit read inside the covering index. `_adjacent_sql`'s limited form
+    ``?1`` other ends in adjacency order: a per-vertex limit read inside the covering index. `_adjacent_sql`'s limited form
     fetches each edge by rowid (``e.key IN (... LIMIT ?)``, the table's rows) and then sorts
     the whole answer; this one walks each key's index range up to the limit and no more."""
     this, other = _SIDES[direction][0]
     inner = (f"FROM edges AS e WHERE e.{this} = k.value{label_filter('e.label_id', labels)} "
              f"ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)} LIMIT ?1")
-    if with_ids:
-        cols = (f"json_array(json_group_array(t), json_group_array(i)) FROM "
-                f"(SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i {inner})")
-    else:
-        cols = f"json_group_array(t) FROM (SELECT e.{other} AS t {inner})"
-    return f"SELECT (SELECT {cols}) FROM json_each(?2) AS k"
+    return f"SELECT (SELECT json_group_array(t) FROM (SELECT e.{other} AS t {inner})) FROM json_each(?2) AS k"
 
 
 def _json_list(sql: str) -> str:
@@ -229,71 +191,22 @@ def _joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
 
 
 @lru_cache(maxsize=128)
-def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool, capped: bool = False) -> str:
+def _targets_sql(direction: str, labels: tuple[int, ...], limited: bool) -> str:
     """`_adjacent_sql` without its ORDER BY (the sort is most of its cost on a big frontier)
-    and with the other end only; `capped`: a trailing ``LIMIT ?`` on the whole answer."""
+    and with the other end only."""
     parts = [_side_sql(f"e.{other} AS t", this, other, labels, limited, "") for this, other in _SIDES[direction]]
-    return _json_list(" UNION ALL ".join(parts) + (" LIMIT ?" if capped else ""))
+    return _json_list(" UNION ALL ".join(parts))
 
 
 _VERTEX_KEY_SQL = "SELECT key FROM vertices WHERE id = ?"
 _IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 
 
-@lru_cache(maxsize=64)
-def _source_sql(direction: str, labels: tuple[int, ...], with_ids: bool) -> str:
-    """`vertex_key` and the one-key adjacency read of `_to_keys_sql` (or `_key_id_lists_sql`)
-    as ONE statement: the source's key by the id index, and its other ends (with their ids)
-    as a JSON text read by a correlated sub-select over that key's range of the adjacency
-    index, in the index's own order (one label or none: the loop order is the adjacency
-    order, as in `_loop_ordered`), at most ``?1`` of them (-1: all). No row when no vertex
-    has the id ``?2``. One statement is its own snapshot in autocommit mode, so the caller
-    needs no ``BEGIN``/``ROLLBACK`` around it."""
+@lru_cache(maxsize=128)
+def _to_key_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
+    """`_to_keys_sql` of many keys with the far ends' stored ids beside them, read from the
+    covering adjacency index (`OTHER_ID`): one row of two JSON arrays, in the loop's order
+    (only for a side whose index holds the far id, one label or none)."""
     this, other = _SIDES[direction][0]
-    cols = f"e.{other} AS t" + (f", e.{OTHER_ID[this]} AS i" if with_ids else "")
-    arrays = "json_array(json_group_array(t), json_group_array(i))" if with_ids else "json_group_array(t)"
-    inner = f"SELECT {cols} FROM edges AS e WHERE e.{this} = v.key{label_filter('e.label_id', labels)} LIMIT ?1"
-    return f"SELECT v.key, (SELECT {arrays} FROM ({inner})) FROM vertices AS v WHERE v.id = ?2"
-
-
-@lru_cache(maxsize=64)
-def _far_ids_sql(direction: str, labels: tuple[int, ...], one_key: bool, capped: bool) -> str:
-    """`_key_id_lists_sql` without the keys: the far ends' ids alone, one JSON array, in the
-    same order (a listing's last layer, deduplicated by id: half the text to build and parse)."""
-    this, other = _SIDES[direction][0]
-    inner = _key_ids_sql(direction, labels, one_key, False).replace(
-        f"SELECT e.{other}, e.{OTHER_ID[this]}", f"SELECT e.{OTHER_ID[this]} AS i", 1)
-    return f"SELECT json_group_array(i) FROM ({inner}{' LIMIT ?' if capped else ''})"
-
-
-@lru_cache(maxsize=64)
-def _source_two_sql(direction: str, labels: tuple[int, ...], distinct: bool = True, with_ids: bool = False) -> str:
-    """`_source_sql` and the second layer in the same ONE statement: the other ends of the
-    source's first ``?1`` edges (-1: all), the source left out, are joined to their own
-    ranges of the adjacency index, at most ``?3`` rows of them (-1: all) as a second JSON
-    array of their `other` keys (`with_ids`: of their public ids, the first layer then as
-    `_source_sql`'s two arrays). No row when no vertex has the id ``?2``.
-
-    `distinct`: each first-layer end joined once (a ``DISTINCT`` over the first layer, an
-    ephemeral table per request: ~12% of the statement), the second layer in no particular
-    order (a layer counted as a set, as `adjacent_targets`). Without it each first-layer row
-    is joined as it comes, in adjacency order (a sub-select with a LIMIT is not flattened,
-    so it stays the outer loop): the very rows, in `adjacent_far_ids`' order, of the
-    distinct ends whenever the first array holds no end twice, which the caller checks
-    (a repeated end is a parallel edge: the caller then asks again with `distinct`)."""
-    this, other = _SIDES[direction][0]
-    where = f"e.{this} = v.key{label_filter('e.label_id', labels)} LIMIT ?1"
-    first = f"SELECT e.{other} AS t FROM edges AS e WHERE {where}"
-    ends = f"(SELECT DISTINCT t FROM ({first}))" if distinct else f"({first})"
-    if with_ids:
-        if distinct:
-            raise StoreError("_source_two_sql: the far ids need the first layer's own order (no DISTINCT)")
-        firsts = (f"(SELECT json_array(json_group_array(t), json_group_array(i)) FROM "
-                  f"(SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i FROM edges AS e WHERE {where}))")
-        far_col = f"g.{OTHER_ID[this]}"
-    else:
-        firsts = f"(SELECT json_group_array(t) FROM ({first}))"
-        far_col = f"g.{other}"
-    far = (f"SELECT {far_col} AS u FROM {ends} AS d CROSS JOIN edges AS g "
-           f"ON g.{this} = d.t{label_filter('g.label_id', labels)} WHERE d.t != v.key LIMIT ?3")
-    return f"SELECT v.key, {firsts}, (SELECT json_group_array(u) FROM ({far})) FROM vertices AS v WHERE v.id = ?2"
+    return (f"SELECT json_group_array(t), json_group_array(i) FROM (SELECT e.{other} AS t, e.{OTHER_ID[this]} AS i "
+            f"FROM json_each(?) AS k CROSS JOIN edges AS e ON e.{this} = k.value{label_filter('e.label_id', labels)})")

@@ -14,7 +14,6 @@ from storage.tx_adjacency import AdjacencyMixin
 from storage.tx_aggregates import AggregatesMixin
 from storage.tx_elements import ElementsMixin
 from storage.tx_index import IndexMixin
-from storage.tx_point import PointReadsMixin
 from storage.tx_records import RecordsMixin
 from storage.tx_schema import SchemaMixin
 
@@ -25,7 +24,7 @@ _DROPPED = ("index_entries", "edges", "vertices")
 _EMPTIED = ("schema_items", "schema_seq", "variables")
 
 
-class Tx(ElementsMixin, AdjacencyMixin, AggregatesMixin, IndexMixin, PointReadsMixin, SchemaMixin, RecordsMixin):
+class Tx(ElementsMixin, AdjacencyMixin, AggregatesMixin, IndexMixin, SchemaMixin, RecordsMixin):
     """A store transaction. Obtain one from `Store.read()` or `Store.write()`."""
 
     __slots__ = ()

@@ -25,11 +25,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import orjson
 
-from storage._sql import json_keys, label_key, unique
+from storage._sql import json_keys, label_filter, label_key, unique
 from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable from here as before
     _E_COLS,
     _IDS_OF_KEYS_SQL,
@@ -41,20 +42,16 @@ from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable
     _adjacent_sql,
     _count_sql,
     _direction,
-    _far_ids_sql,
     _heads_sql,
     _joining_sql,
     _json_list,
-    _key_id_lists_sql,
-    _key_ids_sql,
     _loop_ordered,
     _one_key_sql,
     _one_target_sql,
     _per_key_sql,
     _side_sql,
-    _source_sql,
-    _source_two_sql,
     _targets_sql,
+    _to_key_ids_sql,
     _to_keys_sql,
     tie,
 )
@@ -72,46 +69,59 @@ def _start_keys(keys: Iterable[int], label_ids: Sequence[int] | None, limit_per_
     return unique(keys)
 
 
-#: direction as given (an enum member or its text) -> `far_ids_covered`'s answer: a function
-#: of the direction and the layout constants alone
-_COVERED: dict[Any, bool] = {}
+def _far_id(this: str, other: str) -> tuple[str, str]:
+    """(the select expression of the other end's id, the join that gives it): the adjacency
+    index's own copy where it holds one (layout v3: covering, no row of `edges` or
+    `vertices` read), else a primary-key probe of `vertices` per edge."""
+    col = OTHER_ID[this]
+    if col is not None:
+        return f"e.{col}", ""
+    return "v.id", f" CROSS JOIN vertices AS v ON v.key = e.{other}"
 
-#: (kind, direction as given, label ids as a tuple or None, flag) -> the statement of a
-#: one-statement source read (`_source_statement`): the direction's and labels' checks and
-#: normal forms are a function of those, and a light request asks the same few shapes
-_SOURCE_SQL: dict[tuple[Any, ...], str] = {}
+
+@lru_cache(maxsize=128)
+def _neighbour_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
+    """`neighbour_ids`' statement: one start vertex by public id; the CROSS JOINs pin the
+    loop order (id index probe, then one range of the adjacency index, then the other
+    end's id: `_far_id`)."""
+    sides = _SIDES[direction]
+    parts = []
+    for dir_no, (this, other) in enumerate(sides):
+        far, join = _far_id(this, other)
+        head = (
+            f"SELECT s.key, {far}{{tail}} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
+            f"{label_filter('e.label_id', labels)}{join} WHERE s.id = ?"
+        )
+        if len(sides) == 1:
+            return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
+        tail = f", {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, e.{other} AS other, e.{TIE[this]} AS o_key"
+        parts.append(head.format(tail=tail))
+    return " UNION ALL ".join(parts) + " ORDER BY d, o_label, o_sort, other, o_key"
 
 
-def _source_statement(kind: str, direction: Any, label_ids: Sequence[int] | None, flag: bool) -> str:
-    """The statement of `source_adjacency` (kind "adjacency", `flag`: with ids),
-    `source_two_layers` ("two", `flag`: the DISTINCT form) or `source_far_ids` ("far_ids"),
-    checked as they require (one direction, not 'both'; one label or none; covered far ids
-    where ids are read: StoreError otherwise, never remembered) and remembered per shape."""
-    try:
-        key: Any = (kind, direction, None if label_ids is None else tuple(label_ids), flag)
-        sql = _SOURCE_SQL.get(key)
-    except TypeError:  # an unhashable direction or label id
-        key = sql = None
-    if sql is not None:
-        return sql
-    d = _direction(direction)
-    labels = label_key(label_ids)
-    ids = flag if kind == "adjacency" else kind == "far_ids"
-    if d == "both" or len(labels) > 1 or (label_ids is not None and not labels) or (
-            ids and OTHER_ID[_SIDES[d][0][0]] is None):
-        raise StoreError(f"one-statement source read ({kind}): not one direction and label"
-                         f"{' with covered ids' if ids else ''}: {direction!r}")
-    if kind == "adjacency":
-        sql = _source_sql(d, labels, flag)
-    else:
-        sql = _source_two_sql(d, labels, flag and kind == "two", kind == "far_ids")
-    if key is not None and len(_SOURCE_SQL) < 256:
-        _SOURCE_SQL[key] = sql
-    return sql
+#: `vertex_ids`' statement: the CROSS JOIN keeps the keys' order, which the array follows
+_IDS_JSON_SQL = "SELECT json_group_array(v.id) FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 
 
 class AdjacencyMixin(TxBase):
     __slots__ = ()
+
+    def neighbour_ids(
+        self, vertex_id: Any, direction: Any, label_ids: Sequence[int] | None = None,
+    ) -> list[tuple[int, Any]]:
+        """(start key, neighbour id) per edge of the vertex whose stored id is `vertex_id`
+        (direction 'out', 'in' or 'both'), in `adjacent_keys`' order for one vertex, by one
+        statement: the start id resolved and the adjacency index walked, which holds the
+        neighbours' ids on the out side (layout v3; the in side joins them by key, see
+        `tables.IN_SIDE_IDS`). Empty when the vertex does not exist, has no such edge, or
+        `label_ids` is empty: `g.V(id).out('knows').id()` (`steps/point.py`)."""
+        d = _direction(direction)
+        if label_ids is not None and len(label_ids) == 0:
+            return []
+        rows = self.raw.execute(_neighbour_ids_sql(d, label_key(label_ids)), (vertex_id,) * len(_SIDES[d])).fetchall()
+        if d == "both":
+            return [(r[0], r[1]) for r in rows]
+        return rows  # type: ignore[no-any-return]
 
     def vertex_key(self, stored_id: Any) -> int | None:
         """The key of the vertex whose stored id is `stored_id` (None: there is none), by the
@@ -119,102 +129,28 @@ class AdjacencyMixin(TxBase):
         row = self.raw.execute(_VERTEX_KEY_SQL, (stored_id,)).fetchone()
         return None if row is None else row[0]  # type: ignore[no-any-return]
 
-    def source_adjacency(
-        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None, with_ids: bool,
-    ) -> tuple[int, list[int], list[Any]] | None:
-        """`vertex_key(stored_id)` and that key's `adjacent_to_keys` (with `with_ids`, its
-        `adjacent_key_id_lists`: the other ends' ids too; else the ids list is empty), the
-        first `limit` edges (None: all), by ONE statement (`_source_sql`): a light traverser
-        request of depth 1 reads nothing else, so it needs no transaction around it. None
-        when no vertex has that id. Only for one direction (not 'both'), one label or none,
-        and, `with_ids`, a direction `far_ids_covered` accepts (StoreError otherwise); ids
-        JSON cannot hold (blobs) raise sqlite3.OperationalError."""
-        sql = _source_statement("adjacency", direction, label_ids, with_ids)
-        lim = -1 if limit is None else max(int(limit), 0)
-        row = self.raw.execute(sql, (lim, stored_id)).fetchone()
-        if row is None:
-            return None
-        got = orjson.loads(row[1])
-        if with_ids:
-            return row[0], got[0], got[1]
-        return row[0], got, []
-
-    def source_two_layers(
-        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None,
-        max_rows: int | None,
-    ) -> tuple[int, list[int], list[int]] | None:
-        """`source_adjacency` (no ids) and the second layer a count reads after it, by ONE
-        statement (`_source_two_sql`), so a depth-2 count needs no transaction either: the
-        source's key, its first `limit` edges' other ends (None: all) in adjacency order,
-        and the `adjacent_targets` of those ends (each once, the source left out; at most
-        `max_rows` rows, None: all) in no particular order. None when no vertex has that
-        id. One direction (not 'both') and one label or none (StoreError otherwise).
-
-        The statement joins the first layer's rows as they come (no ``DISTINCT``); when the
-        first layer repeats an end (parallel edges), a second statement with the
-        ``DISTINCT`` reads the layer again, so each end's range is counted once."""
-        sql = _source_statement("two", direction, label_ids, False)
-        lim = -1 if limit is None else max(int(limit), 0)
-        cap = -1 if max_rows is None else max(int(max_rows), 0)
-        row = self.raw.execute(sql, (lim, stored_id, cap)).fetchone()
-        if row is None:
-            return None
-        tos = orjson.loads(row[1])
-        if len(set(tos)) != len(tos):
-            row = self.raw.execute(_source_statement("two", direction, label_ids, True), (lim, stored_id, cap)).fetchone()
-            if row is None:  # pragma: no cover - the source went away between the statements
-                return None
-            tos = orjson.loads(row[1])
-        return row[0], tos, orjson.loads(row[2])
-
-    def source_far_ids(
-        self, stored_id: Any, direction: Any, label_ids: Sequence[int] | None, limit: int | None,
-        max_rows: int | None,
-    ) -> tuple[int, list[int], list[Any], list[Any]] | bool | None:
-        """`source_adjacency(..., with_ids=True)` and the `adjacent_far_ids` of its first
-        layer's ends (the source left out, at most `max_rows` rows, None: all), by ONE
-        statement (`_source_two_sql` with ids): the source's key, its first `limit` edges'
-        other ends and their ids in adjacency order, and the second layer's ids in
-        `adjacent_far_ids`' order over those ends. None when no vertex has that id; False
-        (nothing else read) when it cannot be answered so: the first layer repeats an end
-        (parallel edges: its range would be read twice), or holds ids JSON cannot hold
-        (blobs). One direction `far_ids_covered` accepts and one label or none (StoreError
-        otherwise)."""
-        sql = _source_statement("far_ids", direction, label_ids, True)
-        lim = -1 if limit is None else max(int(limit), 0)
-        cap = -1 if max_rows is None else max(int(max_rows), 0)
+    def vertex_ids(self, keys: Sequence[int]) -> list[Any]:
+        """The stored ids of the vertices among `keys` that exist, in the order of `keys`
+        (a key given twice gives its id twice): the ids-only projection of what a walk
+        reached, without building rows (label, properties) as `vertices_by_keys` does.
+        One statement whose answer is one JSON array (a row per id cost pysqlite a step
+        and a tuple each); ids JSON cannot hold (UUID blobs) come back as rows instead."""
+        if not keys:
+            return []
+        arg = orjson.dumps([int(k) for k in keys]).decode()
         try:
-            row = self.raw.execute(sql, (lim, stored_id, cap)).fetchone()
+            return orjson.loads(self.raw.execute(_IDS_JSON_SQL, (arg,)).fetchone()[0])  # type: ignore[no-any-return]
         except sqlite3.OperationalError as e:
             if "BLOB" not in str(e):
                 raise
-            return False
-        if row is None:
-            return None
-        tos, ids = orjson.loads(row[1])
-        if len(set(tos)) != len(tos):
-            return False
-        return row[0], tos, ids, orjson.loads(row[2])
-
-    def vertex_ids_of(self, keys: Sequence[int]) -> dict[int, Any]:
-        """key -> stored id of the vertices among `keys` that exist, by one primary-key
-        probe each: the ids of what a walk reached, without building their rows (label,
-        properties) as `vertices_by_keys` does (~115 ids: ~3x less CPU)."""
-        wanted = unique(keys)
-        if not wanted:
-            return {}
-        arg = orjson.dumps([int(k) for k in wanted]).decode()
-        return dict(self.raw.execute(_IDS_OF_KEYS_SQL, (arg,)).fetchall())
+        return [r[1] for r in self.raw.execute(_IDS_OF_KEYS_SQL, (arg,))]
 
     def _adjacent_rows(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None,
-        limit_per_vertex: int | None, keys_only: bool, max_rows: int | None = None,
+        limit_per_vertex: int | None, keys_only: bool,
     ) -> tuple[list[Any], bool]:
-        """The raw rows, and whether they carry trailing sort columns ('both');
-        `max_rows`: the first that many rows of the answer, in its order."""
+        """The raw rows, and whether they carry trailing sort columns ('both')."""
         d = _direction(direction)
-        if max_rows is not None and d == "both" and limit_per_vertex is not None:
-            raise StoreError("max_rows needs a single direction or no per-vertex limit")
         wanted = _start_keys(keys, label_ids, limit_per_vertex)
         if not wanted:
             return [], False
@@ -225,9 +161,6 @@ class AdjacencyMixin(TxBase):
         else:
             sql = _adjacent_sql(d, label_key(label_ids), limited, keys_only)
             params = _side_params(d, wanted, limit_per_vertex)
-        if max_rows is not None:
-            sql += " LIMIT ?"  # after the ORDER BY, if any: a prefix of the ordered answer
-            params.append(int(max_rows))
         rows = self.raw.execute(sql, params).fetchall()
         if d != "both":
             return rows, False
@@ -252,22 +185,18 @@ class AdjacencyMixin(TxBase):
 
     def adjacent_keys(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
+        limit_per_vertex: int | None = None,
     ) -> list[tuple[int, int]]:
         """(from_key, to_key) pairs in the same order as `adjacent`, read from the adjacency
-        index alone (no edge row is touched): the form for `out()` without edge data.
-        `max_rows`: only the first that many pairs (a bounded run asks n + 1 to tell the
-        whole answer from "more than n" in one read); refused with 'both' and a per-vertex
-        limit, which are trimmed in Python after the statement."""
-        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True, max_rows)
+        index alone (no edge row is touched): the form for `out()` without edge data."""
+        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True)
         if wide:
             return [(r[0], r[1]) for r in rows]
         return rows
 
-
     def adjacent_to_keys(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
+        limit_per_vertex: int | None = None,
     ) -> list[int]:
         """The to-keys of `adjacent_keys` (same arguments), in its order: for callers that
         want the neighbours in adjacency order but not which vertex each came from (k-out /
@@ -280,154 +209,55 @@ class AdjacencyMixin(TxBase):
             wanted = _start_keys(keys, label_ids, limit_per_vertex)
             if not wanted:
                 return []
-            return self._per_key_lists(d, labels, [int(k) for k in wanted], int(limit_per_vertex), max_rows,
-                                       False)[0]
+            return self._per_key_lists(d, labels, [int(k) for k in wanted], int(limit_per_vertex))
         if d == "both" or limit_per_vertex is not None or not _loop_ordered(labels, False):
-            return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex, max_rows)]
+            return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
         wanted = _start_keys(keys, label_ids)
         if not wanted:
             return []
         one = len(wanted) == 1
         params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
-        if max_rows is not None:
-            params.append(int(max_rows))
-        sql = _to_keys_sql(d, labels, one, max_rows is not None)
-        return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
+        return orjson.loads(self.raw.execute(_to_keys_sql(d, labels, one), params).fetchone()[0])  # type: ignore[no-any-return]
 
-    def far_ids_covered(self, direction: Any) -> bool:
-        """Whether `adjacent_key_ids` can read `direction`: a single side whose adjacency
-        index holds the far end's id (layout v3: 'out'; 'in' too when `IN_SIDE_IDS`)."""
-        try:
-            covered = _COVERED.get(direction)
-        except TypeError:  # an unhashable direction
-            covered = None
-        if covered is None:
-            d = _direction(direction)
-            covered = d != "both" and OTHER_ID[_SIDES[d][0][0]] is not None
-            try:
-                if len(_COVERED) < 64:
-                    _COVERED[direction] = covered
-            except TypeError:
-                pass
-        return covered
-
-    def adjacent_key_ids(
+    def adjacent_to_key_ids(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
-    ) -> list[tuple[int, Any]]:
-        """(to_key, to's stored id) per edge, in the order of `adjacent_keys` (same
-        arguments, same rows), from the covering adjacency index: no `vertices` probe. Only
-        for a direction `far_ids_covered` accepts (StoreError otherwise)."""
-        if not self.far_ids_covered(direction):
-            raise StoreError(f"adjacent_key_ids: the index of {direction!r} does not hold the far ids")
+        limit_per_vertex: int | None = None,
+    ) -> tuple[list[int], dict[int, Any]]:
+        """`adjacent_to_keys` (same arguments, same list) and the stored id of each far end
+        reached (key -> id): the keys-and-ids projection of a walk's listed layer. One
+        statement reads both from the covering adjacency index where it holds the far id
+        (layout v3: 'out'; one label or none, no per-vertex limit); otherwise, and for ids
+        JSON cannot hold (UUID blobs), the ids are read by key after the keys."""
         d = _direction(direction)
-        wanted = _start_keys(keys, label_ids, limit_per_vertex)
-        if not wanted:
-            return []
-        limited = limit_per_vertex is not None
-        one = len(wanted) == 1 and not limited
-        sql = _key_ids_sql(d, label_key(label_ids), one, limited)
-        params = [int(wanted[0])] if one else _side_params(d, wanted, limit_per_vertex)
-        if max_rows is not None:
-            sql += " LIMIT ?"  # after the ORDER BY, if any: a prefix of the ordered answer
-            params.append(int(max_rows))
-        return self.raw.execute(sql, params).fetchall()
+        labels = label_key(label_ids)
+        if (d != "both" and limit_per_vertex is None and OTHER_ID[_SIDES[d][0][0]] is not None
+                and _loop_ordered(labels, False)):
+            wanted = _start_keys(keys, label_ids)
+            if not wanted:
+                return [], {}
+            try:
+                row = self.raw.execute(_to_key_ids_sql(d, labels), (orjson.dumps([int(k) for k in wanted]).decode(),))
+                tos_text, ids_text = row.fetchone()
+            except sqlite3.OperationalError as e:
+                if "BLOB" not in str(e):
+                    raise
+            else:
+                tos = orjson.loads(tos_text)
+                return tos, dict(zip(tos, orjson.loads(ids_text), strict=True))
+        tos = self.adjacent_to_keys(keys, d, label_ids, limit_per_vertex)
+        distinct = list(dict.fromkeys(tos))
+        if not distinct:
+            return tos, {}
+        return tos, dict(self.raw.execute(_IDS_OF_KEYS_SQL, (orjson.dumps(distinct).decode(),)).fetchall())
 
-    def _per_key_lists(self, d: str, labels: tuple[int, ...], wanted: list[Any], limit: int,
-                       max_rows: int | None, with_ids: bool) -> tuple[list[int], list[Any]]:
-        """The to-keys (and ids) of a per-vertex-limited read of one direction and one label
-        or none, in `adjacent_keys`' order (`_per_key_sql`); `max_rows`: its first that
-        many (each key reads at most that many, and the keys after the cap is reached are
-        not read). ids JSON cannot hold (blobs) raise sqlite3.OperationalError."""
-        per_key = limit if max_rows is None else min(limit, max_rows)
-        cur = self.raw.execute(_per_key_sql(d, labels, with_ids), (int(per_key), orjson.dumps(wanted).decode()))
+    def _per_key_lists(self, d: str, labels: tuple[int, ...], wanted: list[Any], limit: int) -> list[int]:
+        """The to-keys of a per-vertex-limited read of one direction and one label or none,
+        in `adjacent_keys`' order (`_per_key_sql`: one JSON array per key)."""
         tos: list[int] = []
-        ids: list[Any] = []
         loads = orjson.loads
-        try:
-            for (arrays,) in cur:
-                if with_ids:
-                    a, b = loads(arrays)
-                    tos += a
-                    ids += b
-                else:
-                    tos += loads(arrays)
-                if max_rows is not None and len(tos) >= max_rows:
-                    del tos[max_rows:], ids[max_rows:]
-                    break
-        finally:
-            cur.close()
-        return tos, ids
-
-    def adjacent_key_id_lists(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
-    ) -> tuple[list[int], list[Any]]:
-        """`adjacent_key_ids` (same arguments, same rows in the same order) as two lists:
-        the to-keys and their stored ids. One label or none read them as JSON arrays: one
-        row of two without a per-vertex limit (`_key_id_lists_sql`), a row per key with one
-        (`_per_key_sql`); several labels, and ids JSON cannot hold (UUIDs stored as blobs),
-        split the rows of `adjacent_key_ids`."""
-        labels = label_key(label_ids)
-        if limit_per_vertex is not None and len(labels) <= 1 and self.far_ids_covered(direction):
-            wanted = _start_keys(keys, label_ids, limit_per_vertex)
-            if not wanted:
-                return [], []
-            keys = wanted
-            try:
-                return self._per_key_lists(_direction(direction), labels, [int(k) for k in wanted],
-                                           int(limit_per_vertex), max_rows, True)
-            except sqlite3.OperationalError as e:
-                if "BLOB" not in str(e):
-                    raise
-        elif limit_per_vertex is None and _loop_ordered(labels, False) and self.far_ids_covered(direction):
-            wanted = _start_keys(keys, label_ids)
-            if not wanted:
-                return [], []
-            keys = wanted  # read once (an iterator) when the rows are needed below
-            one = len(wanted) == 1
-            params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
-            if max_rows is not None:
-                params.append(int(max_rows))
-            try:
-                tos, ids = self.raw.execute(_key_id_lists_sql(_direction(direction), labels, one, max_rows is not None),
-                                            params).fetchone()
-            except sqlite3.OperationalError as e:
-                if "BLOB" not in str(e):
-                    raise
-            else:
-                return orjson.loads(tos), orjson.loads(ids)
-        rows = self.adjacent_key_ids(keys, direction, label_ids, limit_per_vertex, max_rows)
-        return [r[0] for r in rows], [r[1] for r in rows]
-
-    def adjacent_far_ids(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        max_rows: int | None = None,
-    ) -> list[Any]:
-        """The stored ids of `adjacent_key_id_lists` (same rows, same order, no per-vertex
-        limit): for a caller that deduplicates the far ends by id and needs no keys (a
-        light listing's last layer). One JSON array with one label or none; several labels,
-        and ids JSON cannot hold (blobs), take the rows of `adjacent_key_ids`. Only for a
-        direction `far_ids_covered` accepts (StoreError otherwise)."""
-        labels = label_key(label_ids)
-        if _loop_ordered(labels, False) and self.far_ids_covered(direction):
-            wanted = _start_keys(keys, label_ids)
-            if not wanted:
-                return []
-            keys = wanted
-            one = len(wanted) == 1
-            params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
-            if max_rows is not None:
-                params.append(int(max_rows))
-            try:
-                (ids,) = self.raw.execute(_far_ids_sql(_direction(direction), labels, one, max_rows is not None),
-                                          params).fetchone()
-            except sqlite3.OperationalError as e:
-                if "BLOB" not in str(e):
-                    raise
-            else:
-                return orjson.loads(ids)  # type: ignore[no-any-return]
-        return [r[1] for r in self.adjacent_key_ids(keys, direction, label_ids, None, max_rows)]
+        for (array,) in self.raw.execute(_per_key_sql(d, labels), (int(limit), orjson.dumps(wanted).decode())):
+            tos += loads(array)
+        return tos
 
     def adjacent_counts(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
@@ -460,35 +290,26 @@ class AdjacencyMixin(TxBase):
 
     def adjacent_targets(
         self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None, max_rows: int | None = None,
+        limit_per_vertex: int | None = None,
     ) -> list[int]:
         """The `to_key` column of `adjacent_keys` (same multiset: one entry per edge, a
         vertex's first `limit_per_vertex` edges in adjacency order), in no particular order.
-        For callers that only need the set of neighbours (counting k-hop reaches, H5).
-        `max_rows`: stop after that many rows (an arbitrary part of the answer): a bounded
-        read that tells "at most n" from "more" by asking n + 1 (H4's bounded traverser
-        runs); refused with 'both' and a per-vertex limit, which are trimmed in Python."""
+        For callers that only need the set of neighbours (counting k-hop reaches, H5)."""
         d = _direction(direction)
         if d == "both" and limit_per_vertex is not None:  # the limit spans both sides: trimmed in order
-            if max_rows is not None:
-                raise StoreError("adjacent_targets: max_rows needs a single direction or no per-vertex limit")
             return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
         wanted = _start_keys(keys, label_ids, limit_per_vertex)
         if not wanted:
             return []
         limited = limit_per_vertex is not None
-        capped = max_rows is not None
         if limited and d != "both" and len(label_key(label_ids)) <= 1:
-            return self._per_key_lists(d, label_key(label_ids), [int(k) for k in wanted], int(limit_per_vertex),
-                                       max_rows, False)[0]
+            return self._per_key_lists(d, label_key(label_ids), [int(k) for k in wanted], int(limit_per_vertex))
         if len(wanted) == 1 and d != "both" and not limited:
-            sql = _one_target_sql(d, label_key(label_ids), capped)
+            sql = _one_target_sql(d, label_key(label_ids))
             params = [int(wanted[0])]
         else:
-            sql = _targets_sql(d, label_key(label_ids), limited, capped)
+            sql = _targets_sql(d, label_key(label_ids), limited)
             params = _side_params(d, wanted, limit_per_vertex)
-        if capped:
-            params.append(int(max_rows))  # type: ignore[arg-type]
         return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
 
     def edges_joining(

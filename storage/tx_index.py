@@ -19,6 +19,7 @@ from typing import Any
 
 from storage._sql import padded_chunks, placeholders, unique
 from storage.errors import StoreError
+from storage.rows import VertexRow
 from storage.tx_base import TxBase
 
 _ADD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key) VALUES (?, ?, ?, ?)"
@@ -47,6 +48,20 @@ def _eq_count_sql(n: int) -> str:
         f"SELECT count(DISTINCT elem_key) FROM index_entries "
         f"WHERE index_id = ? AND value IN ({placeholders(n)})"
     )
+
+
+@lru_cache(maxsize=64)
+def _index_rows_sql(n: int) -> str:
+    return (
+        f"SELECT v.key, v.id, v.label_id, v.props FROM index_entries AS ie CROSS JOIN vertices AS v "
+        f"ON v.key = ie.elem_key WHERE ie.index_id = ? AND ie.value IN ({placeholders(n)})"
+    )
+
+
+_INDEX_ROWS_ONE = (
+    "SELECT v.key, v.id, v.label_id, v.props FROM index_entries AS ie CROSS JOIN vertices AS v "
+    "ON v.key = ie.elem_key WHERE ie.index_id = ? AND ie.value = ? ORDER BY ie.elem_key"
+)
 
 
 def _type_class(value: Any) -> int:
@@ -99,6 +114,24 @@ def _distinct(rows: Iterable[Any], limit: int | None, seen: dict[int, None] | No
 
 class IndexMixin(TxBase):
     __slots__ = ()
+
+    def index_rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
+        """The vertex rows with an entry of any of `values` in index `index_id`, each once,
+        in key order (what `index_eq` then `vertices_by_keys` give, sorted by key), by one
+        statement joining the entries to the rows. Duplicates (several values, a
+        multi-valued property) and the order are settled here: a SQL DISTINCT / ORDER BY
+        would sort the rows with their property JSON in a temp b-tree."""
+        make = VertexRow._make
+        if len(values) == 1:  # one value: entries come once per element, in key order
+            return [make(r) for r in self.raw.execute(_INDEX_ROWS_ONE, (index_id, values[0]))]
+        wanted = unique(values)
+        if not wanted:
+            return []
+        found: dict[int, Any] = {}
+        for size, part in padded_chunks(wanted):
+            for r in self.raw.execute(_index_rows_sql(size), [index_id, *part]):
+                found[r[0]] = r
+        return [make(found[k]) for k in sorted(found)]
 
     def index_add(self, index_id: int, value: Any, elem_key: int, elem_kind: str = "v") -> None:
         """Add one entry (a no-op if it exists). `elem_kind` is 'v' or 'e': it lets deleting an

@@ -244,23 +244,6 @@ def sqlite_app(base: Path, modes: dict[str, str]) -> Iterator[tuple[SyncASGIClie
 
 
 @pytest.fixture
-def runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The step names of the traverser requests answered by their direct plan
-    (`runtime/direct_algorithms.run`), recorded as they run."""
-    from gremlin_engine.runtime import direct_algorithms
-
-    seen: list[str] = []
-    real = direct_algorithms.run
-
-    def recording(graph: Any, plan: Any, values: list[Any], *args: Any) -> Any:
-        seen.append(plan.algorithm.name)
-        return real(graph, plan, values, *args)
-
-    monkeypatch.setattr(direct_algorithms, "run", recording)
-    return seen
-
-
-@pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[SyncASGIClient]:
     from rest_adapter.app import create_app, open_registry
 

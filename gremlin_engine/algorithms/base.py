@@ -27,10 +27,10 @@ from typing import Any, ClassVar, TypeVar
 from gremlin_engine.errors import HugeliteError, IllegalArgument
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.steps.base import Step
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 
-from . import budget as budgets
 from .steps import NO_LIMIT, EdgeStep, check_vertex_label, conditions, rule_matches
 
 BATCH = 1000  # frontier vertices per adjacency call
@@ -77,7 +77,6 @@ class Walker:
         self.seed = seed
         self._request = request
         self._rng: random.Random | None = None
-        self.budget = budgets.current()  # a bounded run's row budget (`budget.py`), else None
         # the runtime's own store access, whose storage reaches below are safe; a filtering
         # view (SubgraphStrategy...) forwards unknown names to the access it wraps, so its
         # *class* is what tells (reaching through it would read what it filters out)
@@ -195,24 +194,9 @@ class Walker:
             lim = step.skip_degree if step.skip_degree > 0 else step.max_degree
             if lim != NO_LIMIT:
                 kwargs["limit_per_vertex"] = lim
-        budget = self.budget
-        if budget is not None:  # a bounded run: count the read first (see budget.py)
-            self._fit(budget, chunk, step, kwargs.get("limit_per_vertex"))
         if edges or step.edge_rules:
-            got = self.access.adjacent_edges(chunk, step.direction, step.labels, **kwargs)
-        else:
-            got = self.access.adjacent_vertices(chunk, step.direction, step.labels, **kwargs)
-        if budget is not None:
-            budget.spend(len(got))
-        return got
-
-    def _fit(self, budget: budgets.RowBudget, chunk: Sequence[Vertex], step: EdgeStep, limit: int | None) -> None:
-        tx = getattr(self.store, "tx", None)
-        keys = [v.key for v in chunk]
-        if tx is None or None in keys or not hasattr(self.schema, "edge_label_ids"):
-            raise budgets.OverBudget
-        lids = list(dict.fromkeys(self.schema.edge_label_ids(list(step.labels)))) if step.labels else None
-        budget.fit(tx, keys, step.direction, lids, limit)
+            return self.access.adjacent_edges(chunk, step.direction, step.labels, **kwargs)  # type: ignore[no-any-return]
+        return self.access.adjacent_vertices(chunk, step.direction, step.labels, **kwargs)  # type: ignore[no-any-return]
 
     def adjacency(self, frontier: Sequence[Vertex], step: EdgeStep, edges: bool = False
                   ) -> Iterator[tuple[Vertex, list[Any]]]:
@@ -290,7 +274,8 @@ class Nodes:
     def vertices(self, nodes: Sequence[Any]) -> list[Vertex]:
         raise NotImplementedError
 
-    def flat(self, nodes: Sequence[Any], step: EdgeStep, ordered: bool = True) -> Iterator[list[Any]] | None:
+    def flat(self, nodes: Sequence[Any], step: EdgeStep, ordered: bool = True,
+             with_ids: bool = False) -> Iterator[list[Any]] | None:
         """Neighbours of whole chunks, flat (see `KeyNodes.flat`); None: use `expand`."""
         return None
 
@@ -343,6 +328,8 @@ class KeyNodes(Nodes):
     def __init__(self, walker: Walker, tx: Any) -> None:
         super().__init__(walker)
         self.tx = tx
+        #: key -> stored id of the vertices a listed layer reached (`flat(..., with_ids=True)`)
+        self._ids: dict[int, Any] = {}
 
     def start(self, v: Vertex) -> int:
         return int(v.key)  # type: ignore[arg-type]
@@ -364,10 +351,7 @@ class KeyNodes(Nodes):
                 continue
             grouped: dict[int, list[int]] = {}
             per_vertex = None if lim == NO_LIMIT else lim
-            budget = w.budget
-            rows = (self.tx.adjacent_keys(chunk, step.direction, lids, per_vertex) if budget is None
-                    else budget.adjacency(self.tx, chunk, step.direction, lids, per_vertex, "pairs"))
-            for frm, to in rows:
+            for frm, to in self.tx.adjacent_keys(chunk, step.direction, lids, per_vertex):
                 items = grouped.get(frm)
                 if items is None:
                     grouped[frm] = [to]
@@ -377,14 +361,27 @@ class KeyNodes(Nodes):
             for k in chunk:
                 yield k, apply(None, grouped.get(k, []), step, False)  # type: ignore[arg-type]
 
-    def flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool = True) -> Iterator[list[int]] | None:
+    def flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool = True,
+             with_ids: bool = False) -> Iterator[list[int]] | None:
         """The neighbour keys of whole chunks of `nodes`, flat and in adjacency order, when no
         per-vertex rule needs them grouped (no `skip_degree`, no `sample`: `max_degree` is
         the per-vertex LIMIT in SQL); else None. The hot loop of k-out / k-neighbor.
         `ordered=False` lets storage skip sorting the rows: for callers that only count
-        what they reach, where the order cannot show."""
+        what they reach, where the order cannot show. `with_ids`: a layer the answer lists
+        (ordered): the far ends' ids are read with the keys (`tx.adjacent_to_key_ids`) and
+        kept for `ids`, so the listing reads no vertex by key afterwards."""
         if step.skip_degree > 0 or step.sample != NO_LIMIT:
             return None
+        if with_ids:
+            kept = self._ids
+            read = self.tx.adjacent_to_key_ids
+
+            def keys_and_ids(chunk: list[int], d: Any, lids: Any, lim: Any) -> list[int]:
+                tos, ids = read(chunk, d, lids, lim)
+                kept.update(ids)
+                return tos
+
+            return self._chunked(nodes, step, keys_and_ids, "keys")
         return self._flat(nodes, step, ordered or not hasattr(self.tx, "adjacent_targets"))
 
     def pairs(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[list[tuple[int, int]]] | None:
@@ -411,22 +408,17 @@ class KeyNodes(Nodes):
     def _chunked(self, nodes: Sequence[int], step: EdgeStep, read: Any, shape: str) -> Iterator[list[Any]]:
         """`read(chunk, direction, label ids, per-vertex limit)` over `nodes` in chunks, with
         the walker's cancellation checks and iteration counters kept in one place. `shape`
-        names what `read` gives ("pairs", "keys", "targets": see `RowBudget.adjacency`), which
-        a bounded run reads through its budget instead."""
+        names what `read` gives ("pairs", "keys", "targets")."""
         w = self.walker
         lids = self._label_ids(step)
         lim = None if step.max_degree == NO_LIMIT else step.max_degree
-        budget = w.budget
         for start in range(0, len(nodes), self.CHUNK):
             w.ctx.check()
             chunk = nodes[start:start + self.CHUNK]
             w.vertex_iterations += len(chunk)
             if lids is not None and not lids:
                 continue
-            if budget is None:
-                rows = read(chunk, step.direction, lids, lim)
-            else:
-                rows = budget.adjacency(self.tx, chunk, step.direction, lids, lim, shape)
+            rows = read(chunk, step.direction, lids, lim)
             w.edge_iterations += len(rows)
             yield rows
 
@@ -443,7 +435,25 @@ class KeyNodes(Nodes):
         return [found[k] for k in keys if k in found]
 
     def ids(self, nodes: Sequence[int]) -> list[Any]:
-        return [v.id for v in self.vertices(nodes)]
+        """The ids of `nodes` (in order; keys no longer stored are left out): an ids-only
+        projection, no vertex row built (a k-out listing's answer is its ids alone). Ids a
+        listed layer read with its keys (`flat(..., with_ids=True)`) are used as they are;
+        the rest take one storage statement per chunk."""
+        kept = self._ids
+        keys = list(nodes)
+        missing = [k for k in keys if k not in kept]
+        for start in range(0, len(missing), self.CHUNK):
+            part = missing[start:start + self.CHUNK]
+            got = self.tx.vertex_ids(part)
+            if len(got) == len(part):
+                kept.update(zip(part, got, strict=True))
+            else:  # a key without a vertex (left out): looked up one by one
+                for k in part:
+                    one = self.tx.vertex_ids([k])
+                    if one:
+                        kept[k] = one[0]
+        from_storage = idc.from_storage
+        return [Long(i) if type(i) is int else from_storage(i) for i in (kept[k] for k in keys if k in kept)]
 
     def path_edges(self, paths: Sequence[Sequence[int]], step: EdgeStep) -> list[Edge]:
         """The first edge (adjacency order) joining each consecutive pair of every path, each

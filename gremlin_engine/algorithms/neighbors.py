@@ -113,6 +113,53 @@ def _post_result(key: str, found: list[tuple[int, Any]], parents: Parents, opts:
     }
 
 
+#: parameter sets whose settled options one schema snapshot keeps per step (then emptied)
+SETTLED_MAX = 256
+
+
+def settled(name: str, settle: Any, req: Mapping[str, Any], schema: Any) -> Any:
+    """`settle(req, schema)`, kept on the schema snapshot per parameter set (the request
+    without its `source`): the checks and options are a function of those alone, and the
+    snapshot is replaced on every schema change. A failing check raises and is never kept;
+    a request whose parameters cannot be keyed exactly is settled afresh."""
+    derived = getattr(getattr(schema, "service", None), "derived", None)
+    key = _params_key(req)
+    if derived is None or key is None:
+        return settle(req, schema)
+    memo: dict[Any, Any] = derived(("algorithm options", name), dict)
+    found = memo.get(key)
+    if found is None:
+        found = settle(req, schema)
+        if len(memo) >= SETTLED_MAX:
+            memo.clear()
+        memo[key] = found
+    return found
+
+
+def _params_key(req: Mapping[str, Any]) -> Any:
+    """The request's parameters but `source`, with each value's exact type (1, 1.0, True
+    and "1" check differently), or None when a value is not a plain one."""
+    try:
+        return tuple(sorted((k, _frozen(v)) for k, v in req.items() if k != "source"))
+    except (TypeError, _Unkeyable):
+        return None
+
+
+class _Unkeyable(Exception):
+    pass
+
+
+def _frozen(v: Any) -> Any:
+    t = type(v)
+    if t is list or t is tuple:
+        return (t.__name__, tuple(_frozen(x) for x in v))
+    if t is dict:
+        return ("dict", tuple(sorted((k, _frozen(x)) for k, x in v.items())))
+    if v is None or t in (str, int, float, bool) or isinstance(v, int):
+        return (t, v)
+    raise _Unkeyable
+
+
 class KoutStep(AlgorithmStep):
     name = "hg_kout"
 
@@ -120,7 +167,7 @@ class KoutStep(AlgorithmStep):
     def settle(req: Mapping[str, Any], schema: Any) -> tuple[_Options, int, bool]:
         """The request's checked options, capacity and `nearest`: every 400 of a bad
         parameter, in this order, before the source is looked up. A function of the
-        request's parameters and the schema alone, so `light.py` may remember it."""
+        request's parameters and the schema alone."""
         opts = _Options(req, schema, "k-out")
         cap = capacity(get_int(req, "capacity", DEFAULT_CAPACITY))
         if not opts.post and cap != NO_LIMIT and (opts.limit == NO_LIMIT or opts.limit > cap):
@@ -128,7 +175,7 @@ class KoutStep(AlgorithmStep):
         return opts, cap, get_bool(req, "nearest", True)
 
     def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
-        opts, cap, nearest = self.settle(req, walker.schema)
+        opts, cap, nearest = settled(self.name, self.settle, req, walker.schema)
         source = walker.vertex(req.get("source"))
         nodes = _nodes(walker, opts)
         found, parents = self._walk(walker, nodes, source, opts, cap, nearest)
@@ -160,7 +207,7 @@ class KoutStep(AlgorithmStep):
             new: list[Any] = []
             seen = visited if nearest else {skey}
             if not opts.track:  # the hot loop: keys (or ids) only, no parent records
-                new = _layer(nodes, latest, opts, seen, bound)
+                new = _layer(nodes, latest, opts, seen, bound, listed=depth_left == 0)
                 if nearest:
                     visited.update(new if isinstance(nodes, KeyNodes) else map(key, new))
             else:
@@ -191,9 +238,11 @@ class KoutStep(AlgorithmStep):
         return (latest if done == opts.max_depth else []), parents
 
 
-def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound: int) -> list[Any]:
-    """The next BFS layer: neighbours of `front` not in `seen`, each once, at most `bound`."""
-    flat = nodes.flat(front, opts.step, ordered=not opts.count_only)
+def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound: int,
+           listed: bool = False) -> list[Any]:
+    """The next BFS layer: neighbours of `front` not in `seen`, each once, at most `bound`.
+    `listed`: the answer lists this layer's ids (read with the keys, see `KeyNodes.flat`)."""
+    flat = nodes.flat(front, opts.step, ordered=not opts.count_only, with_ids=listed and not opts.count_only)
     if flat is not None:  # keys, one flat list per adjacency call: dedup and tests in C
         if opts.count_only and bound == NO_LIMIT:
             # counted, not listed: which keys, not their order (the next layer's reads and
@@ -204,14 +253,8 @@ def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound
             reached.difference_update(seen)
             return list(reached)
         fresh: dict[Any, Any] = {}
-        carried = False
         for tos in flat:
-            # first appearances, in order; a dict (key -> id, a light listing's layer read
-            # with its ids) is that already, built by its reader in one pass
-            if type(tos) is dict:
-                firsts, carried = tos, True
-            else:
-                firsts = dict.fromkeys(tos)
+            firsts = dict.fromkeys(tos)  # first appearances, in order
             for k in seen.intersection(firsts):
                 del firsts[k]
             fresh.update(firsts)  # a key already in `fresh` keeps its place
@@ -220,8 +263,6 @@ def _layer(nodes: Nodes, front: list[Any], opts: _Options, seen: set[Any], bound
         new = list(fresh)
         if bound != NO_LIMIT:
             del new[bound:]
-        if carried:  # the ids ride along as the values: the reader may answer from them
-            nodes.keep(new, fresh)  # type: ignore[attr-defined]
         return new
     found: set[Any] = set()
     new: list[Any] = []
@@ -258,7 +299,7 @@ class KneighborStep(AlgorithmStep):
         return _Options(req, schema, "k-neighbor")
 
     def run(self, req: Mapping[str, Any], walker: Walker) -> dict[str, Any]:
-        opts = self.settle(req, walker.schema)
+        opts = settled(self.name, self.settle, req, walker.schema)
         source = walker.vertex(req.get("source"))
         nodes = _nodes(walker, opts)
         start = nodes.start(source)
@@ -319,7 +360,7 @@ class KneighborStep(AlgorithmStep):
 def reach(nodes: Nodes, start: Any, opts: _Options, include_source: bool) -> tuple[list[tuple[int, list[Any]]], int]:
     """k-neighbor's layers without paths: (depth, vertices) in discovery order (the source
     first at depth 0 when `include_source`), at most `opts.limit` vertices in all, and
-    their number: the hot loop of a GET k-neighbor (also run by `light.py`)."""
+    their number: the hot loop of a GET k-neighbor."""
     key = nodes.key
     layers: list[tuple[int, list[Any]]] = [(0, [start])] if include_source else []
     count = len(layers)
@@ -331,7 +372,7 @@ def reach(nodes: Nodes, start: Any, opts: _Options, include_source: bool) -> tup
         remaining = NO_LIMIT if budget == NO_LIMIT else budget - count
         if remaining == 0:
             break
-        new = _layer(nodes, latest, opts, seen, remaining)
+        new = _layer(nodes, latest, opts, seen, remaining, listed=True)
         seen.update(new if by_key else map(key, new))
         layers.append((depth, new))
         count += len(new)

@@ -22,11 +22,9 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
 
     def __init__(
         self, tx: Any, schema_service: Any, schema_mode: str = "strict", graph_mode: str | None = "NONE",
-        bridge: SchemaBridge | None = None,
     ) -> None:
-        # `bridge`: a strict-mode bridge shared by calls that read only (`runtime/direct.py`);
-        # a bridge is bound to `tx` only for auto mode's schema creation
-        super().__init__(tx, bridge if bridge is not None else SchemaBridge(schema_service, tx, schema_mode))
+        # the bridge is bound to `tx` for auto mode's schema creation
+        super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode))
         self.schema_mode = schema_mode
         self._graph_mode = graph_mode  # None: read from store metadata when first needed
         self.graph_name: str | None = None

@@ -27,7 +27,7 @@ from typing import Any
 from gremlin_engine import traversal as engine
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken
-from gremlin_engine.runtime import direct, direct_fast, direct_scripts, intent
+from gremlin_engine.runtime import intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
@@ -96,22 +96,6 @@ def execute_script(
     """Runs Gremlin script text; every graph of `registry` is bound by name and as
     `__g_<name>`, `graph_name` is the default graph (`g`, `graph`). The result is a list,
     or with `as_value` the bare value of a script that does not end in a traversal."""
-    plan = direct_scripts.find(registry, graph_name, script, bindings, aliases)
-    if plan is not None and plan is not direct_scripts.LEARN:
-        try:
-            fast = plan.fast  # `ScriptPlan.run`'s first step, inline: one frame less on a point read
-            if fast is not None and cancel is None:
-                value = bindings[plan.single]  # type: ignore[index]
-                results = fast(value) if plan.timeless else fast(value, timeout_ms)
-                if results is not direct_fast.SLOW:
-                    return results
-                results = plan.general(bindings, timeout_ms, cancel)
-            else:
-                results = plan.run(bindings, timeout_ms, cancel)
-        except BaseException as exc:
-            _reraise(exc)
-        if results is not direct.FALLBACK:
-            return results
     token = make_token(timeout_ms, cancel)
     tree = parse(script, token)
     write = intent.script_text_may_write(script, tree)
@@ -133,22 +117,11 @@ def execute_script(
             session.close(exc)
             _reraise(exc)
         session.close(None)
-        if plan is direct_scripts.LEARN and not write:
-            direct_scripts.learn(registry, graph_name, script, bindings, aliases)
         return results
 
 
 def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[Any]:
     """Runs a traversal IR (bytecode, REST handlers) to a fully loaded result list."""
-    if direct.usable(graph):
-        found = engine.direct_plan(ir)
-        if found is not None:
-            try:
-                results = direct.run(graph, found[0], found[1], timeout_ms, cancel)
-            except BaseException as exc:
-                _reraise(exc)
-            if results is not direct.FALLBACK:
-                return results  # type: ignore[no-any-return]
     token = make_token(timeout_ms, cancel)
     write = intent.ir_may_write(ir)
     while True:

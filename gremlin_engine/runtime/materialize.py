@@ -46,7 +46,8 @@ def elements_in(values: Iterable[Any]) -> list[Any]:
                 continue
             seen.add(k)
             if t is list:
-                stack.extend(v)
+                if not _ATOMS.issuperset(map(type, v)):  # a list of ids (a k-out listing): scanned in C
+                    stack.extend(v)
             else:
                 stack.extend(v.keys())
                 stack.extend(v.values())

@@ -1,7 +1,7 @@
 """The optional `GraphAccess` aggregates that storage answers in one statement.
 
 Steps look these up on the access's class (`walk_count`, `walk_count_all`, `group_counts`;
-direct plans also `walk_count_from_id`), so filtering
+the walk count from one id also `walk_count_from_id`), so filtering
 views (which wrap an access through `__getattr__`) and the in-memory test graph never
 offer them and take the general path. Each returns None when it cannot answer (an old
 SQLite, props that are not JSON text, an interrupted statement): the caller then checks its
@@ -21,7 +21,7 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.values import decode_value, decode_vertex_entry
 from gremlin_engine.traversal.tokens import Direction, T
-from storage.tx_aggregates import CHAIN_MAX_HOPS, AggregateUnsupported
+from storage import CHAIN_MAX_HOPS, AggregateUnsupported
 
 #: start vertices per `walk_count` statement (counts add up, so chunks are independent)
 WALK_CHUNK = 5000
@@ -67,8 +67,7 @@ class PushdownsMixin:
         self, ident: Any, hops: Sequence[tuple[Direction, Sequence[str]]], stop: Callable[[], bool] | None = None,
     ) -> int | None:
         """`walk_count([(V(ident), 1)], hops)` in ONE statement that finds the start vertex
-        by id as well (`Tx.walk_count_from_id`), so a direct plan needs no transaction
-        around a lookup and a walk: 0 when `V(ident)` finds nothing. None when it cannot
+        by id as well (`Tx.walk_count_from_id`): 0 when `V(ident)` finds nothing. None when it cannot
         answer: auto mode (`V(id)` also tries alternate ids there), more hops than one
         statement takes, an old SQLite, or `stop` interrupted it. The start is found in
         storage, as `vertices([ident])` finds it (the walk reads storage only either way)."""

@@ -45,7 +45,7 @@ from gremlin_engine.traversal.slots import (
 from gremlin_engine.traversal.tokens import Operator
 from gremlin_engine.traversal.traverser import Context
 
-__all__ = ["CompiledTraversal", "compile_traversal", "direct_plan", "explain", "has_atom", "run", "shape_of"]
+__all__ = ["CompiledTraversal", "compile_traversal", "explain", "run"]
 
 
 def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTraversal:
@@ -142,16 +142,14 @@ def _has_atom(key: Any, atoms: set[Any]) -> bool:
 
 
 class _Template:
-    """A compiled traversal with markers in its slots, the plan to rebind them, and its
-    `Direct` when the shape is one fused read (`direct.py`; None otherwise)."""
+    """A compiled traversal with markers in its slots, and the plan to rebind them."""
 
-    __slots__ = ("traversal", "plan", "bind", "direct")
+    __slots__ = ("traversal", "plan", "bind")
 
-    def __init__(self, traversal: CompiledTraversal, plan: Any, direct: Any = None) -> None:
+    def __init__(self, traversal: CompiledTraversal, plan: Any) -> None:
         self.traversal = traversal
         self.plan = plan
         self.bind = binder(plan)
-        self.direct = direct
 
 
 #: cache entry of a slotted shape whose steps cannot be rebound: cached per literal instead
@@ -212,9 +210,7 @@ def _template(ir: TraversalIR, values: list[Any], strategies: bool, key: Any) ->
         plan = make_plan(traversal, markers)
     except Unslottable:
         return None
-    from gremlin_engine.traversal.direct import describe
-
-    return _Template(traversal, plan, describe(traversal, plan, markers))
+    return _Template(traversal, plan)
 
 
 def _by_literal(ir: TraversalIR, strategies: bool) -> CompiledTraversal:
@@ -244,72 +240,6 @@ def _compile_remembered(key: Any, ir: TraversalIR, strategies: bool) -> Compiled
     if _shareable(traversal):
         _remember(key, traversal)
     return traversal
-
-
-def shape_of(ir: TraversalIR) -> tuple[Any, list[Any]] | None:
-    """(the compiled-cache key of `ir`'s shape, its slot values in slot order), or None
-    when the IR has no cacheable shape. For callers that map their own inputs onto slots
-    (`runtime/direct_scripts.py`)."""
-    values: list[Any] = []
-    try:
-        return _shape_ir(ir, values), values
-    except _NoKey:
-        return None
-
-
-def has_atom(key: Any, atoms: set[Any]) -> bool:
-    """Whether one of the (type, value) pairs `atoms` occurs in a shape key."""
-    return _has_atom(key, atoms)
-
-
-def direct_plan(ir: TraversalIR, strategies: bool = True) -> tuple[Any, list[Any]] | None:
-    """(`Direct`, the run's slot values) when `ir`'s compiled shape is one fused read
-    (`direct.py`), else None: the caller then runs the traversal as usual. Compiles and
-    caches the shape on first sight, exactly as `run()` would."""
-    steps = ir.steps
-    if ir.source or ir.anonymous or not steps or len(steps) > _DIRECT_MAX_STEPS:
-        return None
-    if steps[0].name not in ("V", "E") and not (steps[0].name == "inject" and len(steps) == 2 and len(steps[0].args) == 1):
-        return None  # cannot be a direct shape: not worth walking (a REST batch injects 500 maps)
-    key = _element_key(ir, strategies)
-    if key is not None:  # a bare V(id) / E(id): REST GET by id
-        values: list[Any] = [ir.steps[0].args[0]]
-    else:
-        values = []
-        try:
-            key = (strategies, _shape_ir(ir, values))
-        except _NoKey:
-            return None
-        if not values:
-            return None
-    found = _cached(key)
-    if found is None:
-        try:
-            _compiled(ir, strategies)
-        except Exception:  # the caller's ordinary run raises it where errors belong
-            return None
-        found = _cached(key)
-    direct = getattr(found, "direct", None)
-    return None if direct is None else (direct, values)
-
-
-#: instructions of the longest IR a direct shape comes from (`V(id).repeat(..).times(k).count()`
-#: is four; a little slack for shapes the strategies fold, e.g. a `barrier()` between hops)
-_DIRECT_MAX_STEPS = 8
-
-
-def _element_key(ir: TraversalIR, strategies: bool) -> Any:
-    """`(strategies, _shape_ir(ir))` for a root `V(id)` / `E(id)` of one slottable id, built
-    directly (the general walk costs more than the read it keys); None for anything else."""
-    if ir.source or ir.anonymous or len(ir.steps) != 1:
-        return None
-    ins = ir.steps[0]
-    if ins.name not in ("V", "E") or len(ins.args) != 1:
-        return None
-    cls = slot_class(ins.args[0])
-    if cls is None or cls is dict:
-        return None
-    return (strategies, (False, (), ((ins.name, _SLOT, (cls,)),)))
 
 
 def _sack_merge(sack: tuple[Any, ...] | None) -> Any:
@@ -357,8 +287,29 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
 def run_compiled(
     traversal: CompiledTraversal, access: GraphAccess, *, cancel: CancelToken | None = None
 ) -> Iterator[Any]:
+    """Runs a compiled traversal; a generator of result objects (bulk expanded).
+
+    A traversal that is ONE step offering `answer(access)` (the fused point reads of
+    `steps/point.py`: a list of results, or None to run as usual) with the default source
+    options is answered by that method: its results are plain objects of bulk one, so
+    no context, traverser or generator is needed to produce them."""
+    steps = traversal.steps
+    if len(steps) == 1 and _plain_options(traversal):
+        answer = getattr(steps[0], "answer", None)
+        if answer is not None:
+            token = cancel or CancelToken()
+            token.check()
+            found = answer(access)
+            if found is not None:
+                return iter(found)
     ctx = _context(traversal, access, cancel)
     return objects(execute(traversal, (), ctx), ctx.cancel)
+
+
+def _plain_options(traversal: CompiledTraversal) -> bool:
+    """No side effects, sack or view strategies (which wrap the access) on the source."""
+    opts: SourceOptions | None = getattr(traversal, "options", None)
+    return opts is None or (not opts.side_effects and opts.sack is None and not opts.strategies)
 
 
 def run(

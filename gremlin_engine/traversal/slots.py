@@ -329,39 +329,3 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
 
     made[pid] = make
     return make
-
-
-def sub_binder(plan: Any, obj: Any) -> Binder | None:
-    """The binder of the part of a template that is `obj` (found by identity), when every
-    slot of `plan` lies inside it; else None. A direct plan (`traversal/direct.py`) binds
-    just the piece it reads (a condition list) instead of copying the whole template."""
-    node = _find(plan, obj, set())
-    if node is None or _slots_in(node) != _slots_in(plan):
-        return None
-    return binder(node)
-
-
-def _find(plan: Any, obj: Any, seen: set[int]) -> Any:
-    if plan[0] == "slot" or id(plan) in seen:
-        return None
-    seen.add(id(plan))
-    if plan[1] is obj:
-        return plan
-    for _pos, sub in plan[2]:
-        found = _find(sub, obj, seen)
-        if found is not None:
-            return found
-    return None
-
-
-def _slots_in(plan: Any) -> set[int]:
-    out: set[int] = set()
-    stack, seen = [plan], set()
-    while stack:
-        node = stack.pop()
-        if node[0] == "slot":
-            out.add(node[1])
-        elif id(node) not in seen:
-            seen.add(id(node))
-            stack.extend(sub for _pos, sub in node[2])
-    return out

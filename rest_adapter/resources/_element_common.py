@@ -8,7 +8,6 @@ transaction: a failing batch leaves nothing behind), and serialise the result.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Mapping
 from itertools import repeat
 from operator import is_
@@ -60,33 +59,19 @@ def cardinality_of(graph: Graph) -> Any:
 
 
 def _settled(graph: Graph) -> tuple[Any, dict[str, bool]]:
-    """(`cardinality_of`, {key: shows one value as a list}) for the schema snapshot in force.
-
-    Both are remembered per snapshot: the schema service replaces its snapshot object on
-    every change (and `Graph.clear` the service), so while the same object is in force every
-    key's answer stands, and a GET by id makes no closure and no schema lookup per key. A
-    service without snapshots gets a fresh pair per call (looked up as before)."""
+    """(`cardinality_of`, {key: shows one value as a list}) for the schema in force,
+    cached on its snapshot (`SchemaService.derived`): while it stands every key's answer
+    does, and a GET by id makes no closure and no schema lookup per key."""
     schema = graph.schema
-    snap = getattr(schema, "_snap", None)  # the snapshot in force, None until loaded
-    held = _BY_SCHEMA.get(schema)
-    if held is not None and held[0] is snap and snap is not None:
-        return held[1]
-    snapshot = getattr(schema, "_snapshot", None)
-    snap = snapshot() if snapshot is not None else None  # loads it when needed
 
-    def card(key: str) -> Any:
-        pk = schema.property_key(key)
-        return pk.cardinality if pk is not None else None
+    def make() -> tuple[Any, dict[str, bool]]:
+        def card(key: str) -> Any:
+            pk = schema.property_key(key)
+            return pk.cardinality if pk is not None else None
 
-    pair: tuple[Any, dict[str, bool]] = (card, {})
-    if snap is not None:
-        _BY_SCHEMA[schema] = (snap, pair)
-    return pair
+        return card, {}
 
-
-#: schema service -> (its snapshot, (cardinality_of, multi memo)); an entry goes with its
-#: service (a dropped or cleared graph's)
-_BY_SCHEMA: weakref.WeakKeyDictionary[Any, tuple[Any, tuple[Any, dict[str, bool]]]] = weakref.WeakKeyDictionary()
+    return schema.derived(("vertex json",), make)  # type: ignore[no-any-return]
 
 
 def vertices_json(graph: Graph, vertices: list[Any]) -> list[dict[str, Any]]:

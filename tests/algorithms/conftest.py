@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
-from gremlin_engine.runtime import direct
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 
@@ -19,7 +18,7 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 @contextmanager
 def file_graph(tmp_path: Path, mode: str, schema: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[Graph]:
     """A file-store graph `g` in `mode` ("strict" creates `schema`'s items, "auto" none),
-    closed afterwards: the light-request tests read through pooled file connections."""
+    closed afterwards."""
     store = str(tmp_path / "g.db")
     GraphRegistry.init_store(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
     reg = GraphRegistry(evaluation_timeout_ms=60000)
@@ -72,12 +71,3 @@ def make_graph(registry: GraphRegistry) -> Any:
 
     return make
 
-
-def through_pipeline(monkeypatch: pytest.MonkeyPatch, fn: Any) -> Any:
-    """`fn()` with direct plans switched off: what the step pipeline answers, to compare a
-    direct or light answer with."""
-    monkeypatch.setattr(direct, "ENABLED", False)
-    try:
-        return fn()
-    finally:
-        monkeypatch.setattr(direct, "ENABLED", True)

@@ -14,7 +14,7 @@ from gremlin_engine.runtime import api
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from rest_adapter.resources import _element_common as c
-from tests.runtime.direct_fast_graph import load, loaded_graph
+from tests.runtime.point_graph import load, loaded_graph
 
 
 @pytest.fixture

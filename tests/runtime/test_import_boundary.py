@@ -25,7 +25,6 @@ NEVER_FOR_READS = (
     "rest_adapter",
     "gremlin_engine.algorithms",
     "gremlin_engine.io",
-    "gremlin_engine.runtime.direct_algorithms",
     "gremlin_engine.traversal.steps.strings",
     "gremlin_engine.traversal.steps.lists",
     "gremlin_engine.traversal.steps.conversions",

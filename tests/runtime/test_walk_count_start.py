@@ -1,7 +1,6 @@
 """The pipeline's walk count from one root `V(id)` (strategies/walk_count.py `start`): it asks
 `walk_count_from_id` (one join-chain statement) before running the start step. Every count
-is compared with the steps themselves (`withoutStrategies(WalkCountStrategy)`), with the
-direct route off so the pipeline answers: ids of every type, missing ids, self-loops,
+is compared with the steps themselves (`withoutStrategies(WalkCountStrategy)`): ids of every type, missing ids, self-loops,
 parallel edges, more hops than one statement takes, auto mode, a template bound with
 other ids, pending writes of the same script, cancel.
 """
@@ -19,7 +18,7 @@ from gremlin_engine import traversal as engine
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.limits import CancelToken
-from gremlin_engine.runtime import api, direct
+from gremlin_engine.runtime import api
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.ir import TraversalIR
@@ -81,12 +80,6 @@ def graph(request: Any, tmp_path: Path) -> Iterator[Graph]:
         yield g
     finally:
         registry.close_all()
-
-
-@pytest.fixture(autouse=True)
-def pipeline_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The direct route off: the step pipeline answers every call here."""
-    monkeypatch.setattr(direct, "ENABLED", False)
 
 
 def _unfused(script: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from storage import Store, open_store, tables, tx_point
+from storage import Store, open_store, tables
 
 
 @pytest.fixture(scope="module")
@@ -170,10 +170,6 @@ def test_neighbour_ids_read_the_adjacency_index_alone(big_store) -> None:
     for direction, want in cases:
         for sql, lines in plans_of(big_store, lambda tx, d=direction: tx.neighbour_ids("v1", d, [1])):
             assert lines == want, (sql, lines)
-        sql, _repeat, _col = tx_point.neighbour_ids_statement(direction, [1])
-        with big_store.read() as tx:
-            lines = [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + sql, ("v1",))]
-        assert lines == want, (sql, lines)
     plans = plans_of(big_store, lambda tx: tx.neighbour_ids("v1", "both", None))
     assert_indexed(plans, "USING COVERING INDEX ix_edges_out (out_key=?)", "USING COVERING INDEX ix_edges_in (in_key=?)")
     assert sum("SEARCH v " in ln for _sql, lines in plans for ln in lines) == len(by_key), plans

@@ -42,25 +42,31 @@ class PointStep(Step):
         self.keys = keys
         self.is_start = True
 
+    def answer(self, access: Any) -> list[Any] | None:
+        """Every result of this step, or None when the access cannot answer exactly (see
+        module) and the original steps must run. The executor asks this directly when the
+        step is the whole traversal (`traversal.run_compiled`): no traverser is made."""
+        if getattr(type(access), "point_vertex", None) is None:
+            return None
+        found = access.point_vertex(self.source.ids[0])  # type: ignore[index]
+        if not found:
+            return None if found is None else []
+        mode = self.mode
+        if mode == "id":
+            return [found[0]]
+        if mode == "label":
+            return [found[1]]
+        return _values(found[2], self.keys)
+
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         ctx.check()
-        access = ctx.access
-        found = None
-        if getattr(type(access), "point_vertex", None) is not None:
-            found = access.point_vertex(self.source.ids[0])  # type: ignore[index]
+        found = self.answer(ctx.access)
         if found is None:
             yield from execute(CompiledTraversal([self.source, self.tail]), it, ctx)
             return
-        if not found:
-            return
-        mode = self.mode
-        if mode == "id":
-            yield ctx.new_traverser(found[0])
-        elif mode == "label":
-            yield ctx.new_traverser(found[1])
-        else:
-            for value in _values(found[2], self.keys):
-                yield ctx.new_traverser(value)
+        new = ctx.new_traverser
+        for value in found:
+            yield new(value)
 
     def __repr__(self) -> str:
         return f"point({self.source!r}.{self.tail!r})"
@@ -101,10 +107,14 @@ class _FusedIdsStep(Step):
     def ask(self, access: Any) -> list[Any] | None:
         raise NotImplementedError
 
+    def answer(self, access: Any) -> list[Any] | None:
+        """Every result of this step (see `PointStep.answer`), or None to run the
+        original steps."""
+        return self.ask(access) if getattr(type(access), self.fast_method, None) is not None else None
+
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         ctx.check()
-        access = ctx.access
-        found = self.ask(access) if getattr(type(access), self.fast_method, None) is not None else None
+        found = self.answer(ctx.access)
         if found is None:
             yield from execute(CompiledTraversal(self.fallback_steps()), it, ctx)
             return

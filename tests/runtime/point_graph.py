@@ -1,5 +1,4 @@
-"""The graph both prepared-callable test files read (`test_direct_fast.py`,
-`test_direct_fast_walk.py`): people with number ids (one beyond 32 bits, a name given
+"""A small graph for point-read tests: people with number ids (one beyond 32 bits, a name given
 twice), things with string ids, parallel edge labels and a self-loop, so id types, both()
 and label filters all have something to get wrong. Kept apart so both files open the same
 graph the same way."""
@@ -9,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
-from gremlin_engine.runtime import api, direct_scripts
+from gremlin_engine.runtime import api
 from gremlin_engine.structure.numbers import Long
 from tests.runtime.conftest import with_schema
 
@@ -48,7 +46,7 @@ def load(graph: Graph) -> None:
 
 @contextmanager
 def loaded_graph(tmp_path: Path, evaluation_timeout_ms: int) -> Iterator[Graph]:
-    """The loaded graph on a file store (prepared callables never serve memory stores)."""
+    """The loaded graph on a file store."""
     registry = GraphRegistry(evaluation_timeout_ms=evaluation_timeout_ms)
     cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "g.db"), schema_mode="strict")
     GraphRegistry.init_store(cfg)
@@ -59,10 +57,3 @@ def loaded_graph(tmp_path: Path, evaluation_timeout_ms: int) -> Iterator[Graph]:
     finally:
         registry.close_all()
 
-
-def learnt_plan(graph: Graph, script: str, bindings: dict[str, Any]) -> Any:
-    """The script plan `script` gets after one ordinary run with these bindings."""
-    graph.execute(script, bindings=bindings)  # learns
-    found = direct_scripts.find(graph.registry, graph.name, script, bindings, None)
-    assert found is not None and found is not direct_scripts.LEARN, script
-    return found
