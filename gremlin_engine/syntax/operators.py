@@ -15,8 +15,21 @@ from typing import Any
 
 from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.structure import numbers as num
+from gremlin_engine.syntax.host import BoundTraversal
+from gremlin_engine.traversal.ir import TraversalIR
+from gremlin_engine.traversal.steps.lists import java_type_name
 
 _DIV_CONTEXT = decimal.Context(prec=34)
+
+
+def _type(v: Any) -> str:
+    """A value's type as a Groovy user knows it (`null`, `Integer`, `ArrayList`), never a
+    Python class name (`NoneType`, `dict`)."""
+    if v is None:
+        return "null"
+    if isinstance(v, TraversalIR | BoundTraversal):
+        return "DefaultGraphTraversal"
+    return java_type_name(v)
 
 
 def _is_num(v: Any) -> bool:
@@ -111,7 +124,7 @@ def binary(op: str, a: Any, b: Any) -> Any:
         if _is_num(a) and _is_num(b):
             return _arith(op, a, b)
         raise StepArgumentError(
-            f"operator '{op}' is not defined for {type(a).__name__} and {type(b).__name__}"
+            f"operator '{op}' is not defined for {_type(a)} and {_type(b)}"
         )
     if op == "==":
         return a == b
@@ -119,7 +132,7 @@ def binary(op: str, a: Any, b: Any) -> Any:
         return a != b
     if (_is_num(a) and _is_num(b)) or (isinstance(a, str) and isinstance(b, str)):
         return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
-    raise StepArgumentError(f"operator '{op}' is not defined for {type(a).__name__} and {type(b).__name__}")
+    raise StepArgumentError(f"operator '{op}' is not defined for {_type(a)} and {_type(b)}")
 
 
 def unary(op: str, v: Any) -> Any:
@@ -132,4 +145,4 @@ def unary(op: str, v: Any) -> Any:
         if cls is num.Long:
             return num.wrap(num.Long, -int(v))
         return cls(-v) if cls is not float else -float(v)
-    raise StepArgumentError(f"operator '{op}' is not defined for {type(v).__name__}")
+    raise StepArgumentError(f"operator '{op}' is not defined for {_type(v)}")
