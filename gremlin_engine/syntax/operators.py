@@ -14,10 +14,10 @@ import math
 from typing import Any
 
 from gremlin_engine.errors import StepArgumentError
+from gremlin_engine.schema.coercion import java_class_name
 from gremlin_engine.structure import numbers as num
 from gremlin_engine.syntax.host import BoundTraversal
 from gremlin_engine.traversal.ir import TraversalIR
-from gremlin_engine.traversal.steps.lists import java_type_name
 
 _DIV_CONTEXT = decimal.Context(prec=34)
 
@@ -25,11 +25,9 @@ _DIV_CONTEXT = decimal.Context(prec=34)
 def _type(v: Any) -> str:
     """A value's type as a Groovy user knows it (`null`, `Integer`, `ArrayList`), never a
     Python class name (`NoneType`, `dict`)."""
-    if v is None:
-        return "null"
     if isinstance(v, TraversalIR | BoundTraversal):
         return "DefaultGraphTraversal"
-    return java_type_name(v)
+    return java_class_name(v)
 
 
 def _is_num(v: Any) -> bool:

@@ -65,7 +65,7 @@ def test_operator_messages_name_groovy_types(client: httpx.Client) -> None:
     """Before: "operator '<' is not defined for set and NoneType" (Python's class names)."""
     answer = gremlin(client, "def x = ({} < null); x")
     assert answer.status_code == 400, answer.text
-    assert answer.json()["message"] == "operator '<' is not defined for LinkedHashSet and null"
+    assert answer.json()["message"] == "operator '<' is not defined for HashSet and null"
     answer = gremlin(client, "[:] - g.V()")
     assert answer.json()["message"] == "operator '-' is not defined for LinkedHashMap and DefaultGraphTraversal"
 
