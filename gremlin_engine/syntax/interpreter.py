@@ -22,7 +22,7 @@ import decimal
 import enum
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass
 from functools import cache
 from typing import Any
 
@@ -155,6 +155,8 @@ class Interpreter:
             raise UnsupportedSyntax(
                 "an anonymous traversal (`__...`) cannot be iterated without a traversal source"
             )
+        else:  # a script's own value: script objects may sit anywhere inside it
+            value = _script_value(value)
         if type(value) is dict:
             return _bounded([{k: _shown(v)} for k, v in value.items()])
         if isinstance(value, list | tuple | set | frozenset | Iterator):
@@ -442,6 +444,24 @@ def _bounded(results: list[Any]) -> list[Any]:
     """A script's results, once within MAX_RESULT_BYTES written out."""
     check_result_size(results)
     return results
+
+
+def _script_value(v: Any) -> Any:
+    """A script value with the script objects inside it (`[g]`, `[g.V()]`, `[P.gt(1)]`,
+    `[graph]`) written as Groovy's `toString` shows them: they are no result values, and a
+    Python repr (`TraversalSourceRef(graph='g', ...)`) or a serialisation error (599 on the
+    wire) is all a client got for them before."""
+    if isinstance(v, TraversalSourceRef):
+        return f"graphtraversalsource[{v.graph}, standard]"
+    if isinstance(v, BoundTraversal):
+        return str(v.ir)
+    if isinstance(v, TraversalIR | P) or (is_dataclass(v) and type(v).__str__ is not object.__str__):
+        return str(v)
+    if type(v) is list or type(v) is tuple:
+        return [_script_value(x) for x in v]
+    if type(v) is dict:
+        return {k: _script_value(x) for k, x in v.items()}
+    return v
 
 
 def _shown(v: Any) -> Any:

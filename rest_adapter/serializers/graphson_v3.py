@@ -237,7 +237,7 @@ class GraphSONResultWriter:
                     fn = self.writers[cls]
                     break
             else:
-                raise SerializationError(f"cannot serialize a {type(obj).__name__} result in GraphSON: {obj!r:.80}")
+                raise SerializationError(f"cannot serialize a {type(obj).__name__} result in GraphSON")
         self.writers[type(obj)] = fn
         return fn
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 import orjson
+from gremlin_python.driver.client import Client
 from websockets.sync.client import connect
 
 from tests.conftest import RunningServer
@@ -98,3 +99,23 @@ def test_a_graphson_frame_whose_args_are_not_a_map_is_answered(hostile_server: R
             assert status["message"].startswith("request args must be a map"), status
         ws.send('{"requestId":null,"op":"eval","args":{"gremlin":"1+1"}}')
         assert orjson.loads(ws.recv(timeout=10))["result"]["data"]["@value"] == [{"@type": "g:Int32", "@value": 2}]
+
+
+def test_script_objects_inside_a_result_are_shown_as_groovy_shows_them(
+        client: httpx.Client, hostile_server: RunningServer) -> None:
+    """Before: `[g]` answered REST "TraversalSourceRef(graph='modern', ir=g)" (a Python repr)
+    and the WebSocket 599 "cannot serialize a TraversalSourceRef result in GraphBinary:
+    TraversalSourceRef(...)"; `modern` alone, `[__]`, `[g.V()]`, `[P.gt(1)]` the same."""
+    shown = {"[g]": ["graphtraversalsource[modern, standard]"], "[modern]": ["hugegraph[modern]"],
+             "modern": ["hugegraph[modern]"], "[__]": ["__"], "[g.V()]": ["g.V()"], "[P.gt(1)]": ["gt(1i)"],
+             "[a: [g]]": [{"a": ["graphtraversalsource[modern, standard]"]}]}
+    for script, expected in shown.items():
+        answer = gremlin(client, script)
+        assert answer.status_code == 200 and answer.json()["result"]["data"] == expected, (script, answer.text)
+    ws = Client(hostile_server.base_url.replace("http://", "ws://") + "/gremlin", "g")
+    try:
+        for script, expected in shown.items():
+            got = ws.submit(script, request_options={"aliases": {"g": "__g_modern"}}).all().result()
+            assert got == expected, script
+    finally:
+        ws.close()

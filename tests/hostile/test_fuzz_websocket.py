@@ -24,7 +24,11 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from gremlin_python.driver.serializer import GraphBinarySerializersV1, GraphSONSerializersV3d0
+from gremlin_python.driver.serializer import (
+    GraphBinarySerializersV1,
+    GraphSONSerializersV2d0,
+    GraphSONSerializersV3d0,
+)
 from gremlin_python.statics import long
 from hypothesis import given
 from hypothesis import strategies as st
@@ -34,9 +38,11 @@ from websockets.sync.client import ClientConnection, connect
 from tests.conftest import RunningServer, ServerFactory
 from tests.hostile.conftest import MODERN_GRAPH, gremlin
 from tests.hostile.fuzzing import NASTY_STRINGS, any_text, fuzz_settings
+from tests.hostile.script_strategies import scripts as generated_scripts
 
 GRAPHBINARY = GraphBinarySerializersV1()
 GRAPHSON = GraphSONSerializersV3d0()
+GRAPHSON_V2 = GraphSONSerializersV2d0()
 ANSWER_TIMEOUT_S = 20.0
 #: codes that say "the server failed": 500 (a bug) and 599 (it could not write its answer)
 SERVER_FAILURES = {500, 599}
@@ -234,6 +240,20 @@ def test_a_request_after_a_malformed_frame(wire: Wire, frame: bytes | str) -> No
     check(wire, frame)
     answers = wire.exchange(graphbinary("eval", "", {"gremlin": "g.V().count()", "aliases": {"g": "__g_modern"}}))
     assert answers[-1][0] == 200, answers
+
+
+@fuzz_settings(120)
+@given(script=generated_scripts, codec=st.sampled_from(["graphbinary", "graphson3", "graphson2"]))
+def test_generated_scripts_in_every_codec(wire: Wire, script: str, codec: str) -> None:
+    """Scripts of the REST script fuzz, sent as `eval` in each codec: every result either has
+    a representation in it or the request gets an evaluation error, never 500 or 599."""
+    args = {"gremlin": script, "aliases": {"g": "__g_modern"}}
+    if codec == "graphbinary":
+        frame = graphbinary("eval", "", args)
+    else:
+        serializer = GRAPHSON if codec == "graphson3" else GRAPHSON_V2
+        frame = bytes(serializer.build_message(str(uuid.uuid4()), "", "eval", args))
+    check(wire, frame)
 
 
 def test_the_server_is_still_up(fuzz_server: RunningServer) -> None:
