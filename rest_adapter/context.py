@@ -26,7 +26,8 @@ from rest_adapter.errors import HttpError, bad_request
 T = TypeVar("T")
 
 JSON_TYPE = "application/json"
-_TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean"}
+_TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
+               type(None): "null"}
 
 
 def registry_of(request: Request) -> GraphRegistry:

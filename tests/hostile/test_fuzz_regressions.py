@@ -119,3 +119,10 @@ def test_script_objects_inside_a_result_are_shown_as_groovy_shows_them(
             assert got == expected, script
     finally:
         ws.close()
+
+
+def test_a_mode_body_of_the_wrong_type_names_json_types(client: httpx.Client) -> None:
+    """Before: 400 "The request body must be a JSON string or NoneType, but got boolean"."""
+    message = error(client.put("/graphs/modern/mode", content=b"true", headers={"Content-Type": "application/json"}),
+                    400)
+    assert message == "The request body must be a JSON string or null, but got boolean"

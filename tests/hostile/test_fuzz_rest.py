@@ -14,6 +14,7 @@ exclusions when that change is merged):
 
 from __future__ import annotations
 
+import gzip
 import urllib.parse
 from collections.abc import Iterator
 from typing import Any
@@ -36,6 +37,7 @@ from tests.hostile.fuzzing import (
     maybe,
     numbers,
     params_of,
+    raw_bodies,
     request_once_more,
 )
 from tests.rest.hg_elements import build_schema
@@ -362,6 +364,49 @@ def test_gremlin_and_metrics(http: httpx.Client, data: st.DataObject) -> None:
                                           "/metrics/gauges", "/metrics/counters", "/metrics/x", "/versions",
                                           "/apis/version", "/"]))
         send(http, "GET", path, params=data.draw(params_of({"type": st.sampled_from(["json", "x"])})))
+
+
+WRITE_PATHS = ["/graphs/{g}/graph/vertices", "/graphs/{g}/graph/vertices/batch", "/graphs/{g}/graph/edges/batch",
+               "/graphs/{g}/schema/propertykeys", "/graphs/{g}/traversers/customizedpaths", "/gremlin",
+               "/graphs/{g}/jobs/gremlin", "/graphs/{g}/variables/v1", "/graphs/{g}/mode"]
+
+
+@fuzz_settings(60)
+@given(graph=graph_names, data=st.data())
+def test_bodies_in_other_encodings(http: httpx.Client, graph: str, data: st.DataObject) -> None:
+    """Bodies that are not plain JSON: gzip (valid or not), other media types, other charsets."""
+    path = data.draw(st.sampled_from(WRITE_PATHS)).format(g=graph)
+    method = "PUT" if path.endswith(("/mode", "/v1")) else "POST"
+    body = data.draw(st.one_of(hostile.map(encode), raw_bodies.map(bytes), st.binary(max_size=64)))
+    headers = {"Content-Type": data.draw(st.sampled_from([
+        "application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+        "", "application/json; charset=latin-1", "application/octet-stream"]))}
+    coding = data.draw(st.sampled_from([None, "gzip", "gzip", "deflate", "br", "identity", "x"]))
+    if coding:
+        headers["Content-Encoding"] = coding
+        if coding == "gzip" and data.draw(bools):
+            body = gzip.compress(body)
+    response = request_once_more(http, method, path, content=body, headers=headers)
+    check_rest(response, f"{method} {path} headers={headers} body={body[:200]!r}")
+
+
+@fuzz_settings(40)
+@given(graph=graph_names, data=st.data())
+def test_odd_paths_and_query_strings(http: httpx.Client, graph: str, data: st.DataObject) -> None:
+    """Percent-encoding that decodes to nothing valid, NUL, repeated and empty parameters."""
+    odd = st.sampled_from(["%zz", "%00", "%ff%fe", "%C0%AF", "%2e%2e", "%2F", "a%", "%%", "%u0041", "..%5c"])
+    segment = data.draw(st.one_of(odd, segments))
+    base = data.draw(st.sampled_from([
+        "/graphs/{g}/graph/vertices/{s}", "/graphs/{g}/graph/edges/{s}", "/graphs/{g}/schema/vertexlabels/{s}",
+        "/graphs/{g}/tasks/{s}", "/graphs/{g}/variables/{s}", "/graphs/{s}", "/graphs/{g}/traversers/{s}",
+        "/metrics/{s}"]))
+    query = "&".join(data.draw(st.lists(st.one_of(
+        odd, st.sampled_from(["limit=", "limit=1&limit=2", "page", "page=&page=x", "=", "&&", "label=%00",
+                              "properties=%7B%7D", "properties=%7B", "ids=1&ids=%zz", "source=%22%00%22",
+                              "max_depth=1&max_depth=x"])), max_size=4)))
+    url = base.format(g=graph, s=segment) + ("?" + query if query else "")
+    response = request_once_more(http, data.draw(st.sampled_from(["GET", "DELETE", "PUT"])), url)
+    check_rest(response, url)
 
 
 def test_the_server_is_still_up(http: httpx.Client, fuzz_server: RunningServer) -> None:
