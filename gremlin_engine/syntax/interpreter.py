@@ -431,6 +431,8 @@ def _arg_value(v: Any) -> Any:
     a side effect, a sack or a strategy, where a result would carry it out."""
     if isinstance(v, BoundTraversal):
         return v.ir
+    if isinstance(v, TraversalSourceRef):
+        raise UnsupportedSyntax("a traversal source (`g`) cannot be passed as an argument")
     if _is_handle(v):
         raise UnsupportedSyntax(f"a {type(v).__name__} cannot be passed as an argument")
     return v
@@ -461,6 +463,8 @@ def _script_value(v: Any) -> Any:
         return [_script_value(x) for x in v]
     if type(v) is dict:
         return {k: _script_value(x) for k, x in v.items()}
+    if type(v) is set or type(v) is frozenset:
+        return type(v)(_script_value(x) for x in v)
     return v
 
 

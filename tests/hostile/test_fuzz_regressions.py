@@ -108,7 +108,8 @@ def test_script_objects_inside_a_result_are_shown_as_groovy_shows_them(
     TraversalSourceRef(...)"; `modern` alone, `[__]`, `[g.V()]`, `[P.gt(1)]` the same."""
     shown = {"[g]": ["graphtraversalsource[modern, standard]"], "[modern]": ["hugegraph[modern]"],
              "modern": ["hugegraph[modern]"], "[__]": ["__"], "[g.V()]": ["g.V()"], "[P.gt(1)]": ["gt(1i)"],
-             "[a: [g]]": [{"a": ["graphtraversalsource[modern, standard]"]}]}
+             "[a: [g]]": [{"a": ["graphtraversalsource[modern, standard]"]}],
+             "[{g}]": [["graphtraversalsource[modern, standard]"]]}
     for script, expected in shown.items():
         answer = gremlin(client, script)
         assert answer.status_code == 200 and answer.json()["result"]["data"] == expected, (script, answer.text)
@@ -116,7 +117,7 @@ def test_script_objects_inside_a_result_are_shown_as_groovy_shows_them(
     try:
         for script, expected in shown.items():
             got = ws.submit(script, request_options={"aliases": {"g": "__g_modern"}}).all().result()
-            assert got == expected, script
+            assert got == expected or got == [set(expected[0])], script
     finally:
         ws.close()
 
@@ -126,3 +127,12 @@ def test_a_mode_body_of_the_wrong_type_names_json_types(client: httpx.Client) ->
     message = error(client.put("/graphs/modern/mode", content=b"true", headers={"Content-Type": "application/json"}),
                     400)
     assert message == "The request body must be a JSON string or null, but got boolean"
+
+
+def test_a_traversal_source_is_no_step_argument(client: httpx.Client) -> None:
+    """Before: `g.inject(g)` answered REST "TraversalSourceRef(graph='modern', ir=g)" and the
+    WebSocket 599; a traversal source is no value, as a schema handle is none."""
+    for script in ("g.inject(g)", "g.V().constant(g)"):
+        answer = gremlin(client, script)
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["message"] == "a traversal source (`g`) cannot be passed as an argument"

@@ -37,15 +37,17 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import RunningServer, ServerFactory
 from tests.hostile.conftest import MODERN_GRAPH, gremlin
-from tests.hostile.fuzzing import NASTY_STRINGS, any_text, fuzz_settings
+from tests.hostile.fuzzing import NASTY_STRINGS, PYTHON_INTERNALS, any_text, fuzz_settings
 from tests.hostile.script_strategies import scripts as generated_scripts
 
 GRAPHBINARY = GraphBinarySerializersV1()
 GRAPHSON = GraphSONSerializersV3d0()
 GRAPHSON_V2 = GraphSONSerializersV2d0()
 ANSWER_TIMEOUT_S = 20.0
-#: codes that say "the server failed": 500 (a bug) and 599 (it could not write its answer)
-SERVER_FAILURES = {500, 599}
+#: the code that says "the server failed": 500 (a bug). 599 (a result with no representation
+#: in the codec) is Gremlin Server's own answer for a value it cannot write, and stays one
+#: here (`g.inject(P.gt(1))`); its message must still name no Python repr.
+SERVER_FAILURES = {500}
 
 
 @pytest.fixture(scope="module")
@@ -124,6 +126,7 @@ def check(wire: Wire, frame: bytes | str) -> None:
         assert code not in SERVER_FAILURES, f"{shown} -> {code} {message}"
         if code >= 400:
             assert message.strip(), f"{shown} -> {code} with no message"
+            assert not PYTHON_INTERNALS.search(message) and "Ref(" not in message, f"{shown} -> {code} {message}"
 
 
 # ---- frames --------------------------------------------------------------------------
@@ -245,8 +248,7 @@ def test_a_request_after_a_malformed_frame(wire: Wire, frame: bytes | str) -> No
 @fuzz_settings(120)
 @given(script=generated_scripts, codec=st.sampled_from(["graphbinary", "graphson3", "graphson2"]))
 def test_generated_scripts_in_every_codec(wire: Wire, script: str, codec: str) -> None:
-    """Scripts of the REST script fuzz, sent as `eval` in each codec: every result either has
-    a representation in it or the request gets an evaluation error, never 500 or 599."""
+    """Scripts of the REST script fuzz, sent as `eval` in each codec: never a 500."""
     args = {"gremlin": script, "aliases": {"g": "__g_modern"}}
     if codec == "graphbinary":
         frame = graphbinary("eval", "", args)
