@@ -3,9 +3,12 @@ pinned to the 4xx (or the answer) it gets now. Before: the status and message in
 
 from __future__ import annotations
 
+import uuid
+
 import httpx
 import orjson
 from gremlin_python.driver.client import Client
+from gremlin_python.driver.serializer import GraphBinarySerializersV1
 from websockets.sync.client import connect
 
 from tests.conftest import RunningServer
@@ -136,3 +139,14 @@ def test_a_traversal_source_is_no_step_argument(client: httpx.Client) -> None:
         answer = gremlin(client, script)
         assert answer.status_code == 400, answer.text
         assert answer.json()["message"] == "a traversal source (`g`) cannot be passed as an argument"
+
+
+def test_bytecode_that_is_no_bytecode_names_a_java_type(hostile_server: RunningServer) -> None:
+    """Before: a `bytecode` op whose `gremlin` is null answered 597 "expected traversal
+    bytecode, got NoneType"."""
+    frame = bytes(GraphBinarySerializersV1().build_message(uuid.uuid4(), "traversal", "bytecode", {"gremlin": None}))
+    url = hostile_server.base_url.replace("http://", "ws://") + "/gremlin"
+    with connect(url, open_timeout=10) as ws:
+        ws.send(frame)
+        answer = ws.recv(timeout=10)
+    assert b"expected traversal bytecode, got null" in answer
