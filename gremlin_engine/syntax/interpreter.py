@@ -22,7 +22,7 @@ import decimal
 import enum
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, is_dataclass
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -449,18 +449,20 @@ def _bounded(results: list[Any]) -> list[Any]:
 
 
 def _script_value(v: Any) -> Any:
-    """A script value with the script objects inside it (`[g]`, `[g.V()]`, `[P.gt(1)]`,
-    `[graph]`) written as Groovy's `toString` shows them: they are no result values, and a
+    """A script value with the script objects inside it (`[g]`, `[g.V()]`, `[P.gt(1)]`)
+    written as Groovy's `toString` shows them: they are no result values, and a
     Python repr (`TraversalSourceRef(graph='g', ...)`) or a serialisation error (599 on the
     wire) is all a client got for them before."""
     if isinstance(v, TraversalSourceRef):
         return f"graphtraversalsource[{v.graph}, standard]"
     if isinstance(v, BoundTraversal):
         return str(v.ir)
-    if isinstance(v, TraversalIR | P) or (is_dataclass(v) and type(v).__str__ is not object.__str__):
+    if isinstance(v, TraversalIR | P):
         return str(v)
-    if type(v) is list or type(v) is tuple:
+    if type(v) is list:
         return [_script_value(x) for x in v]
+    if type(v) is tuple:  # a list inside a set (`{[]}`): hashable, so kept a tuple
+        return tuple(_script_value(x) for x in v)
     if type(v) is dict:
         return {k: _script_value(x) for k, x in v.items()}
     if type(v) is set or type(v) is frozenset:

@@ -108,9 +108,9 @@ def test_script_objects_inside_a_result_are_shown_as_groovy_shows_them(
         client: httpx.Client, hostile_server: RunningServer) -> None:
     """Before: `[g]` answered REST "TraversalSourceRef(graph='modern', ir=g)" (a Python repr)
     and the WebSocket 599 "cannot serialize a TraversalSourceRef result in GraphBinary:
-    TraversalSourceRef(...)"; `modern` alone, `[__]`, `[g.V()]`, `[P.gt(1)]` the same."""
-    shown = {"[g]": ["graphtraversalsource[modern, standard]"], "[modern]": ["hugegraph[modern]"],
-             "modern": ["hugegraph[modern]"], "[__]": ["__"], "[g.V()]": ["g.V()"], "[P.gt(1)]": ["gt(1i)"],
+    TraversalSourceRef(...)"; `[__]`, `[g.V()]`, `[P.gt(1)]` the same. (A graph, `modern`, stays
+    a GraphRef: the embedded API returns it; REST shows its toString, the wire a 599.)"""
+    shown = {"[g]": ["graphtraversalsource[modern, standard]"], "[__]": ["__"], "[{[]}]": [[[]]], "[g.V()]": ["g.V()"], "[P.gt(1)]": ["gt(1i)"],
              "[a: [g]]": [{"a": ["graphtraversalsource[modern, standard]"]}],
              "[{g}]": [["graphtraversalsource[modern, standard]"]]}
     for script, expected in shown.items():
@@ -120,7 +120,7 @@ def test_script_objects_inside_a_result_are_shown_as_groovy_shows_them(
     try:
         for script, expected in shown.items():
             got = ws.submit(script, request_options={"aliases": {"g": "__g_modern"}}).all().result()
-            assert got == expected or got == [set(expected[0])], script
+            assert got == expected or got == [set(expected[0])] or got == [[[]]] == expected, script
     finally:
         ws.close()
 
