@@ -104,7 +104,7 @@ def _arith(op: str, a: Any, b: Any) -> Any:
         r = x / y if y or cls is not float else (math.copysign(math.inf, x) if x else math.nan)
     else:  # % keeps the sign of the dividend, as in Java
         if cls is float:
-            r = math.fmod(x, y) if y else math.nan
+            r = math.fmod(x, y) if y and not math.isinf(x) else math.nan  # Java: Infinity % y is NaN
         elif cls is decimal.Decimal:
             r = x % y  # Decimal's % keeps the dividend's sign
         else:

@@ -150,3 +150,15 @@ def test_bytecode_that_is_no_bytecode_names_a_java_type(hostile_server: RunningS
         ws.send(frame)
         answer = ws.recv(timeout=10)
     assert b"expected traversal bytecode, got null" in answer
+
+
+def test_a_map_as_an_id_and_infinity_modulo(client: httpx.Client) -> None:
+    """Before, both 500: `g.V().hasId([a: 0]).hasId([a: 0])` (unhashable type: 'dict' in the
+    query planner) and `1e9999 % 1l` (math domain error). A map is no element's id; Java's
+    Infinity % y is NaN."""
+    for script, expected in (("g.V().hasId([' ': 0, '': 0]).hasId([' ': 0, '': 0]).count()", [0]),
+                             ("g.V().hasId([1, 2]).count()", [2]), ("5 % 1e9999", [5.0])):
+        answer = gremlin(client, script)
+        assert answer.status_code == 200 and answer.json()["result"]["data"] == expected, (script, answer.text)
+    answer = gremlin(client, "1e9999 % 1l")  # NaN, which this JSON writes as null
+    assert answer.status_code == 200 and len(answer.json()["result"]["data"]) == 1, answer.text
