@@ -33,6 +33,7 @@ from functools import cache
 from typing import Any
 
 from gremlin_engine.errors import NotSupported, StepArgumentError
+from gremlin_engine.schema.coercion import java_class_name
 from gremlin_engine.structure import numbers as num
 from gremlin_engine.structure.elements import Edge, Path, Property, Vertex, VertexProperty
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
@@ -110,7 +111,7 @@ def to_ir(bytecode: Any, anonymous: bool = False) -> TraversalIR:
     gp = _gp()
     bc = bytecode.bytecode if isinstance(bytecode, gp.Traversal) else bytecode
     if not isinstance(bc, gp.Bytecode):
-        raise StepArgumentError(f"expected traversal bytecode, got {type(bytecode).__name__}")
+        raise StepArgumentError(f"expected traversal bytecode, got {java_class_name(bytecode)}")
     source: list[Instruction] = []
     for inst in bc.source_instructions:
         source.extend(_source_instruction(inst[0], inst[1:]))

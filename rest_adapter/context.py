@@ -20,12 +20,14 @@ from starlette.responses import Response
 
 from gremlin_engine import Graph, GraphRegistry
 from gremlin_engine.limits import CancelToken
+from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN
 from rest_adapter.errors import HttpError, bad_request
 
 T = TypeVar("T")
 
 JSON_TYPE = "application/json"
-_TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean"}
+_TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
+               type(None): "null"}
 
 
 def registry_of(request: Request) -> GraphRegistry:
@@ -215,9 +217,13 @@ def query_int(request: Request, name: str, default: int | None = None) -> int | 
 def parse_int(name: str, raw: str) -> int:
     """One query parameter's text as an int, or the 400 HugeGraph words for it."""
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise bad_request(f"The query param '{name}' must be an integer, but got '{raw}'") from None
+    if not LONG_MIN <= value <= LONG_MAX:  # HugeGraph's query integers are Java longs
+        raise bad_request(f"The query param '{name}' must be an integer in the range of a 64-bit long, "
+                          f"but got '{raw}'")
+    return value
 
 
 def query_bool(request: Request, name: str, default: bool = False) -> bool:

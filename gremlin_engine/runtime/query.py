@@ -74,7 +74,11 @@ def split(kind: str, ids: Sequence[Any] | None, labels: Sequence[str] | None, co
 
 
 def _hashable_id(v: Any) -> Any:
-    return v.id if isinstance(v, Element) else v
+    """An id to look up: an element's id, or the value; a map, list or set is no id of any
+    element (`hasId([a: 1])`), so it becomes None, which matches nothing."""
+    if isinstance(v, Element):
+        return v.id
+    return None if isinstance(v, dict | list | set) else v
 
 
 class _Never:

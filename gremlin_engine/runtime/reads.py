@@ -18,7 +18,7 @@ from gremlin_engine.runtime.edge_lookup import edge_rows
 from gremlin_engine.runtime.loader import ElementLoader
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Element, Vertex
-from gremlin_engine.structure.numbers import Long
+from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.tokens import Direction
 
@@ -274,8 +274,8 @@ class ReadsMixin(ElementLoader):
         convert ids given as strings."""
         out = {}
         for w in wanted:
-            if isinstance(w, str) and w.lstrip("-").isdigit():
-                out[w] = Long(int(w))
+            if isinstance(w, str) and w.lstrip("-").isdigit() and LONG_MIN <= (n := int(w)) <= LONG_MAX:
+                out[w] = Long(n)  # past a Java long a text id has no number twin
         return out
 
     def _by_index(self, q: qp.Query, plan: qp.IndexPlan, lids: list[int] | None) -> Iterator[Any]:

@@ -41,7 +41,7 @@ import orjson
 
 from gremlin_engine.errors import IllegalArgument, NotFound
 from gremlin_engine.structure.elements import Element
-from gremlin_engine.structure.numbers import Float, Long
+from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Float, Long
 
 MAX_VERTEX_ID_BYTES = 16384
 
@@ -318,7 +318,7 @@ def parse_id_literal(text: str) -> Any:
         if not value:
             raise IllegalArgument("The id can't be empty")
         return value
-    return Long(value)
+    return long_id(value)
 
 
 def format_id_literal(vid: Any) -> str:
@@ -345,6 +345,14 @@ def parse_uuid(value: Any) -> uuid.UUID:
 # ---------------------------------------------------------------------------------------
 
 
+def long_id(value: int) -> Long:
+    """A number id as a Long: ids are Java longs (and SQLite INTEGERs), so a client's
+    number past 64 bits is refused with a message, not carried to storage."""
+    if not LONG_MIN <= value <= LONG_MAX:
+        raise IllegalArgument(f"The id must be a number in the range of a 64-bit long, but got {int(value)}")
+    return Long(value)
+
+
 def customized_vertex_id(value: Any, strategy: str, label: str) -> Any:
     """Validates a client-given vertex id against the label's CUSTOMIZE_* strategy."""
     if strategy == "CUSTOMIZE_STRING":
@@ -354,7 +362,7 @@ def customized_vertex_id(value: Any, strategy: str, label: str) -> Any:
     if strategy == "CUSTOMIZE_NUMBER":
         if isinstance(value, bool) or not isinstance(value, int):
             raise IllegalArgument(f"Must customize vertex number id when id strategy is '{strategy}' for vertex label '{label}'")
-        return Long(value)
+        return long_id(value)
     if strategy == "CUSTOMIZE_UUID":
         if not isinstance(value, uuid.UUID | str):
             raise IllegalArgument(f"Must customize vertex uuid id when id strategy is '{strategy}' for vertex label '{label}'")
@@ -376,7 +384,7 @@ def auto_mode_id(value: Any) -> Any:
     if isinstance(value, bool):
         raise IllegalArgument(f"Unsupported id type Boolean: {value!r}")
     if isinstance(value, int):
-        return Long(value)
+        return long_id(value)
     if isinstance(value, str | uuid.UUID):
         return value
     raise IllegalArgument(f"Unsupported id type {type(value).__name__}: {value!r}")
@@ -389,7 +397,7 @@ def lookup_id(value: Any) -> Any:
     if isinstance(ident, bool):
         return None
     if isinstance(ident, int):
-        return Long(ident)
+        return Long(ident) if LONG_MIN <= ident <= LONG_MAX else None  # past 64 bits: no stored id
     if isinstance(ident, str | uuid.UUID):
         return ident
     return None

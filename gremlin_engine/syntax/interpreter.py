@@ -155,6 +155,8 @@ class Interpreter:
             raise UnsupportedSyntax(
                 "an anonymous traversal (`__...`) cannot be iterated without a traversal source"
             )
+        else:  # a script's own value: script objects may sit anywhere inside it
+            value = _script_value(value)
         if type(value) is dict:
             return _bounded([{k: _shown(v)} for k, v in value.items()])
         if isinstance(value, list | tuple | set | frozenset | Iterator):
@@ -429,6 +431,8 @@ def _arg_value(v: Any) -> Any:
     a side effect, a sack or a strategy, where a result would carry it out."""
     if isinstance(v, BoundTraversal):
         return v.ir
+    if isinstance(v, TraversalSourceRef):
+        raise UnsupportedSyntax("a traversal source (`g`) cannot be passed as an argument")
     if _is_handle(v):
         raise UnsupportedSyntax(f"a {type(v).__name__} cannot be passed as an argument")
     return v
@@ -442,6 +446,28 @@ def _bounded(results: list[Any]) -> list[Any]:
     """A script's results, once within MAX_RESULT_BYTES written out."""
     check_result_size(results)
     return results
+
+
+def _script_value(v: Any) -> Any:
+    """A script value with the script objects inside it (`[g]`, `[g.V()]`, `[P.gt(1)]`)
+    written as Groovy's `toString` shows them: they are no result values, and a
+    Python repr (`TraversalSourceRef(graph='g', ...)`) or a serialisation error (599 on the
+    wire) is all a client got for them before."""
+    if isinstance(v, TraversalSourceRef):
+        return f"graphtraversalsource[{v.graph}, standard]"
+    if isinstance(v, BoundTraversal):
+        return str(v.ir)
+    if isinstance(v, TraversalIR | P):
+        return str(v)
+    if type(v) is list:
+        return [_script_value(x) for x in v]
+    if type(v) is tuple:  # a list inside a set (`{[]}`): hashable, so kept a tuple
+        return tuple(_script_value(x) for x in v)
+    if type(v) is dict:
+        return {k: _script_value(x) for k, x in v.items()}
+    if type(v) is set or type(v) is frozenset:
+        return type(v)(_script_value(x) for x in v)
+    return v
 
 
 def _shown(v: Any) -> Any:

@@ -146,7 +146,26 @@ def string(token_text: str) -> str:
             return _ESCAPES[esc]
         raise LiteralError(f"invalid escape sequence '\\{esc}' in string literal")
 
-    return _ESCAPE_RE.sub(repl, body) if "\\" in body else body
+    if "\\" not in body:
+        return body
+    text = _ESCAPE_RE.sub(repl, body)
+    return _join_surrogates(text) if _SURROGATE_RE.search(text) else text
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _join_surrogates(text: str) -> str:
+    """Java strings are UTF-16, so `'\\ud83d\\ude00'` is one character written as two escapes:
+    join such pairs. A lone surrogate is no character at all; no JSON or GraphBinary answer
+    could carry it, so the literal is refused here rather than failing at serialisation."""
+    try:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
+        bad = _SURROGATE_RE.search(text)
+        code = ord(bad.group()) if bad else 0
+        raise LiteralError(f"invalid escape sequence '\\u{code:04x}' in string literal: "
+                           "a lone UTF-16 surrogate is not a character") from None
 
 
 def parse_datetime(text: str) -> _dt.datetime:

@@ -14,9 +14,20 @@ import math
 from typing import Any
 
 from gremlin_engine.errors import StepArgumentError
+from gremlin_engine.schema.coercion import java_class_name
 from gremlin_engine.structure import numbers as num
+from gremlin_engine.syntax.host import BoundTraversal
+from gremlin_engine.traversal.ir import TraversalIR
 
 _DIV_CONTEXT = decimal.Context(prec=34)
+
+
+def _type(v: Any) -> str:
+    """A value's type as a Groovy user knows it (`null`, `Integer`, `ArrayList`), never a
+    Python class name (`NoneType`, `dict`)."""
+    if isinstance(v, TraversalIR | BoundTraversal):
+        return "DefaultGraphTraversal"
+    return java_class_name(v)
 
 
 def _is_num(v: Any) -> bool:
@@ -93,7 +104,7 @@ def _arith(op: str, a: Any, b: Any) -> Any:
         r = x / y if y or cls is not float else (math.copysign(math.inf, x) if x else math.nan)
     else:  # % keeps the sign of the dividend, as in Java
         if cls is float:
-            r = math.fmod(x, y) if y else math.nan
+            r = math.fmod(x, y) if y and not math.isinf(x) else math.nan  # Java: Infinity % y is NaN
         elif cls is decimal.Decimal:
             r = x % y  # Decimal's % keeps the dividend's sign
         else:
@@ -111,7 +122,7 @@ def binary(op: str, a: Any, b: Any) -> Any:
         if _is_num(a) and _is_num(b):
             return _arith(op, a, b)
         raise StepArgumentError(
-            f"operator '{op}' is not defined for {type(a).__name__} and {type(b).__name__}"
+            f"operator '{op}' is not defined for {_type(a)} and {_type(b)}"
         )
     if op == "==":
         return a == b
@@ -119,7 +130,7 @@ def binary(op: str, a: Any, b: Any) -> Any:
         return a != b
     if (_is_num(a) and _is_num(b)) or (isinstance(a, str) and isinstance(b, str)):
         return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
-    raise StepArgumentError(f"operator '{op}' is not defined for {type(a).__name__} and {type(b).__name__}")
+    raise StepArgumentError(f"operator '{op}' is not defined for {_type(a)} and {_type(b)}")
 
 
 def unary(op: str, v: Any) -> Any:
@@ -132,4 +143,4 @@ def unary(op: str, v: Any) -> Any:
         if cls is num.Long:
             return num.wrap(num.Long, -int(v))
         return cls(-v) if cls is not float else -float(v)
-    raise StepArgumentError(f"operator '{op}' is not defined for {type(v).__name__}")
+    raise StepArgumentError(f"operator '{op}' is not defined for {_type(v)}")

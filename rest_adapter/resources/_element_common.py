@@ -20,7 +20,7 @@ from starlette.responses import Response
 from gremlin_engine import Graph
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.structure import ids as idc
-from gremlin_engine.structure.numbers import Long
+from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.steps.hugegraph.conditions import parse_conditions
 from rest_adapter.context import json_response, no_content, query_bool, query_int, query_one, run_watched
@@ -303,9 +303,11 @@ def edge_id_param(graph: Graph, text: str) -> Any:
     auto-mode graphs, whose edges have plain ids."""
     if graph.schema_mode == "auto":
         try:
-            return Long(int(text))
+            number = int(text)
         except ValueError:
             return text
+        # past a Java long it cannot be a stored edge's number: look it up as text (not found)
+        return Long(number) if LONG_MIN <= number <= LONG_MAX else text
     return str(idc.parse_edge_id(text))
 
 

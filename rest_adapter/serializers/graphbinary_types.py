@@ -259,7 +259,7 @@ class ResultWriter(gb.GraphBinaryWriter):
                     break
             else:
                 raise SerializationError(
-                    f"cannot serialize a {type(obj).__name__} result in GraphBinary: {obj!r:.80}")
+                    f"cannot serialize a {type(obj).__name__} result in GraphBinary")
         self.writers[type(obj)] = fn
         return fn
 

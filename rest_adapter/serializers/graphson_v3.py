@@ -145,6 +145,9 @@ def decode_json_request(body: bytes, reader: gs.GraphSONReader) -> RequestMessag
             rid = rid.get("@value")
         request_id = uuid.UUID(str(rid)) if rid is not None else None
         args = reader.to_object(msg.get("args") or {})
+        if not isinstance(args, dict):
+            raise MalformedRequest("request args must be a map of argument names to values, not "
+                                   + orjson.dumps(msg.get("args")).decode()[:200])
     except MalformedRequest:
         raise
     except Exception as exc:
@@ -234,7 +237,7 @@ class GraphSONResultWriter:
                     fn = self.writers[cls]
                     break
             else:
-                raise SerializationError(f"cannot serialize a {type(obj).__name__} result in GraphSON: {obj!r:.80}")
+                raise SerializationError(f"cannot serialize a {type(obj).__name__} result in GraphSON")
         self.writers[type(obj)] = fn
         return fn
 
