@@ -168,7 +168,9 @@ def _server_cpu_s(server: RunningServer) -> float:
 
 def test_a_script_whose_client_leaves_stops(bounded: RunningServer) -> None:
     """Issue 16 item 3, HTTP side: a script that would run for its whole 30 s timeout stops
-    once its client disconnects (the server's CPU falls to idle within about a second)."""
+    once its client disconnects. The server's CPU rate after the disconnect is compared with
+    its rate while the script ran, in the same run: on a loaded 2-core host an absolute figure
+    says more about the neighbours than about the server."""
     body = json.dumps({"gremlin": "g.V().repeat(both()).times(16).path().count()",
                        "aliases": {"g": "__g_modern"}}).encode()
     watch = Watch(bounded)
@@ -176,14 +178,18 @@ def test_a_script_whose_client_leaves_stops(bounded: RunningServer) -> None:
         with _connect(bounded) as sock:
             sock.sendall(b"POST /gremlin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                          b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-            sock.settimeout(1.5)
+            sock.settimeout(1.0)
             with pytest.raises(TimeoutError):
                 sock.recv(100)  # still running
+            before = _server_cpu_s(bounded)
+            time.sleep(1.5)
+            running = _server_cpu_s(bounded) - before
         time.sleep(1.0)  # the cancel is seen at the engine's next check
         before = _server_cpu_s(bounded)
-        time.sleep(2.0)
-        spent = _server_cpu_s(bounded) - before
-    assert spent < 0.5, f"the server spent {spent:.2f} s of CPU in 2 s after its client left"
+        time.sleep(1.5)
+        left = _server_cpu_s(bounded) - before
+    assert running > 0.2, f"the script used only {running:.2f} s of CPU in 1.5 s while it ran"
+    assert left < running / 3, f"{left:.2f} s of CPU in 1.5 s after its client left, {running:.2f} s before"
     watch.assert_held(rss_ceiling_mb=600)
 
 
