@@ -23,17 +23,19 @@ import weakref
 from gremlin_engine.errors import LimitExceeded, TraversalCancelled, TraversalTimeout
 
 
-def _memory_limit_from_env() -> int:
-    raw = os.environ.get("HUGELITE_TRAVERSAL_MEMORY_MB", "").strip()
+def bytes_from_env(name: str, default_mb: float) -> int:
+    """A size bound set in MiB by the environment variable `name` (unset or unreadable: the
+    default; 0 turns the bound off), in bytes."""
+    raw = os.environ.get(name, "").strip()
     try:
-        mb = float(raw) if raw else 1024.0
+        mb = float(raw) if raw else default_mb
     except ValueError:
-        mb = 1024.0
+        mb = default_mb
     return max(0, int(mb * 1024 * 1024))
 
 
 #: how much a process may grow while one traversal runs (0: unbounded)
-TRAVERSAL_MEMORY_BYTES = _memory_limit_from_env()
+TRAVERSAL_MEMORY_BYTES = bytes_from_env("HUGELITE_TRAVERSAL_MEMORY_MB", 1024.0)
 #: seconds between two reads of the resident size by one running token
 MEMORY_CHECK_INTERVAL_S = 0.05
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -180,20 +182,11 @@ MAX_SCRIPT_VALUE_BUDGET = 20_000_000
 MAX_BULK = 2**63 - 1
 
 
-def _result_limit_from_env() -> int:
-    raw = os.environ.get("HUGELITE_MAX_RESULT_MB", "").strip()
-    try:
-        mb = float(raw) if raw else 64.0
-    except ValueError:
-        mb = 64.0
-    return max(0, int(mb * 1024 * 1024))
-
-
 #: the most bytes one request's results may take written out (env `HUGELITE_MAX_RESULT_MB`,
 #: default 64; 0 turns it off), a value shared N times counted N times: `fold()` can nest
 #: shared lists, and one long string held by a thousand slots is a thousand copies on the
 #: wire (`structure/result_size.py` weighs it)
-MAX_RESULT_BYTES = _result_limit_from_env()
+MAX_RESULT_BYTES = bytes_from_env("HUGELITE_MAX_RESULT_MB", 64.0)
 
 
 class ScriptBudget:
