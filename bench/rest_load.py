@@ -64,16 +64,19 @@ class Server(BenchServer):
         super().__init__(base, GRAPH, props, timeout_ms=600000, init_store=True, tree=tree, env=env)
 
 
-def make_schema(client: httpx.Client) -> None:
-    r = client.delete(f"{P}/clear", params={"confirm_message": "I'm sure to delete all data"})
+def make_schema(client: httpx.Client, graph_path: str = P) -> None:
+    """Clears the graph at `graph_path` and declares the workload's schema over REST (also the
+    schema `compare/bench.py` gives the real HugeGraph, so both servers load the same graph)."""
+    r = client.delete(f"{graph_path}/clear", params={"confirm_message": "I'm sure to delete all data"})
     assert r.status_code == 204, r.text
     for name, dt in (("name", "TEXT"), ("age", "INT"), ("city", "TEXT"), ("weight", "DOUBLE")):
-        assert client.post(f"{P}/schema/propertykeys", json={"name": name, "data_type": dt}).status_code == 202
-    r = client.post(f"{P}/schema/vertexlabels", json={
+        r = client.post(f"{graph_path}/schema/propertykeys", json={"name": name, "data_type": dt})
+        assert r.status_code < 300, r.text  # 202 here (a task), 201 or 202 on HugeGraph
+    r = client.post(f"{graph_path}/schema/vertexlabels", json={
         "name": "person", "id_strategy": "PRIMARY_KEY", "primary_keys": ["name"],
         "properties": ["name", "age", "city"], "nullable_keys": ["age", "city"]})
     assert r.status_code == 201, r.text
-    r = client.post(f"{P}/schema/edgelabels", json={
+    r = client.post(f"{graph_path}/schema/edgelabels", json={
         "name": "knows", "source_label": "person", "target_label": "person",
         "properties": ["weight"], "nullable_keys": ["weight"]})
     assert r.status_code == 201, r.text

@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import orjson
 
+from bench.rest_load import make_schema
 from bench.workload import workload
 from compare.anchors import CACHE
 from compare.procs import http_ok, running, wait_until
@@ -75,19 +76,7 @@ def start_hugelite(base: Path, mode: str = "strict") -> subprocess.Popen[bytes]:
 def load(client: httpx.Client, size: str) -> float:
     """Clears the graph, creates the schema and loads the workload; seconds it took."""
     started = time.perf_counter()
-    r = client.delete(f"{G}/clear", params={"confirm_message": "I'm sure to delete all data"})
-    assert r.status_code == 204, r.text
-    for name, dt in (("name", "TEXT"), ("age", "INT"), ("city", "TEXT"), ("weight", "DOUBLE")):
-        r = client.post(f"{G}/schema/propertykeys", json={"name": name, "data_type": dt})
-        assert r.status_code < 300, r.text
-    r = client.post(f"{G}/schema/vertexlabels", json={
-        "name": "person", "id_strategy": "PRIMARY_KEY", "primary_keys": ["name"],
-        "properties": ["name", "age", "city"], "nullable_keys": ["age", "city"]})
-    assert r.status_code == 201, r.text
-    r = client.post(f"{G}/schema/edgelabels", json={
-        "name": "knows", "source_label": "person", "target_label": "person",
-        "properties": ["weight"], "nullable_keys": ["weight"]})
-    assert r.status_code == 201, r.text
+    make_schema(client, G)
     w = workload(size)
     rows = w.vertices()
     for s in range(0, len(rows), BATCH):
