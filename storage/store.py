@@ -170,7 +170,7 @@ class Store:
                     return
             found = self.stored_version()
         if found != STORE_VERSION:
-            raise StoreVersionMismatch(self.display_path, found, STORE_VERSION)
+            raise StoreVersionMismatch(self.display_path, str(found), STORE_VERSION)
 
     def size_bytes(self) -> int:
         """Database size (page_count * page_size), for metrics."""
@@ -259,7 +259,7 @@ class _Scope:
         except BaseException:
             self._release()
             raise
-        tx = Tx(self.conn, raw, self.readonly)  # type: ignore[arg-type]
+        tx = Tx(self.conn, raw, self.readonly)
         store._local.tx = tx
         return tx
 

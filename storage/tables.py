@@ -130,7 +130,7 @@ META_V1_EDGE_ROWS = "edges.v1_rows"
 SCHEMA_KINDS = frozenset({"propertykey", "vertexlabel", "edgelabel", "indexlabel"})
 
 
-class AnyValue(UserDefinedType):
+class AnyValue(UserDefinedType[Any]):
     """A column with no type affinity: declared ``BLOB`` and passed through untouched."""
 
     cache_ok = True
@@ -270,4 +270,4 @@ def trigger_ddl(name: str) -> str:
 
 
 for _name, (_table, _body) in TRIGGERS.items():
-    event.listen(metadata.tables[_table], "after_create", DDL(trigger_ddl(_name)))
+    event.listen(metadata.tables[_table], "after_create", DDL(trigger_ddl(_name)))  # type: ignore[no-untyped-call]

@@ -121,13 +121,13 @@ class AdjacencyMixin(TxBase):
         rows = self.raw.execute(_neighbour_ids_sql(d, label_key(label_ids)), (vertex_id,) * len(_SIDES[d])).fetchall()
         if d == "both":
             return [(r[0], r[1]) for r in rows]
-        return rows  # type: ignore[no-any-return]
+        return rows
 
     def vertex_key(self, stored_id: Any) -> int | None:
         """The key of the vertex whose stored id is `stored_id` (None: there is none), by the
         id index alone: where a walk starts (a traverser's source)."""
         row = self.raw.execute(_VERTEX_KEY_SQL, (stored_id,)).fetchone()
-        return None if row is None else row[0]  # type: ignore[no-any-return]
+        return None if row is None else row[0]
 
     def vertex_ids(self, keys: Sequence[int]) -> list[Any]:
         """The stored ids of the vertices among `keys` that exist, in the order of `keys`
@@ -302,7 +302,7 @@ class AdjacencyMixin(TxBase):
         if not wanted:
             return []
         limited = limit_per_vertex is not None
-        if limited and d != "both" and len(label_key(label_ids)) <= 1:
+        if limit_per_vertex is not None and d != "both" and len(label_key(label_ids)) <= 1:
             return self._per_key_lists(d, label_key(label_ids), [int(k) for k in wanted], int(limit_per_vertex))
         if len(wanted) == 1 and d != "both" and not limited:
             sql = _one_target_sql(d, label_key(label_ids))

@@ -17,7 +17,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -174,6 +174,10 @@ _UNIQUE = {
 
 class ElementsMixin(TxBase):
     __slots__ = ()
+
+    if TYPE_CHECKING:  # `Tx` composes this with the meta mixin (`tx_schema.py`), whose reader it uses
+
+        def meta_get(self, key: str) -> str | None: ...
 
     # ---- shared helpers ------------------------------------------------------------------
     def _by_ids(self, table: str, ids: Iterable[Any]) -> list[Any]:

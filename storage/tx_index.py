@@ -90,7 +90,7 @@ def _range_where(lo: Any, hi: Any, lo_incl: bool, hi_incl: bool) -> tuple[str, l
         params.append(lo)
     elif cls in _CLASS_FLOOR:
         conds.append("value >= ?")
-        params.append(_CLASS_FLOOR[cls])  # type: ignore[index]
+        params.append(_CLASS_FLOOR[cls])
     if hi is not None:
         conds.append("value <= ?" if hi_incl else "value < ?")
         params.append(hi)

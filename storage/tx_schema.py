@@ -41,7 +41,8 @@ class SchemaMixin(TxBase):
 
     # ---- meta ----------------------------------------------------------------------------
     def meta_get(self, key: str) -> str | None:
-        return self._scalar("SELECT value FROM meta WHERE key = ?", (key,))
+        value = self._scalar("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if value is None else str(value)
 
     def meta_set(self, key: str, value: str) -> None:
         self._w()
