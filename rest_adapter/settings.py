@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import javaproperties
@@ -149,26 +150,25 @@ class Settings:
 
 
 def _int(raw: dict[str, str], key: str, default: int, where: Path, minimum: int | None = None) -> int:
-    value = raw.get(key)
-    if value in (None, ""):
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise SettingsError(f"{where}: {key} must be an integer, but got '{value}'") from None
-    if minimum is not None and number < minimum:
-        raise SettingsError(f"{where}: {key} must be at least {minimum}, but got '{value}'")
-    return number
+    return _number(raw, key, default, where, int, "an integer", minimum, "at least {minimum}")
 
 
 def _float(raw: dict[str, str], key: str, default: float, where: Path, minimum: float) -> float:
+    return _number(raw, key, default, where, float, "a number of seconds", minimum,
+                   "a number of seconds of at least {minimum:g}")
+
+
+def _number(raw: dict[str, str], key: str, default: Any, where: Path, parse: Any, kind: str,
+            minimum: float | None, bound: str) -> Any:
+    """`key` read by `parse` (`default` when unset), at least `minimum` and finite; a bad value
+    is a `SettingsError` naming the file, the key and what it must be."""
     value = raw.get(key)
     if value in (None, ""):
         return default
     try:
-        number = float(value)
+        number = parse(value)
     except ValueError:
-        raise SettingsError(f"{where}: {key} must be a number of seconds, but got '{value}'") from None
-    if not number >= minimum or number == float("inf"):
-        raise SettingsError(f"{where}: {key} must be a number of seconds of at least {minimum:g}, but got '{value}'")
+        raise SettingsError(f"{where}: {key} must be {kind}, but got '{value}'") from None
+    if minimum is not None and (not number >= minimum or number == float("inf")):
+        raise SettingsError(f"{where}: {key} must be {bound.format(minimum=minimum)}, but got '{value}'")
     return number

@@ -135,3 +135,10 @@ def watch(hostile_server: RunningServer) -> Iterator[Watch]:
 def client(hostile_server: RunningServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=hostile_server.base_url, timeout=60) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def http(fuzz_server: RunningServer) -> Iterator[httpx.Client]:
+    """A client on the module's own `fuzz_server` (each fuzz module starts the server it needs)."""
+    with httpx.Client(base_url=fuzz_server.base_url, timeout=60) as c:
+        yield c

@@ -35,12 +35,6 @@ def fuzz_server(server_factory: ServerFactory) -> Iterator[RunningServer]:
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def http(fuzz_server: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=fuzz_server.base_url, timeout=60) as c:
-        yield c
-
-
 def post(http: httpx.Client, script: str, graph: str, bindings: dict[str, object]) -> None:
     body = {"gremlin": script, "bindings": bindings, "language": "gremlin-groovy",
             "aliases": {"g": f"__g_{graph}", "graph": graph}}

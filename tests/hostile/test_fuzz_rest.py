@@ -60,12 +60,6 @@ def fuzz_server(server_factory: ServerFactory) -> Iterator[RunningServer]:
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def http(fuzz_server: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=fuzz_server.base_url, timeout=60) as c:
-        yield c
-
-
 # ---- the shapes -----------------------------------------------------------------------
 labels = st.sampled_from(["person", "software", "knows", "created", "user", "item", "auto", "nope"])
 keys = st.sampled_from(["name", "age", "city", "tags", "scores", "weight", "lang", "date", "note", "nope"])
