@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 import javaproperties
 
 from gremlin_engine import GraphConfig, IllegalArgument
-from rest_adapter.ws.sasl import EmptyCredential, credential_table
+from rest_adapter.auth import CONFIG, AuthConfigError, auth_mode, credential_table, token_expire_s
 
 GRAPH_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,47}$")
 
@@ -107,11 +107,12 @@ class Settings:
         s._load_bounds(raw, server_file)
         if raw.get("gremlin.import_dir"):
             s.import_dir = Path(raw["gremlin.import_dir"]).expanduser().resolve()
-        if str(raw.get("auth.authenticator", "")).strip():
-            try:
+        try:  # the auth.* keys (rest_adapter/auth.py); the graph store is checked once graphs are open
+            if auth_mode(raw) == CONFIG:
                 credential_table(raw)
-            except EmptyCredential as e:
-                raise SettingsError(f"{server_file}: {e}") from None
+            token_expire_s(raw)
+        except AuthConfigError as e:
+            raise SettingsError(f"{server_file}: {e}") from None
         graphs = raw.get("graphs")
         s.graphs_dir = Path(graphs).expanduser().resolve() if graphs else (conf / "graphs").resolve()
         if not s.graphs_dir.is_dir():
