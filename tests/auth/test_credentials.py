@@ -8,7 +8,7 @@ import time
 import httpx
 
 from tests.auth.conftest import ADMIN_PASSWORD, start_auth_server
-from tests.conftest import RunningServer, ServerFactory
+from tests.conftest import ServerFactory
 
 NOT_AUTHORIZED = "class jakarta.ws.rs.NotAuthorizedException"
 
