@@ -28,17 +28,21 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import logging
+import os
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gremlin_engine import GraphRegistry
 from gremlin_engine.auth import (
+    ADMIN,
     ANONYMOUS_ADMIN,
     AuthRecords,
     ConfigAuthenticator,
     Principal,
     StandardAuthenticator,
+    ensure_admin,
 )
 from rest_adapter.errors import HttpError, bad_request, error_body, json_error, unauthorized
 from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
@@ -58,6 +62,10 @@ _MODES = {
     "org.apache.hugegraph.auth.ConfigAuthenticator": CONFIG, "ConfigAuthenticator": CONFIG, CONFIG: CONFIG,
 }
 DEFAULT_GRAPH_STORE = "hugegraph"
+#: the bootstrap admin's password when no `--admin-password` is given (and for a memory graph store)
+ADMIN_PASSWORD_ENV = "HUGELITE_ADMIN_PASSWORD"
+
+log = logging.getLogger("hugelite.auth")
 
 Authenticator = StandardAuthenticator | ConfigAuthenticator
 
@@ -129,8 +137,17 @@ def build_authenticator(settings: Any, registry: GraphRegistry) -> Authenticator
     if name not in registry.names():
         raise AuthConfigError(f"auth.graph_store names the graph '{name}', which is not served: "
                               "declare it in the graphs folder or name a served graph")
-    return StandardAuthenticator(AuthRecords(registry.get(name).store), raw.get("auth.token_secret") or None,
-                                 token_expire_s(raw))
+    graph = registry.get(name)
+    records = AuthRecords(graph.store)
+    if records.user_by_name(ADMIN) is None:
+        password = os.environ.get(ADMIN_PASSWORD_ENV, "")
+        if graph.backend == "memory" and password:
+            ensure_admin(records, password)  # a memory store's users are made at each start
+        else:
+            log.warning("auth is on but the graph '%s' has no user 'admin': nobody can log in until "
+                        "`hugelite init-store --admin-password ...` (or %s for a memory graph) creates it",
+                        name, ADMIN_PASSWORD_ENV)
+    return StandardAuthenticator(records, raw.get("auth.token_secret") or None, token_expire_s(raw))
 
 
 def authenticator_of(scope: Scope) -> Authenticator | None:

@@ -25,10 +25,9 @@ import click
 
 from gremlin_engine import HugeliteError
 from gremlin_engine.auth import SYSTEM_PRINCIPAL, AuthRecords, ensure_admin, records_in_file
-from rest_adapter.auth import STANDARD, auth_mode, graph_store
+from rest_adapter.auth import ADMIN_PASSWORD_ENV, STANDARD, auth_mode, graph_store
 from rest_adapter.settings import Settings, SettingsError
 
-ADMIN_PASSWORD_ENV = "HUGELITE_ADMIN_PASSWORD"
 CONF_HELP = "configuration folder (rest-server.properties, graphs/)"
 
 
@@ -41,9 +40,13 @@ def _auth_store(settings: Settings) -> Path | None:
     if cfg is None:
         raise SettingsError(f"auth.graph_store names the graph '{name}', which the graphs folder lacks")
     if cfg.store_path is None:
-        raise SettingsError(f"auth.graph_store names the memory graph '{name}': auth records must be kept in "
-                            "a sqlite graph to survive a restart")
+        raise MemoryGraphStore(f"auth.graph_store names the memory graph '{name}': its users live as long as "
+                               f"the server, which makes 'admin' at start from {ADMIN_PASSWORD_ENV}")
     return cfg.store_path
+
+
+class MemoryGraphStore(SettingsError):
+    """The auth records are in a memory graph: nothing to manage on a file."""
 
 
 def _admin_password(given: str | None) -> str:
@@ -66,6 +69,9 @@ def bootstrap_admin(settings: Settings, given_password: str | None) -> None:
     """`init-store`'s last step: create `admin` when auth is on and it is missing."""
     try:
         path = _auth_store(settings)
+    except MemoryGraphStore as e:
+        click.echo(f"auth: {e}")
+        return
     except SettingsError as e:
         click.echo(f"hugelite: {e}", err=True)
         sys.exit(2)

@@ -22,7 +22,15 @@ from urllib.parse import urlparse
 import javaproperties
 
 from gremlin_engine import GraphConfig, IllegalArgument
-from rest_adapter.auth import CONFIG, AuthConfigError, auth_mode, credential_table, token_expire_s
+from rest_adapter.auth import (
+    CONFIG,
+    STANDARD,
+    AuthConfigError,
+    auth_mode,
+    credential_table,
+    graph_store,
+    token_expire_s,
+)
 
 GRAPH_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,47}$")
 
@@ -124,6 +132,9 @@ class Settings:
                 s.graphs.append(graph_config_from_text(name, f.read_text(encoding="utf-8")))
             except IllegalArgument as e:
                 raise SettingsError(f"{f}: {e}") from e
+        if auth_mode(raw) == STANDARD and graph_store(raw) not in {g.name for g in s.graphs}:
+            raise SettingsError(f"{server_file}: auth.graph_store names the graph '{graph_store(raw)}', which "
+                                f"{s.graphs_dir} lacks: declare it, or name one of its graphs")
         return s
 
     def _load_bounds(self, raw: dict[str, str], where: Path) -> None:

@@ -18,6 +18,7 @@ import pytest
 from gremlin_python.driver.client import Client
 from gremlin_python.driver.protocol import GremlinServerError
 
+from rest_adapter.settings import Settings, SettingsError
 from tests.auth.conftest import ADMIN_PASSWORD, GRAPHS, STANDARD, start_auth_server
 from tests.conftest import ROOT, RunningServer, ServerFactory, run_cli, write_conf
 from tests.hostile.test_login import _sasl
@@ -114,3 +115,18 @@ def test_websocket_basic_on_the_upgrade(auth_server: RunningServer, ws_url: str)
     wrong = "Basic " + base64.b64encode(b"admin:wrong").decode()
     assert _eval_with_upgrade_header(ws_url, right) == 200
     assert _eval_with_upgrade_header(ws_url, wrong) == 407  # asked for SASL, as without a header
+
+
+def test_the_graph_store_must_be_served(tmp_path) -> None:
+    conf = write_conf(tmp_path, GRAPHS, {**STANDARD, "auth.graph_store": "nosuch"})
+    with pytest.raises(SettingsError, match="auth.graph_store names the graph 'nosuch'"):
+        Settings.load(conf)
+
+
+def test_a_memory_graph_store_gets_its_admin_at_start(server_factory: ServerFactory) -> None:
+    server = start_auth_server(server_factory, **{"auth.graph_store": "memgraph"})
+    try:
+        r = httpx.get(f"{server.base_url}/graphspaces/DEFAULT/auth/users", auth=("admin", ADMIN_PASSWORD))
+        assert [u["user_name"] for u in r.json()["users"]] == ["admin"]
+    finally:
+        server.stop()
