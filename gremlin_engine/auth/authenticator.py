@@ -9,7 +9,8 @@ HTTP Basic sends the password with every request, and a bcrypt check costs ~50 m
 verified (name, password) pair is remembered, under a keyed digest (never the password),
 together with the records' write generation: any write to the records (a new password, a
 grant withdrawn, also by `hugelite users` in another process) bumps the generation and the
-next request checks afresh. The role comes with it, so a request reads one counter.
+next request checks afresh. The role comes with it, so a request reads one counter (a
+token request two: the counter, and whether the token was logged out).
 
 `ConfigAuthenticator` is the static `auth.admin_token` / `auth.user_tokens` table: `admin`
 is the administrator, every other user has every permission on the graph named like it
@@ -70,11 +71,14 @@ class StandardAuthenticator:
         if user is None or not check_password(password, user.get("user_password", "")):
             return None
         principal = self._principal(user)
+        self._remember(digest, generation, principal)
+        return principal
+
+    def _remember(self, key: bytes, generation: int, principal: Principal) -> None:
         with self._lock:
             if len(self._verified) >= CACHE_SIZE:
                 self._verified.pop(next(iter(self._verified)))
-            self._verified[digest] = (generation, principal)
-        return principal
+            self._verified[key] = (generation, principal)
 
     def check_token(self, token: str) -> Principal | None:
         """The principal of a valid, unexpired, not logged-out token, else None."""
@@ -84,10 +88,18 @@ class StandardAuthenticator:
             return None
         if self.records.revoked(tokens.digest(token)):
             return None
+        generation = self.records.generation()
+        key = f"token\0{claims.user_id}".encode()
+        with self._lock:
+            hit = self._verified.get(key)
+        if hit is not None and hit[0] == generation and hit[1].name == claims.user_name:
+            return hit[1]
         user = self.records.user_by_id(claims.user_id)
         if user is None or user.get("user_name") != claims.user_name:
             return None
-        return self._principal(user)
+        principal = self._principal(user)
+        self._remember(key, generation, principal)
+        return principal
 
     def issue(self, principal: Principal) -> str:
         """A login token for an authenticated user (HugeGraph's `POST .../auth/login`)."""
