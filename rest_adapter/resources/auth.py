@@ -7,7 +7,7 @@ hugegraph-python 1.7.1 sends the 1.7 ones):
 1.5 (graph-scoped, the graph must exist)    1.7
 ==========================================  =============================================
 `/graphs/{g}/auth/users[/{id}[/role]]`      `/graphspaces/DEFAULT/auth/users[/{id}[/role]]`
-`/graphs/{g}/auth/groups[/{id}]`            `/auth/groups[/{id}]`
+`/graphs/{g}/auth/groups[/{id}]`            `/auth/groups[/{id}]` (and under the graphspace)
 `/graphs/{g}/auth/{targets,belongs,         `/graphspaces/DEFAULT/auth/{targets,belongs,
 accesses}[/{id}]`                           accesses}[/{id}]`
 `/graphs/{g}/auth/{login,logout,verify}`    `/auth/{login,logout,verify}`
@@ -160,6 +160,7 @@ def _login_routes(prefix: str) -> list[Route]:
 #: 1.5's layout, under each graph prefix (`app.build_routes`)
 routes = _family_routes("/auth", BY_PLURAL) + _login_routes("/auth")
 
-#: 1.7's layout
-server_routes = (_family_routes("/graphspaces/DEFAULT/auth", ("users", "targets", "belongs", "accesses"))
+#: 1.7's layout: groups at `/auth/groups`, where 1.7's code and hugegraph-python put them, and at
+#: `/graphspaces/DEFAULT/auth/groups`, where 1.7's documentation does
+server_routes = (_family_routes("/graphspaces/DEFAULT/auth", BY_PLURAL)
                  + _family_routes("/auth", ("groups",)) + _login_routes("/auth"))

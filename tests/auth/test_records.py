@@ -141,3 +141,8 @@ def test_granting_needs_a_containing_role(auth_server: RunningServer, admin: htt
         assert me.get(f"{V17}/targets").json() == {"targets": []}
     assert admin.get(f"{V17}/users/{newbie['id']}/role").json()["roles"] == {
         "hugegraph": {"READ": [{"type": "VERTEX", "label": "person", "properties": {"city": "Beijing"}}]}}
+
+
+def test_groups_at_both_17_paths_are_the_same_groups(admin: httpx.Client) -> None:
+    group = admin.post(f"{V17}/groups", json={"group_name": _n("g")}).json()
+    assert admin.get(f"/auth/groups/{group['id']}").json() == group
