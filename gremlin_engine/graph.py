@@ -14,7 +14,9 @@ outlives the process anyway.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +37,8 @@ SCHEMA_MODES = ("strict", "auto")
 
 _MODE_KEY = "graph.mode"
 _READ_MODE_KEY = "graph.read_mode"
+#: who holds the graph's mode for a bulk job, and the mode to give back (`Graph.hold_mode`)
+_MODE_HOLD_KEY = "graph.mode_hold"
 INIT_HINT = "hugelite init-store --conf DIR"
 
 
@@ -233,6 +237,48 @@ class Graph:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
         self._set_meta(_MODE_KEY, mode)
         return mode
+
+    def hold_mode(self, mode: str, job: str) -> str:
+        """Puts the graph in `mode` for a bulk job of this process (a load, a restore) and
+        returns the mode it had. The mode to give back is kept in the store beside the id of
+        the process holding it, so a job killed before `release_mode` (kill -9, power loss)
+        does not leave the graph in LOADING or RESTORING for good: the next open of the
+        store gives the mode back (`repair_held_mode`). A second job while one holds the
+        graph is refused: two loads at once would fight over the mode to restore."""
+        if mode not in GRAPH_MODES:
+            raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
+        with self.store.write() as tx:
+            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
+            if held is not None and _process_alive(held["pid"]):
+                raise IllegalArgument(
+                    f"The graph '{self.name}' is held in {tx.meta_get(_MODE_KEY)} mode by a {held['job']} "
+                    f"running in process {held['pid']}; wait for it to end, or stop it")
+            previous = (held or {}).get("previous") or str(tx.meta_get(_MODE_KEY) or "NONE")
+            tx.meta_set(_MODE_HOLD_KEY, json.dumps({"job": job, "pid": os.getpid(), "previous": previous}))
+            tx.meta_set(_MODE_KEY, mode)
+        return previous
+
+    def release_mode(self, mode: str | None = None) -> None:
+        """Ends this process's hold: the graph gets `mode`, or the mode it had before."""
+        with self.store.write() as tx:
+            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
+            tx.meta_set(_MODE_HOLD_KEY, "")  # no hold
+            back = mode or (held or {}).get("previous") or "NONE"
+            tx.meta_set(_MODE_KEY, back if back in GRAPH_MODES else "NONE")
+
+    def repair_held_mode(self) -> str | None:
+        """Gives the graph its mode back when the job that held it is gone (its process
+        ended without `release_mode`); returns the mode given back, or None."""
+        with self.store.write() as tx:
+            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
+            if held is None or _process_alive(held["pid"]):
+                return None
+            tx.meta_set(_MODE_HOLD_KEY, "")  # no hold
+            back = held.get("previous") if held.get("previous") in GRAPH_MODES else "NONE"
+            tx.meta_set(_MODE_KEY, back)
+        log.warning("graph '%s': a %s (process %s) ended without giving the graph its mode back; "
+                     "mode set back to %s", self.name, held["job"], held["pid"], back)
+        return str(back)
 
     @property
     def read_mode(self) -> str:
@@ -479,6 +525,7 @@ class GraphRegistry:
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
         if cfg.backend != "memory":
+            graph.repair_held_mode()  # a load or restore killed half-way
             graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
 
@@ -566,3 +613,27 @@ class GraphRegistry:
         # copies what it keeps), and a point read should not pay for a copy
         args = bindings if type(bindings) is dict else dict(bindings or {})
         return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value)
+
+
+def _read_hold(text: str | None) -> dict[str, Any] | None:
+    """The hold record `Graph.hold_mode` writes; None when there is none (or it is unreadable:
+    a record we cannot read names no process to wait for)."""
+    if not text:
+        return None
+    try:
+        held = json.loads(text)
+    except ValueError:
+        return None
+    return held if isinstance(held, dict) and isinstance(held.get("pid"), int) else None
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this machine (a SQLite store is only ever
+    shared by processes of one machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True

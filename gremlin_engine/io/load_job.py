@@ -8,7 +8,9 @@ the refused items are found: those go to the insert-error file with the graph's 
 the rest are written. A record that cannot be read or mapped goes to the parse-error file.
 
 The graph is put in LOADING mode for the load and given its previous mode back afterwards,
-whatever happens (`run_load`'s `finally`). What a watcher sees comes through a
+whatever happens (`run_load`'s `finally`); in process, even when the loader is killed: the
+hold is recorded in the store and the next open of the graph gives the mode back
+(`Graph.hold_mode`). What a watcher sees comes through a
 `LoadObserver`: the CLI draws it as progress bars (`rest_adapter/cli_progress.py`).
 """
 
@@ -104,8 +106,7 @@ def run_load(sink: GraphSink, mapping: LoadMapping, options: LoadOptions,
         sink.clear()
     if options.schema_script:
         sink.run_schema(options.schema_script)
-    previous = sink.mode()
-    sink.set_mode("LOADING")
+    sink.hold_mode("LOADING", "load")
     job = None
     try:
         job = _Job(sink, options, observer or QuietObserver())
@@ -116,7 +117,7 @@ def run_load(sink: GraphSink, mapping: LoadMapping, options: LoadOptions,
     finally:
         if job is not None:
             job.close()
-        sink.set_mode(previous if previous != "LOADING" else "NONE")
+        sink.release_mode()
     job.summary.seconds = time.perf_counter() - started
     return job.summary
 

@@ -33,6 +33,14 @@ class GraphSink(Protocol):
 
     def set_mode(self, mode: str) -> None: ...
 
+    def hold_mode(self, mode: str, job: str) -> str:
+        """Puts the graph in `mode` for this job; returns the mode to give back."""
+        ...
+
+    def release_mode(self, mode: str | None = None) -> None:
+        """Ends the job's hold: `mode`, or the mode the graph had before."""
+        ...
+
     def clear(self) -> None: ...
 
     def write(self, kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, str] | None = None) -> int: ...
@@ -82,6 +90,12 @@ class GraphWriter:
 
     def set_mode(self, mode: str) -> None:
         self.graph.set_mode(mode)
+
+    def hold_mode(self, mode: str, job: str) -> str:
+        return str(self.graph.hold_mode(mode, job))  # kept in the store: a killed job is repaired
+
+    def release_mode(self, mode: str | None = None) -> None:
+        self.graph.release_mode(mode)
 
     def clear(self) -> None:
         self.graph.clear()

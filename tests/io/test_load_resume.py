@@ -50,6 +50,14 @@ def counts(store: Path) -> tuple[int, int, int, int]:
         reg.close_all()
 
 
+def mode_after_open(store: Path) -> str:
+    reg = GraphRegistry(evaluation_timeout_ms=None)
+    try:
+        return str(open_store(reg, store).mode)
+    finally:
+        reg.close_all()
+
+
 def test_a_killed_load_resumes_without_duplicates(tmp_path: Path) -> None:
     struct = fixture(tmp_path / "in")
     progress = tmp_path / "load.progress"
@@ -72,6 +80,8 @@ def test_a_killed_load_resumes_without_duplicates(tmp_path: Path) -> None:
     assert proc.poll() is None, f"the load ended before it could be killed: {proc.stderr.read()!r}"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    # the killed load held the graph in LOADING mode; the next open gives NONE back
+    assert mode_after_open(tmp_path / "g.db") == "NONE"
     notes, distinct, _persons, _edges = counts(tmp_path / "g.db")
     assert 0 < notes < ROWS and notes == distinct
     r = run_cli(*args, "--incremental", cwd=tmp_path, timeout=300)
