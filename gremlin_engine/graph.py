@@ -376,6 +376,18 @@ class Graph:
 
         return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel)
 
+    def traverse_together(self, irs: list[Any], note: tuple[str, str] | None = None) -> list[list[Any]]:
+        """Runs writing traversals in one transaction with a store note (`store_note` reads
+        it back): what a bulk loader needs to keep its progress exact."""
+        from gremlin_engine.runtime import api
+
+        return api.run_traversals(self, irs, note, timeout_ms=self.server_timeout_ms(None))
+
+    def store_note(self, key: str) -> str | None:
+        """A note `traverse_together` recorded (None when there is none)."""
+        with self.store.read() as tx:
+            return tx.meta_get(key)
+
     def read_ready(self) -> bool:
         """True when a read-only call could start at once, without waiting for a lock or a
         connection (a file store with an idle pooled connection; a memory store's reads

@@ -104,6 +104,16 @@ class GraphWriter:
         result = self.graph.traverse(batch_ir(kind, items, strategies, self.check_vertex))
         return int(result[0]) if result else 0
 
+    def write_together(self, batches: Sequence[tuple[str, Sequence[dict[str, Any]], dict[str, str] | None]],
+                       note: tuple[str, str]) -> None:
+        """Writes several batches and the load's progress note in one transaction (a
+        `ProgressFile` reads the note back through `read_note` on resume)."""
+        irs = [batch_ir(kind, items, strategies, self.check_vertex) for kind, items, strategies in batches]
+        self.graph.traverse_together(irs, note)
+
+    def read_note(self, key: str) -> str | None:
+        return self.graph.store_note(key)
+
     # ---- restore (`backup.py`) ------------------------------------------------------------
     def create_schema(self, kind: str, body: dict[str, Any]) -> None:
         self.graph.schema.create(kind, body)
