@@ -200,7 +200,7 @@ class _Job:
                 self.observer.end_input()
 
     def _note(self, key: str, path: Path, records: int, finished: bool = False) -> tuple[str, str] | None:
-        return ProgressFile.note(key, path, records, finished) if self.progress is not None else None
+        return self.progress.note(key, path, records, finished) if self.progress is not None else None
 
     def _rejects(self, path: Path) -> RejectFile:
         """One reject file per path for the whole run (an input read for vertices and then

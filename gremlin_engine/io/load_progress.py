@@ -26,6 +26,7 @@ again with the same mapping.
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -38,15 +39,22 @@ NOTE_PREFIX = "load.progress/"
 
 class ProgressFile:
     """Records done per (phase, struct, input file), persisted at `path`; with `notes` (a
-    reader of the store's notes) the store's entry wins when resuming."""
+    reader of the store's notes) the store's entry wins when resuming.
+
+    Each load run has an id, kept in the file and in every note: a resume continues the
+    file's run and trusts only that run's notes, so notes an older run left in the store (of
+    a graph cleared since, or of inputs this run has not reached yet) are never taken."""
 
     def __init__(self, path: Path, resume: bool, notes: Callable[[str], str | None] | None = None) -> None:
         self.path = path
         self.notes = notes if resume else None
         self.done: dict[str, dict[str, Any]] = {}
+        self.run = uuid.uuid4().hex
         if resume and path.is_file():
             try:
-                self.done = dict(orjson.loads(path.read_bytes()).get("inputs", {}))
+                saved = orjson.loads(path.read_bytes())
+                self.done = dict(saved.get("inputs", {}))
+                self.run = str(saved.get("run") or self.run)
             except (orjson.JSONDecodeError, AttributeError):
                 self.done = {}
 
@@ -70,7 +78,7 @@ class ProgressFile:
                     found = orjson.loads(note)
                 except orjson.JSONDecodeError:
                     found = None
-                if isinstance(found, dict):
+                if isinstance(found, dict) and found.get("run") == self.run:
                     return found
         return self.done.get(key, {})
 
@@ -79,18 +87,18 @@ class ProgressFile:
         st = file.stat()
         return entry.get("size") == st.st_size and entry.get("mtime_ns") == st.st_mtime_ns
 
-    @staticmethod
-    def note(key: str, file: Path, records: int, finished: bool = False) -> tuple[str, str]:
+    def note(self, key: str, file: Path, records: int, finished: bool = False) -> tuple[str, str]:
         """The store note (key, value) saying what `save` would say of this input."""
         st = file.stat()
-        entry = {"records": records, "size": st.st_size, "mtime_ns": st.st_mtime_ns, "finished": finished}
+        entry = {"records": records, "size": st.st_size, "mtime_ns": st.st_mtime_ns, "finished": finished,
+                 "run": self.run}
         return NOTE_PREFIX + key, orjson.dumps(entry).decode()
 
     def save(self, key: str, file: Path, records: int, finished: bool = False) -> None:
         st = file.stat()
         self.done[key] = {"records": records, "size": st.st_size, "mtime_ns": st.st_mtime_ns, "finished": finished}
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_bytes(orjson.dumps({"version": 1, "inputs": self.done}, option=orjson.OPT_INDENT_2))
+        tmp.write_bytes(orjson.dumps({"version": 1, "run": self.run, "inputs": self.done}, option=orjson.OPT_INDENT_2))
         os.replace(tmp, self.path)
 
 
