@@ -26,6 +26,8 @@ from typing import Any, Protocol
 from gremlin_engine.io import GraphRecords, read_graphson_lines
 from gremlin_engine.structure.elements import Edge, Vertex
 
+#: the modern graph in GraphML, for Read.feature's GraphML scenarios
+MODERN_GRAPHML = Path(__file__).resolve().parents[1] / "io" / "data" / "tinkerpop-modern.xml"
 DATASET_FILES = {
     "modern": "tinkerpop-modern-v3.json",
     "classic": "tinkerpop-classic-v3.json",
@@ -112,12 +114,15 @@ class EngineExecutor:
 
     def _prepare_import_dir(self) -> Path:
         """The folder `g.io()` may read: Read.feature names `data/tinkerpop-modern.json`,
-        which is the modern graph's GraphSON 3.0 file under TinkerPop's old name."""
+        which is the modern graph's GraphSON 3.0 file under TinkerPop's old name, and
+        `data/tinkerpop-modern.xml`, its GraphML file (`MODERN_GRAPHML`: the corpus copy
+        holds no GraphML, so the tests carry one)."""
         root = Path(self._import_dir.name)
         (root / "data").mkdir()
         src = self.data_dir / DATASET_FILES["modern"]
         if src.exists():
             shutil.copy(src, root / "data" / "tinkerpop-modern.json")
+        shutil.copy(MODERN_GRAPHML, root / "data" / "tinkerpop-modern.xml")
         return root
 
     def records(self, dataset: str) -> GraphRecords | None:

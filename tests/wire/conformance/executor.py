@@ -37,7 +37,7 @@ from gremlin_python.driver.protocol import GremlinServerError
 from gremlin_python.process.anonymous_traversal import traversal
 
 from gremlin_engine.io import GraphRecords, read_graphson_lines
-from tests.features.executor import DATASET_FILES, corpus_dir, scenario_timeout_ms
+from tests.features.executor import DATASET_FILES, MODERN_GRAPHML, corpus_dir, scenario_timeout_ms
 from tests.wire.conformance.loader import load_by_bytecode
 from tests.wire.conformance.translate import translate
 from tests.wire.conformance.values import to_engine, to_gp, typed_serializer
@@ -96,7 +96,7 @@ class WireExecutor:
 
     def _prepare_import_dir(self, root: Path) -> Path:
         """Copies of the toy graphs (the server refuses files outside its import folder, and
-        symlinks are resolved), plus `data/tinkerpop-modern.json` for Read.feature."""
+        symlinks are resolved), plus `data/tinkerpop-modern.json` and `.xml` for Read.feature."""
         (root / "data").mkdir(parents=True)
         for name in DATASET_FILES.values():
             src = self.data_dir / name
@@ -105,6 +105,7 @@ class WireExecutor:
         modern = self.data_dir / DATASET_FILES["modern"]
         if modern.exists():
             shutil.copy(modern, root / "data" / "tinkerpop-modern.json")
+        shutil.copy(MODERN_GRAPHML, root / "data" / "tinkerpop-modern.xml")
         return root
 
     # ---- graphs ----------------------------------------------------------------------
