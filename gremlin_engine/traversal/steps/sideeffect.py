@@ -97,22 +97,28 @@ def store_step(key: str) -> AggregateStep:
 
 class SubgraphStep(Step):
     """`subgraph(key)`: collects every edge passing by (with its end vertices) into the
-    side-effect `key`, a `values.Subgraph`."""
+    side-effect `key`, a `values.Subgraph`. The end vertices are loaded (one access call a
+    batch), since TinkerPop's subgraph holds whole vertices and a client keeping it as a
+    graph needs their properties."""
 
     name = "subgraph"
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         from gremlin_engine.structure.elements import Edge
+        from gremlin_engine.traversal.traverser import batches
         from gremlin_engine.traversal.values import Subgraph
 
         sg = ctx.side_effects.get(self.args[0])
         if not isinstance(sg, Subgraph):
             sg = ctx.side_effects[self.args[0]] = Subgraph()
-        for t in checked(it, ctx):
-            if not isinstance(t.obj, Edge):
-                raise TraversalError(f"subgraph() can only collect edges, not {t.obj!r}")
-            sg.add_edge(t.obj)
-            yield t
+        for batch in batches(it, ctx.batch_size, ctx):
+            for t in batch:
+                if not isinstance(t.obj, Edge):
+                    raise TraversalError(f"subgraph() can only collect edges, not {t.obj!r}")
+            ctx.load(v for t in batch for v in (t.obj.out_v, t.obj.in_v))
+            for t in batch:
+                sg.add_edge(t.obj)
+                yield t
 
 
 class IoStep(Step):
