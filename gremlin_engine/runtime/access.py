@@ -62,6 +62,10 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         access.import_dir = getattr(graph.registry, "import_dir", None)
         # and `g.io(path).write()` may only write below its export folder
         access.export_dir = getattr(graph.registry, "export_dir", None)
+        # TinkerPop 3.7's AllowNullPropertyValues, for TinkerGraph-like (auto) graphs only:
+        # a strict graph keeps HugeGraph's rules (a null value is refused or removes the key)
+        access.allow_nulls = graph.config.schema_mode == "auto" and str(
+            graph.config.extra.get("gremlin.allow_null_property_values", "false")).strip().lower() == "true"
         return access
 
     @property

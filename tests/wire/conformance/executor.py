@@ -109,8 +109,9 @@ class WireExecutor:
         return root
 
     # ---- graphs ----------------------------------------------------------------------
-    def _create(self, name: str, dataset: str) -> None:
-        status, body = self.server.request("POST", f"/graphs/{name}", GRAPH_PROPERTIES)
+    def _create(self, name: str, dataset: str, graph_properties: Mapping[str, str] | None = None) -> None:
+        text = GRAPH_PROPERTIES + "".join(f"{k}={v}\n" for k, v in (graph_properties or {}).items())
+        status, body = self.server.request("POST", f"/graphs/{name}", text)
         if status not in (200, 201):
             raise RuntimeError(f"POST /graphs/{name}: {status} {body[:300]!r}")
         if dataset == "empty":
@@ -131,12 +132,12 @@ class WireExecutor:
         if status != 204:
             raise RuntimeError(f"DELETE /graphs/{name}: {status} {body[:300]!r}")
 
-    def open(self, dataset: str, fresh: bool) -> WireHandle:
+    def open(self, dataset: str, fresh: bool, graph_properties: Mapping[str, str] | None = None) -> WireHandle:
         if dataset not in DATASET_FILES and dataset != "empty":
             raise KeyError(f"unknown graph {dataset!r}")
-        if fresh:
+        if fresh or graph_properties:
             handle = WireHandle(dataset, True, f"fresh_{dataset}")
-            self._create(handle.name, dataset)
+            self._create(handle.name, dataset, graph_properties)
             return handle
         handle = self._shared.get(dataset)
         if handle is None:
