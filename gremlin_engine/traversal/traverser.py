@@ -149,7 +149,7 @@ class Context:
     batch_size: int = BATCH
     bulk: bool = True
     seed: int | None = None  # SeedStrategy(seed: n): coin/sample draw from java.util.Random
-    rngs: dict[int, Any] = field(default_factory=dict)  # per step object, made on first draw
+    rngs: dict[int, Any] | None = None  # seeded generators per step object, made on first draw
 
     def check(self) -> None:
         self.cancel.check()
@@ -165,6 +165,8 @@ class Context:
         step with the strategy's seed), or None when no SeedStrategy is in force."""
         if self.seed is None:
             return None
+        if self.rngs is None:
+            self.rngs = {}
         rng = self.rngs.get(id(step))
         if rng is None:
             from gremlin_engine.traversal.seeded import JavaRandom

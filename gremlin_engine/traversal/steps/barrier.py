@@ -372,12 +372,12 @@ class GroupStep(ByModulated, Step):
 
     def build(self, groups: dict[Any, tuple[Any, list[Traverser]]], ctx: Context) -> dict[Any, Any]:
         entries = list(groups.values())
-        order = range(len(entries))
+        order: list[int] = list(range(len(entries)))
         if ctx.seed is not None:
             # seeded draws in value traversals go to the groups in Java HashMap order
             from gremlin_engine.traversal.seeded import hashmap_order
 
-            order = hashmap_order([k for k, _ in entries])  # type: ignore[assignment]
+            order = hashmap_order([k for k, _ in entries])
         values = {i: self._value(entries[i][1], ctx) for i in order}
         return {k: values[i] for i, (k, _) in enumerate(entries) if values[i] is not NOTHING}
 
