@@ -8,6 +8,7 @@ a map a map); non-collections pass through unchanged.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Iterator, Mapping
@@ -122,6 +123,13 @@ class TailStep(Step):
         yield from window
 
 
+def _share(weight: float, remaining: float) -> float:
+    """`weight / remaining` as a Java double division (x/0 is infinite, 0/0 never matches)."""
+    if remaining == 0:
+        return math.inf if weight > 0 else -math.inf
+    return weight / remaining
+
+
 class SampleStep(ByModulated, Step):
     """`sample(n)`: n traversers chosen at random (weighted by a `by()` value if given)."""
 
@@ -201,6 +209,7 @@ class SampleStep(ByModulated, Step):
             return
         total = sum(w * t.bulk for w, t in zip(weights, pool, strict=True))
         picked: dict[int, int] = {}  # index into pool -> sampled bulk, in pick order
+
         def left() -> float:  # weight not yet sampled; Java would spin forever at zero
             return sum(w * (t.bulk - picked.get(i, 0)) for i, (w, t) in enumerate(zip(weights, pool, strict=True)))
 
@@ -212,8 +221,10 @@ class SampleStep(ByModulated, Step):
                 if have >= t.bulk:
                     continue
                 hit = False
-                for _ in range(t.bulk - have):
-                    if rng.next_double() <= weights[i] / remaining:
+                for unit in range(t.bulk - have):
+                    if unit & 0xFFF == 0xFFF:
+                        ctx.check()  # a big bulk draws once per unit, as in Java
+                    if rng.next_double() <= _share(weights[i], remaining):
                         picked[i] = have + 1
                         hit = True
                         break
