@@ -428,14 +428,16 @@ class GraphRegistry:
 
     `evaluation_timeout_ms` is the time limit of scripts and REST calls; `job_timeout_ms`
     that of async Gremlin jobs (None or 0: none); `import_dir` is the only folder
-    `g.io(path).read()` may read from.
+    `g.io(path).read()` may read from, `export_dir` the only one `g.io(path).write()` may
+    write to (None: refused).
     """
 
     def __init__(self, evaluation_timeout_ms: float | None = 30000, import_dir: Path | str | None = None,
-                 job_timeout_ms: float | None = None) -> None:
+                 job_timeout_ms: float | None = None, export_dir: Path | str | None = None) -> None:
         self.evaluation_timeout_ms = evaluation_timeout_ms
         self.job_timeout_ms = job_timeout_ms
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
+        self.export_dir = Path(export_dir).resolve() if export_dir is not None else None
         self._graphs: dict[str, Graph] = {}
         self._lock = threading.RLock()
 
