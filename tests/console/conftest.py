@@ -102,4 +102,8 @@ def page(browser: Any, console_server: RunningServer) -> Iterator[Any]:
 def shot(page: Any, name: str) -> None:
     """Saves a screenshot of the page as `<SHOTS>/console-<name>.png` when asked to."""
     if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"console-{name}.png"))
+        bottom = page.evaluate("() => Math.max(...[...document.querySelectorAll('header, main > :not([hidden]), "
+                               "#login:not([hidden])')].map(e => e.getBoundingClientRect().bottom))")
+        height = max(240, min(820, int(bottom) + 16))  # no empty page below the content
+        page.screenshot(path=str(Path(SHOTS) / f"console-{name}.png"),
+                        clip={"x": 0, "y": 0, "width": 1200, "height": height})

@@ -119,6 +119,7 @@ def test_the_login_form_keeps_the_contract(page: Any) -> None:
     page.route("**/auth/login", login)
     page.goto("/console")
     page.wait_for_selector("#login:not([hidden])")
+    shot(page, "login")
     page.fill("[name=user_name]", "admin")
     page.fill("[name=user_password]", "nope")
     page.click("#login-form button")
