@@ -50,7 +50,8 @@ def gremlin(client: httpx.Client, graph: str, script: str) -> Any:
     return r.json()["result"]["data"]
 
 
-@pytest.fixture(scope="session")
+# package scope: the server and the browser end with tests/console, not with the whole session
+@pytest.fixture(scope="package")
 def console_server(server_factory: ServerFactory) -> Iterator[RunningServer]:
     if not (DIST / "console.js").exists():
         pytest.fail(f"the web console is not built ({DIST} is missing): run `make install`")
@@ -70,7 +71,7 @@ def console_server(server_factory: ServerFactory) -> Iterator[RunningServer]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's package (`apt-get install chromium`, "
