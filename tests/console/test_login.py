@@ -14,6 +14,7 @@ The server runs with `auth.authenticator=...StandardAuthenticator` and an `admin
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 from typing import Any
 
@@ -41,7 +42,8 @@ def auth_server(server_factory: ServerFactory, tmp_path_factory: pytest.TempPath
     done = run_cli("init-store", "--conf", str(conf), *args, cwd=cwd)
     assert done.returncode == 0, done.stderr
     running = server_factory.start(GRAPHS, AUTH, init=False, cwd=cwd)
-    login = httpx.post(running.base_url + "/auth/login", json={"user_name": "admin", "user_password": PASSWORD})
+    login = httpx.post(running.base_url + "/auth/login", json={"user_name": "admin", "user_password": PASSWORD},
+                       auth=("admin", PASSWORD))  # as the console sends it: body and Basic
     if login.status_code == 404:
         running.stop()
         pytest.skip("this build has no HugeGraph auth yet: POST /auth/login answers 404 (issue 19)")
@@ -109,6 +111,9 @@ def test_the_login_form_keeps_the_contract(page: Any) -> None:
     def login(route: Any) -> None:
         body = route.request.post_data_json
         logins.append(body)
+        # the same credentials as HTTP Basic, for a server that wants them on the login path too
+        expected = base64.b64encode(f"{body['user_name']}:{body['user_password']}".encode()).decode()
+        assert route.request.headers.get("authorization") == f"Basic {expected}"
         if body == {"user_name": "admin", "user_password": PASSWORD}:
             route.fulfill(status=200, content_type="application/json", body='{"token": "tok-1"}')
         else:
