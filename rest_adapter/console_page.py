@@ -21,6 +21,11 @@ from starlette.requests import Request
 #: the built console (`make install` builds it when missing; `console/build.mjs` writes it)
 DIST = Path(__file__).resolve().parent / "console_dist"
 
+#: what a server with auth on must answer without credentials: the page and its files hold no
+#: data, and the login form is on the page (an auth filter's public paths: exact paths)
+PUBLIC_PATHS = frozenset({"/console", "/console/console.js", "/console/console.css",
+                          "/console/console.js.LEGAL.txt"})
+
 NOT_BUILT = (
     "The web console is not built in this installation: run `make install` in the source tree "
     "(it needs node and npm), or `npm ci && npm run build` in console/."

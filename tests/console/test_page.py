@@ -11,7 +11,7 @@ import pytest
 from starlette.requests import Request
 
 from rest_adapter import console_page
-from rest_adapter.console_page import DIST, console_html, wants_html
+from rest_adapter.console_page import DIST, PUBLIC_PATHS, console_html, wants_html
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,6 +53,8 @@ def test_the_files_the_page_names_are_package_data() -> None:
     named = set(re.findall(r'(?:src|href)="\{\{root\}\}/console/([^"]+)"', page))
     assert named == {"console.js", "console.css"}
     assert all((DIST / name).is_file() for name in named)
+    # every built file is one an auth filter lets through (console_page.PUBLIC_PATHS)
+    assert {f"/console/{p.name}" for p in DIST.iterdir() if p.name != "index.html"} | {"/console"} == PUBLIC_PATHS
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     shipped = pyproject["tool"]["setuptools"]["package-data"]["rest_adapter"]
     assert "console_dist/*" in shipped
