@@ -8,18 +8,19 @@ graph: what the console shows, it fetches through the public REST routes like an
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rest_adapter.console_page import DIST, NOT_BUILT, console_html
+from rest_adapter.errors import HttpError
 
 
 async def console(request: Request) -> Response:
     settings = request.app.state.settings
     page = console_html(request.scope.get("root_path", ""), settings.evaluation_timeout_ms)
-    if page is None:
-        return PlainTextResponse(NOT_BUILT, status_code=503)
+    if page is None:  # HugeGraph's error body, as every other refusal
+        raise HttpError(503, NOT_BUILT, "java.lang.IllegalStateException")
     # the page names its script by a fixed path: a stale cached page must not outlive an upgrade
     return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.requests import Request
@@ -42,9 +43,14 @@ def test_the_server_fills_in_its_timeout_and_root_path() -> None:
     assert "{{" not in page
 
 
-def test_an_unbuilt_console_says_how_to_build_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_an_unbuilt_console_says_how_to_build_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                 app_client: Any) -> None:
     monkeypatch.setattr(console_page, "DIST", tmp_path)
     assert console_html("", 1000) is None
+    r = app_client.get("/console")
+    assert r.status_code == 503
+    assert r.json() == {"exception": "class java.lang.IllegalStateException", "message": console_page.NOT_BUILT,
+                        "cause": ""}
     assert "make install" in console_page.NOT_BUILT
 
 
