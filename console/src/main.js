@@ -138,6 +138,11 @@ async function run(script) {
   } catch (e) {
     $("#query-status").textContent = "";
     show($("#query-error"), e.message);
+    // the views must not go on showing the previous script's answer under this one's error
+    state.answer = [];
+    $("#view-table").replaceChildren();
+    $("#view-json").textContent = "";
+    graphView.show(state.graph, [], 1);
   }
 }
 

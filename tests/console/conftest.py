@@ -50,7 +50,7 @@ def gremlin(client: httpx.Client, graph: str, script: str) -> Any:
     return r.json()["result"]["data"]
 
 
-# package scope: the server and the browser end with tests/console, not with the whole session
+# package scope: the server ends with tests/console, not with the whole session
 @pytest.fixture(scope="package")
 def console_server(server_factory: ServerFactory) -> Iterator[RunningServer]:
     if not (DIST / "console.js").exists():
@@ -71,7 +71,9 @@ def console_server(server_factory: ServerFactory) -> Iterator[RunningServer]:
     running.stop()
 
 
-@pytest.fixture(scope="package")
+# module scope: Playwright's sync API keeps an asyncio loop running in this thread while it is
+# open, and in-process tests (an asyncio.Runner) cannot run beside it
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's package (`apt-get install chromium`, "

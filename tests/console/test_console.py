@@ -115,11 +115,14 @@ def test_paths_are_drawn_and_the_draw_limit_holds(page: Any) -> None:
 
 def test_a_bad_script_shows_the_servers_message(page: Any) -> None:
     open_console(page)
+    run(page, "g.V().limit(2)")
     run(page, "g.V(.bad")
     error = page.locator("#query-error")
     assert error.is_visible()
     assert "unexpected '.' at line 1, column 5" in error.inner_text()
     assert page.inner_text("#query-status") == ""
+    assert page.locator("#view-table tr").count() == 0  # the previous answer is gone
+    assert drawn(page)["nodes"] == []
     shot(page, "error")
 
 
