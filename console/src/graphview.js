@@ -131,7 +131,8 @@ export class GraphView {
     this.stale = this.cy.container().clientWidth === 0;
     if (this.stale) return;
     const n = this.cy.nodes().length;
-    this.cy.layout({ name: n > 150 ? "grid" : "cose", animate: false, padding: 20, nodeDimensionsIncludeLabels: true }).run();
+    const cose = { name: "cose", nodeRepulsion: () => 12000, idealEdgeLength: () => 70, componentSpacing: 60 };
+    this.cy.layout({ ...(n > 150 ? { name: "grid" } : cose), animate: false, padding: 20, nodeDimensionsIncludeLabels: true }).run();
   }
 
   /** Draws the neighbours of vertex `node` (one click, at most EXPAND_EDGES edges). */
