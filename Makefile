@@ -23,8 +23,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 CONSOLE_DIST := rest_adapter/console_dist/console.js
 CONSOLE_SRC := $(wildcard console/src/*) console/build.mjs console/package-lock.json
 
+# Without npm, `make run` still serves everything else (/console answers 503 saying how to build).
 $(CONSOLE_DIST): $(CONSOLE_SRC)
-	cd console && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
+	@if command -v npm >/dev/null; then \
+	  cd console && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build; \
+	else echo "make: npm not found: the web console (/console) is not built; install Node.js, then make console"; fi
 
 console: $(CONSOLE_DIST)
 
