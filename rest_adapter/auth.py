@@ -44,6 +44,7 @@ from gremlin_engine.auth import (
     StandardAuthenticator,
     ensure_admin,
 )
+from rest_adapter import console_page
 from rest_adapter.errors import HttpError, bad_request, error_body, json_error, unauthorized
 from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
 
@@ -51,8 +52,9 @@ from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
 PRINCIPAL_KEY = "hugelite.principal"
 
 #: paths answered without credentials when auth is on (HugeGraph's whitelist: `versions`, and
-#: `openapi.json` once there is one); exact paths, after the trailing slash is dropped
-PUBLIC_PATHS = frozenset({"/versions"})
+#: `openapi.json` once there is one; the web console's page and files, which hold no data and
+#: carry the login form); exact paths, after the trailing slash is dropped
+PUBLIC_PATHS = frozenset({"/versions"}) | console_page.PUBLIC_PATHS
 
 STANDARD = "standard"
 CONFIG = "config"
