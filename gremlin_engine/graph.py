@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
+from gremlin_engine.traversal.prepared import PreparedCache
 from gremlin_engine.variables import VariableService
 
 log = logging.getLogger("hugelite.engine")
@@ -198,6 +199,17 @@ class Graph:
     @property
     def schema_mode(self) -> str:
         return self.config.schema_mode
+
+    @property
+    def runs_strategies(self) -> bool:
+        """False when the config says `gremlin.strategies=none`: the conformance suite runs
+        graphs unoptimised to check that the strategies change nothing but speed."""
+        return str(self.config.extra.get("gremlin.strategies", "default")).lower() != "none"
+
+    @property
+    def prepared(self) -> Any:
+        """The registry's prepared-traversal cache (None for a graph outside a registry)."""
+        return self.registry.prepared if self.registry is not None else None
 
     def __repr__(self) -> str:
         return f"hugegraph[{self.name}]"
@@ -380,6 +392,10 @@ class GraphRegistry:
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
         self._graphs: dict[str, Graph] = {}
         self._lock = threading.RLock()
+        # every prepared traversal of this registry's graphs (script text or IR shape ->
+        # compiled steps and slot binder); cleared whenever a graph comes or goes, since a
+        # script entry records which graph each of its names resolved to
+        self.prepared = PreparedCache()
 
     # ---- stores -----------------------------------------------------------------------
     @staticmethod
@@ -478,6 +494,7 @@ class GraphRegistry:
                     raise
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
+            self.prepared.clear()
         if cfg.backend != "memory":
             graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
@@ -502,6 +519,7 @@ class GraphRegistry:
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]
+            self.prepared.clear()
         graph.close()
         path = graph.config.store_path
         if delete_store and path is not None and not _store_api().remove_store_files(path):

@@ -52,6 +52,7 @@ class _SingleGraph:
 
     def __init__(self, graph: Any) -> None:
         self._graph = graph
+        self.prepared = getattr(graph, "prepared", None)
 
     def get(self, name: str) -> Any:
         return self._graph
@@ -128,7 +129,7 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
         session = Session(_SingleGraph(graph), write, token)
         try:
             access = session.access(graph.name)
-            results = list(engine.run(ir, access, cancel=token, strategies=access.strategies))
+            results = list(engine.run(ir, access, cancel=token, strategies=access.strategies, cache=graph.prepared))
             load_results(access, results)
         except ReadOnlyTransaction as exc:
             session.close(exc)
@@ -171,7 +172,7 @@ def _stream_worker(
     try:
         access = session.access(graph.name)
         batch: list[Any] = []
-        for item in engine.run(ir, access, cancel=token, strategies=access.strategies):
+        for item in engine.run(ir, access, cancel=token, strategies=access.strategies, cache=graph.prepared):
             batch.append(item)
             if len(batch) >= STREAM_BATCH:
                 load_results(access, batch)

@@ -29,7 +29,7 @@ from typing import Any
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
 from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
 from gremlin_engine.structure.result_size import check_result_size
-from gremlin_engine.syntax import ast, names, operators, parser, sandbox, templates
+from gremlin_engine.syntax import ast, names, operators, parser, sandbox, script_shape
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
 from gremlin_engine.syntax.parser import parse
@@ -37,6 +37,7 @@ from gremlin_engine.syntax.text_cache import TextCache
 from gremlin_engine.syntax.value_bounds import ValueBounds, is_handle
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P, make_predicate
+from gremlin_engine.traversal.prepared import Prepared
 from gremlin_engine.traversal.tokens import TOKEN_ENUMS, Cardinality, token
 
 # TinkerPop's IO "enum" is a set of string constants (what gremlinpython sends too).
@@ -59,6 +60,10 @@ class Exhausted:
     """What `iterate()` leaves: Groovy returns the drained traversal, which yields nothing."""
 
     graph: str
+
+
+#: the IR of a traversal a prepared entry compiled (`BoundTraversal.prepared` is what runs)
+_NO_IR = TraversalIR()
 
 
 @cache
@@ -94,10 +99,11 @@ def interpret(script: ast.Script | str, host: ScriptHost, *, as_value: bool = Fa
     tree = _checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
     try:
         interp = Interpreter(host)
-        if isinstance(script, str):
-            template = templates.lookup(script, tree, host, interp)
-            if template is not None:
-                return interp.run_template(template, host.bindings, as_value)  # type: ignore[attr-defined]
+        cache = getattr(host, "prepared", None)  # the registry's prepared traversals
+        if cache is not None and isinstance(script, str):
+            entry = script_shape.lookup(cache, script, tree, host, interp)
+            if entry is not None:
+                return interp.run_prepared(entry, host.bindings, as_value)  # type: ignore[attr-defined]
         return interp.run(tree, as_value=as_value)
     except RecursionError:
         raise GremlinSyntaxError("script is nested too deeply to evaluate") from None
@@ -124,15 +130,25 @@ class Interpreter:
             return value
         return self.results(value) if ran else []
 
-    def run_template(self, template: templates.Template, bindings: dict[str, Any], as_value: bool) -> Any:
-        """What `run` gives for the one-traversal script `template` was made from."""
-        value: Any = template.traversal(bindings)
-        if template.terminal is not None:
-            name, args, pos = template.terminal
+    def run_prepared(self, entry: Prepared, bindings: dict[str, Any], as_value: bool) -> Any:
+        """What `run` gives for the one-traversal script `entry` was prepared from."""
+        graph = entry.graph
+        assert graph is not None
+        value: Any
+        if entry.traversal is not None:
+            value = BoundTraversal(graph, _NO_IR, entry.compiled([bindings[n] for n in entry.names]))
+        else:
+            value = BoundTraversal(graph, entry.script_ir(bindings, _arg_value))
+        if entry.terminal is not None:
+            name, args, pos = entry.terminal
             value = self.call(value, name, args, pos)
         if as_value and not _is_stream(value):
             return value
         return self.results(value)
+
+    def argument(self, node: ast.Expr) -> Any:
+        """A step argument written in the script, evaluated as the IR wants it."""
+        return _arg_value(self.evaluate(node))
 
     def execute(self, stmt: ast.Stmt) -> Any:
         if isinstance(stmt, ast.Assign):
@@ -338,7 +354,7 @@ class Interpreter:
                 )
             return target.then(name, *args, pos=pos)
         if isinstance(target, TraversalSourceRef):
-            return self._source_call(target, name, args, pos)
+            return self.source_call(target, name, args, pos)
         if isinstance(target, Exhausted):
             drained = {
                 "toList": [],
@@ -366,7 +382,7 @@ class Interpreter:
             )
         return self.host.call_method(target, name, args)
 
-    def _source_call(self, src: TraversalSourceRef, name: str, args: tuple[Any, ...], pos: ast.Pos) -> Any:
+    def source_call(self, src: TraversalSourceRef, name: str, args: tuple[Any, ...], pos: ast.Pos) -> Any:
         if name in names.SPAWNS:
             ir = TraversalIR(src.ir.source, (Instruction(name, args, pos),))
             return BoundTraversal(src.graph, ir)

@@ -1,40 +1,42 @@
-"""Script templates: a one-traversal script is turned into IR once, its bindings as slots.
+"""Scripts that are one traversal over bindings, prepared once per text and name classes.
 
 A server sees the same few script texts over and over with new binding values
-(`g.V(vid).values('name')` with `vid` bound). The parse is cached by text, but walking the
-AST into a `TraversalIR` (evaluating every argument, building each instruction) was redone on
-every call: about a tenth of a point lookup's CPU. Here that walk is done once per text and
-*name classification*, and a call only copies the instructions whose arguments are bindings.
+(`g.V(vid).values('name')` with `vid` bound). The parse is cached by text; here the rest of the
+work is done once per text and *name classes* and kept in the registry's prepared-traversal
+cache (`traversal/prepared.py`): the walk of the AST into a `TraversalIR` and, when every
+binding stands where the IR has a slot (a root `V(id)`/`E(id)`, the value of `has(k, v)`), the
+compiled traversal with its slot binder, so a call binds its values and runs. When a binding
+stands anywhere else the entry keeps the IR with the binding positions, and a call puts its
+values in and takes the cache's IR door.
 
-Which scripts qualify (anything else runs through the interpreter as before):
+Which scripts qualify (anything else runs through the interpreter):
 
 * one expression statement, a chain of method calls whose root is a name that resolves to a
   traversal source (`g`, `__g_<graph>`, an alias of one);
 * source modifiers (`withSideEffect`, ...) with constant arguments, one spawn (`V`, `E`,
   `inject`, ...), then steps, then at most one terminal (`toList`, `next`, ...) with constant
   arguments;
-* a binding may stand as a whole top-level argument of the spawn or of a step (a slot); a
-  binding anywhere else (inside a predicate, a list, a nested `__` traversal, a source
-  modifier, a terminal) disqualifies the script for that set of bindings;
+* a binding may stand as a whole top-level argument of the spawn or of a step; a binding
+  anywhere else (inside a predicate, a list, a nested `__` traversal, a source modifier, a
+  terminal) disqualifies the script for that set of bindings;
 * every constant argument is immutable (strings, numbers, tokens, predicates, tuples, nested
   traversals of those) and evaluated the same way every time: no named arguments, and no
   argument-less `datetime()` / `UUID()` calls (those read the clock or draw a random value).
 
-Exactness: the cache key is the script text plus how each name of the script resolves *now*
-(a binding, the traversal source it names, or unbound), so a binding named `g`, a new alias
-or a graph created or dropped since never reuses an old template. A slot receives the binding
-value exactly as the interpreter would pass it (`_arg_value`), and the terminal and the result
-shaping run through the interpreter's own methods. Nothing new is evaluated: the tree was
-sandbox-checked before, and binding values are only ever placed into instructions.
+Exactness: the key is the script text plus how each name of the script resolves *now* (a
+binding with the type class of its value, the traversal source it names, or unbound), so a
+binding named `g`, a new alias or another binding type never reuses an old entry (the
+registry clears the cache when graphs come and go). A slot receives the binding value exactly
+as the interpreter would pass it (`Interpreter.argument`), and the terminal and the result shaping run
+through the interpreter's own methods. Nothing new is evaluated: the tree was sandbox-checked
+before, and binding values are only ever placed into instructions.
 """
 
 from __future__ import annotations
 
 import datetime
 import decimal
-import threading
 import uuid
-from collections import OrderedDict
 from enum import Enum
 from typing import Any
 
@@ -42,56 +44,27 @@ from gremlin_engine.syntax import ast, names
 from gremlin_engine.syntax.host import BoundTraversal, TraversalSourceRef
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P
-
-#: templates kept (LRU), keyed by (text, classification)
-CACHE_SIZE = 2048
-#: False sends every script through the interpreter (for A/B measurements and tests)
-ENABLED = True
+from gremlin_engine.traversal.prepared import (
+    REFUSED,
+    NoKey,
+    Prepared,
+    PreparedCache,
+    compile_traversal,
+    ir_key,
+    ir_shape,
+    shareable,
+)
+from gremlin_engine.traversal.slot_binder import Unslottable, binder, make_plan, marker, slot_class
 
 _BINDING = "binding"
 _UNBOUND = "unbound"
-_NO: Any = object()  # "this text does not qualify" (per text, or per classification)
 _ATOMS = (str, int, float, bool, type(None), Enum, uuid.UUID, decimal.Decimal, datetime.datetime)
+_SHAPE = "script shape"
+_SCRIPT = "script"
 
 
 class _Refuse(Exception):
     """The script does not qualify: run it through the interpreter."""
-
-
-class Template:
-    """A script's traversal IR with `None` where each binding goes."""
-
-    __slots__ = ("graph", "source", "steps", "slots", "terminal")
-
-    def __init__(
-        self,
-        graph: str,
-        source: tuple[Instruction, ...],
-        steps: tuple[Instruction, ...],
-        slots: tuple[tuple[int, tuple[tuple[int, str], ...]], ...],
-        terminal: tuple[str, tuple[Any, ...], ast.Pos] | None,
-    ) -> None:
-        self.graph = graph
-        self.source = source
-        self.steps = steps
-        self.slots = slots  # (step index, ((argument index, binding name), ...))
-        self.terminal = terminal
-
-    def traversal(self, bindings: dict[str, Any]) -> BoundTraversal:
-        """The traversal this script builds with `bindings` (a fresh IR; the template's own
-        instructions are shared, they are immutable)."""
-        steps = self.steps
-        if self.slots:
-            out = list(steps)
-            for index, positions in self.slots:
-                ins = out[index]
-                args = list(ins.args)
-                for arg_index, name in positions:
-                    value = bindings[name]
-                    args[arg_index] = value.ir if isinstance(value, BoundTraversal) else value
-                out[index] = Instruction(ins.name, tuple(args), ins.pos)
-            steps = tuple(out)
-        return BoundTraversal(self.graph, TraversalIR(self.source, steps, False))
 
 
 class _Shape:
@@ -104,77 +77,43 @@ class _Shape:
         self.names = names_
 
 
-_shapes: dict[str, Any] = {}
-_templates: OrderedDict[Any, Any] = OrderedDict()
-_lock = threading.Lock()
-
-
-def clear() -> None:
-    with _lock:
-        _shapes.clear()
-        _templates.clear()
-
-
-def lookup(text: str, tree: ast.Script, host: Any, interpreter: Any) -> Template | None:
-    """The template for `text` under `host`'s current names, built on first use; None when
-    the script must run through the interpreter."""
+def lookup(cache: PreparedCache, text: str, tree: ast.Script, host: Any, interpreter: Any) -> Prepared | None:
+    """The prepared entry for `text` under `host`'s current names and binding types, made on
+    first use; None when the script must run through the interpreter."""
     bindings = getattr(host, "bindings", None)
-    if not ENABLED or type(bindings) is not dict:
+    if type(bindings) is not dict:
         return None
-    shape = _shapes.get(text)
+    shape = cache.get((_SHAPE, text))
     if shape is None:
         shape = _shape(tree)
-        with _lock:
-            if len(_shapes) >= CACHE_SIZE:
-                _shapes.clear()
-            _shapes[text] = shape
-    if shape is _NO:
+        cache.put((_SHAPE, text), shape)
+    if shape is REFUSED:
         return None
-    key = _classify(shape, bindings, host)
-    if key is None:
+    classes = _classify(shape, bindings, host)
+    if classes is None:
         return None
-    key = (text, key)
-    with _lock:
-        found = _templates.get(key)
-        if found is not None:
-            _templates.move_to_end(key)
+    key = (_SCRIPT, text, classes)
+    found = cache.get(key)
     if found is None:
         try:
-            found = _build(tree, key[1], shape, interpreter)
+            found = _build(tree, classes, shape, interpreter, bindings, host)
         except _Refuse:
-            found = _NO
+            found = REFUSED
         except Exception:  # the interpreter raises the real error when it runs the script
-            found = _NO
-        with _lock:
-            _templates[key] = found
-            if len(_templates) > CACHE_SIZE:
-                _templates.popitem(last=False)
-    return None if found is _NO else found  # type: ignore[no-any-return]
-
-
-def script_names(text: str) -> tuple[str, ...] | None:
-    """Every name `text` mentions, its root first, once `lookup` has seen the text; None
-    when it has not or when the text can never be a template."""
-    shape = _shapes.get(text)
-    return shape.names if type(shape) is _Shape else None
-
-
-def template_for(text: str, host: Any) -> Template | None:
-    """`lookup` for a script the interpreter has run (so its sandbox-checked tree is cached):
-    the template it would use under `host`'s names, or None."""
-    from gremlin_engine.syntax.interpreter import Interpreter, _checked
-
-    return lookup(text, _checked(text), host, Interpreter(host))
+            found = REFUSED
+        cache.put(key, found)
+    return None if found is REFUSED else found  # type: ignore[no-any-return]
 
 
 def _classify(shape: _Shape, bindings: dict[str, Any], host: Any) -> tuple[Any, ...] | None:
-    """How each name resolves now: a binding, the source the root names, or unbound."""
+    """How each name resolves now: a binding (with its value's slot class), the source the
+    root names, or unbound."""
     out: list[Any] = []
     for name in shape.names:
         if name in bindings:
             if name == shape.root:
                 return None
-            out.append(_BINDING)
+            out.append((_BINDING, slot_class(bindings[name])))
             continue
         try:
             value = host.lookup(name)
@@ -201,27 +140,29 @@ def _links(expr: ast.Expr) -> tuple[str, list[ast.MethodCall]]:
 
 def _shape(tree: ast.Script) -> Any:
     if len(tree.statements) != 1 or not isinstance(tree.statements[0], ast.ExprStmt):
-        return _NO
+        return REFUSED
     try:
         root, links = _links(tree.statements[0].expr)
     except _Refuse:
-        return _NO
+        return REFUSED
     found: dict[str, None] = {root: None}
     stack: list[ast.Node] = [a for link in links for a in link.args]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.NamedArg | ast.Closure | ast.GString | ast.NewObject):
-            return _NO
+            return REFUSED
         if isinstance(node, ast.FunctionCall) and not node.args:
-            return _NO  # datetime() / UUID(): a new value on every call
+            return REFUSED  # datetime() / UUID(): a new value on every call
         if isinstance(node, ast.VarRef):
             found.setdefault(node.name, None)
         stack.extend(ast.children(node))
     return _Shape(root, tuple(found))
 
 
-def _build(tree: ast.Script, classes: tuple[Any, ...], shape: _Shape, interpreter: Any) -> Template:
-    bound = {n for n, c in zip(shape.names, classes, strict=True) if c is _BINDING}
+def _build(
+    tree: ast.Script, classes: tuple[Any, ...], shape: _Shape, interpreter: Any, bindings: dict[str, Any], host: Any,
+) -> Prepared:
+    bound = {n for n, c in zip(shape.names, classes, strict=True) if type(c) is tuple}
     _root, links = _links(tree.statements[0].expr)  # type: ignore[attr-defined]
     value = classes[0]  # the root's TraversalSourceRef
     slots: list[tuple[int, tuple[tuple[int, str], ...]]] = []
@@ -238,7 +179,7 @@ def _build(tree: ast.Script, classes: tuple[Any, ...], shape: _Shape, interprete
                 args, positions = _args(link.args, bound, interpreter)
                 if positions:
                     raise _Refuse
-                value = interpreter._source_call(value, name, args, link.pos)
+                value = interpreter.source_call(value, name, args, link.pos)
                 if type(value) is not TraversalSourceRef:
                     raise _Refuse
             else:
@@ -257,13 +198,76 @@ def _build(tree: ast.Script, classes: tuple[Any, ...], shape: _Shape, interprete
             raise _Refuse
     if not isinstance(value, BoundTraversal):
         raise _Refuse
-    return Template(value.graph, value.ir.source, value.ir.steps, tuple(slots), terminal)
+    entry = _compiled_entry(value.ir, tuple(slots), classes, terminal, host)
+    if entry is None:  # the bindings cannot be slots: keep the IR, the IR door compiles it
+        entry = Prepared(None)
+        entry.ir, entry.ir_slots = value.ir, tuple(slots)
+    entry.graph, entry.terminal = value.graph, terminal
+    return entry
+
+
+def _compiled_entry(
+    ir: TraversalIR, slots: tuple[tuple[int, tuple[tuple[int, str], ...]], ...], classes: tuple[Any, ...],
+    terminal: tuple[str, tuple[Any, ...], ast.Pos] | None, host: Any,
+) -> Prepared | None:
+    """The compiled template of a script whose every binding stands where the IR has a slot
+    (so no compiler decision or strategy can depend on its value), or None."""
+    if not slots or (terminal is not None and terminal[0] == "explain"):
+        return None
+    if any(type(c) is tuple and c[1] in (None, dict) for c in classes):
+        return None  # a binding of a type that is never a slot
+    order = tuple(name for _index, positions in slots for _arg, name in positions)
+    markers = [marker(host.bindings[name], i) for i, name in enumerate(order)]
+    try:
+        atoms = {(type(m), m) for m in markers}
+        if _mentions_atom(ir_key(ir), atoms):
+            return None  # a marker value is written in the script itself
+    except NoKey:
+        return None
+    steps = list(ir.steps)
+    it = iter(markers)
+    for index, positions in slots:
+        ins = steps[index]
+        args = list(ins.args)
+        for arg_index, _name in positions:
+            args[arg_index] = next(it)
+        steps[index] = Instruction(ins.name, tuple(args), ins.pos)
+    marked = TraversalIR(ir.source, tuple(steps), ir.anonymous)
+    values: list[Any] = []
+    ir_shape(marked, values)
+    if len(values) != len(markers) or any(type(v) is not type(m) or v != m for v, m in zip(values, markers, strict=True)):
+        return None  # a binding outside the IR's slot positions, or a constant in one
+    strategies_for = getattr(host, "strategies_for", None)  # a graph may run unoptimised
+    strategies = strategies_for(classes[0].graph) if strategies_for is not None else True
+    try:
+        traversal = compile_traversal(marked, strategies=strategies)
+    except Exception:
+        return None
+    if not shareable(traversal):
+        return None
+    try:
+        plan = make_plan(traversal, markers)
+    except Unslottable:
+        return None
+    entry = Prepared(traversal, binder(plan))
+    entry.names = order
+    return entry
+
+
+def _mentions_atom(key: Any, atoms: set[Any]) -> bool:
+    if type(key) is not tuple:
+        return False
+    if len(key) == 2 and type(key[0]) is type:
+        try:
+            if key in atoms:
+                return True
+        except TypeError:
+            pass
+    return any(_mentions_atom(k, atoms) for k in key)
 
 
 def _args(nodes: tuple[ast.Expr, ...], bound: set[str], interpreter: Any) -> tuple[tuple[Any, ...], tuple[tuple[int, str], ...]]:
     """Evaluated constant arguments, with None where a binding goes, and those positions."""
-    from gremlin_engine.syntax.interpreter import _arg_value
-
     args: list[Any] = []
     positions: list[tuple[int, str]] = []
     for i, node in enumerate(nodes):
@@ -273,7 +277,7 @@ def _args(nodes: tuple[ast.Expr, ...], bound: set[str], interpreter: Any) -> tup
             continue
         if _mentions(node, bound):
             raise _Refuse
-        value = _arg_value(interpreter.evaluate(node))
+        value = interpreter.argument(node)
         if not _frozen(value):
             raise _Refuse
         args.append(value)
