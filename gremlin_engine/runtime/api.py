@@ -99,7 +99,11 @@ def execute_script(
     or with `as_value` the bare value of a script that does not end in a traversal."""
     token = make_token(timeout_ms, cancel)
     tree = parse(script, token)
-    write = intent.script_text_may_write(script, tree)
+    cache = getattr(registry, "prepared", None)
+    if cache is not None:
+        write = cache.remembered(("writes", script), lambda: intent.script_may_write(tree))
+    else:
+        write = intent.script_may_write(tree)
     names = list(registry.names())
     while True:
         session = Session(registry, write, token)
@@ -124,12 +128,12 @@ def execute_script(
 def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[Any]:
     """Runs a traversal IR (bytecode, REST handlers) to a fully loaded result list."""
     token = make_token(timeout_ms, cancel)
-    write = intent.ir_may_write(ir)
+    compiled, write = _prepare(graph, ir)
     while True:
         session = Session(_SingleGraph(graph), write, token)
         try:
             access = session.access(graph.name)
-            results = list(engine.run(ir, access, cancel=token, strategies=access.strategies, cache=graph.prepared))
+            results = list(engine.run_compiled(compiled, access, cancel=token))
             load_results(access, results)
         except ReadOnlyTransaction as exc:
             session.close(exc)
@@ -142,6 +146,16 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
             _reraise(exc)
         session.close(None)
         return results
+
+
+def _prepare(graph: Any, ir: TraversalIR) -> tuple[Any, bool]:
+    """The compiled traversal of `ir` (through the registry's prepared traversals) and whether
+    it may write, both known before the transaction opens."""
+    cache = graph.prepared
+    if cache is None:
+        return engine.compile_traversal(ir, strategies=graph.runs_strategies), intent.ir_may_write(ir)
+    compiled, write = cache.prepare(ir, graph.runs_strategies, intent.ir_may_write)
+    return compiled, bool(write)
 
 
 def _stream_worker(
@@ -167,12 +181,17 @@ def _stream_worker(
                 continue
         return False
 
-    session = Session(_SingleGraph(graph), intent.ir_may_write(ir), token)
     failure: BaseException | None = None
+    try:
+        compiled, write = _prepare(graph, ir)
+    except BaseException as exc:
+        put(("error", exc))
+        return
+    session = Session(_SingleGraph(graph), write, token)
     try:
         access = session.access(graph.name)
         batch: list[Any] = []
-        for item in engine.run(ir, access, cancel=token, strategies=access.strategies, cache=graph.prepared):
+        for item in engine.run_compiled(compiled, access, cancel=token):
             batch.append(item)
             if len(batch) >= STREAM_BATCH:
                 load_results(access, batch)

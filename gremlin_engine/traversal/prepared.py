@@ -47,6 +47,11 @@ from gremlin_engine.traversal.slot_binder import (
 
 #: entries kept (LRU)
 CACHE_SIZE = 2048
+#: script texts (the second item of a script key) kept, in characters, and the longest kept:
+#: a script may be up to a million characters, its text is rarely sent twice, and clients that
+#: inline values send a new text each time, so texts are bounded as the parse cache bounds them
+CACHE_CHARS = 1_000_000
+MAX_KEY_TEXT = 65_536
 #: step classes that build state lazily on first run: never shared between runs
 _UNSHAREABLE = frozenset({"MatchStep", "WhereTraversalStep"})
 _ATOMS = (str, int, float, type(None), Enum, uuid.UUID)
@@ -67,7 +72,8 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
 
 
 class Prepared:
-    """A cache entry: a compiled traversal (with markers in its slots when `bind` is set).
+    """A cache entry: a compiled traversal (with markers in its slots when `bind` is set),
+    and `writes`, whether it may write (the IR door asks once).
 
     `bind(values)` gives a copy of `traversal` with `values` in its slots. Script entries also
     carry `graph` and `terminal` (name, args, pos), `names` (the binding supplying each slot,
@@ -75,11 +81,12 @@ class Prepared:
     (the script's IR with None where each binding goes: step index -> ((arg index, name), ...))
     and no `traversal`."""
 
-    __slots__ = ("traversal", "bind", "graph", "terminal", "names", "ir", "ir_slots")
+    __slots__ = ("traversal", "bind", "writes", "graph", "terminal", "names", "ir", "ir_slots")
 
     def __init__(self, traversal: CompiledTraversal | None, bind: Callable[[list[Any]], Any] | None = None) -> None:
         self.traversal = traversal
         self.bind = bind
+        self.writes: bool | None = None  # whether the traversal may write, once asked
         self.graph: str | None = None
         self.terminal: tuple[str, tuple[Any, ...], Any] | None = None
         self.names: tuple[str, ...] = ()
@@ -116,9 +123,11 @@ REFUSED: Any = object()
 class PreparedCache:
     """An LRU of `Prepared` entries (and `REFUSED` marks), shared by every thread."""
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
+    def __init__(self, size: int = CACHE_SIZE, max_chars: int = CACHE_CHARS) -> None:
         self.size = size
+        self.max_chars = max_chars
         self._entries: OrderedDict[Any, Any] = OrderedDict()
+        self._chars = 0
         self._lock = threading.Lock()
 
     def get(self, key: Any) -> Any:
@@ -132,14 +141,22 @@ class PreparedCache:
         return found
 
     def put(self, key: Any, entry: Any) -> None:
+        chars = _text_chars(key)
+        if chars > MAX_KEY_TEXT:
+            return
         with self._lock:
+            if key in self._entries:
+                self._chars -= chars
             self._entries[key] = entry
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._chars += chars
+            while len(self._entries) > self.size or self._chars > self.max_chars:
+                old, _ = self._entries.popitem(last=False)
+                self._chars -= _text_chars(old)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._chars = 0
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -149,45 +166,76 @@ class PreparedCache:
         with self._lock:
             return list(self._entries.items())
 
+    def remembered(self, key: Any, make: Callable[[], Any]) -> Any:
+        """`make()`, kept under `key` (what callers derive from a script text or a shape
+        once: a script's write intent)."""
+        found = self.get(key)
+        if found is None:
+            found = make()
+            self.put(key, found)
+        return found
+
     # ---- the IR door --------------------------------------------------------------------
     def compiled(self, ir: TraversalIR, strategies: bool) -> CompiledTraversal:
         """`compile_traversal`, shared through the cache when the IR allows it: by shape (its
         slot values bound into a copy of the prepared template) or else by literal IR."""
+        return self.prepare(ir, strategies)[0]
+
+    def prepare(
+        self, ir: TraversalIR, strategies: bool, may_write: Callable[[TraversalIR], bool] | None = None,
+    ) -> tuple[CompiledTraversal, bool | None]:
+        """The compiled traversal of `ir`, and whether it may write (`may_write(ir)`, asked
+        once per entry: the answer depends on step names only, never on slot values; None
+        when `may_write` is not given)."""
         values: list[Any] = []
+        entry = self._entry(ir, strategies, values)
+        if entry is None:  # not a plain constant somewhere: compiled afresh
+            return compile_traversal(ir, strategies=strategies), may_write(ir) if may_write is not None else None
+        writes = entry.writes
+        if writes is None and may_write is not None:
+            writes = entry.writes = may_write(ir)
+        return entry.compiled(values), writes
+
+    def _entry(self, ir: TraversalIR, strategies: bool, values: list[Any]) -> Prepared | None:
         try:
             key: Any = (strategies, ir_shape(ir, values))
         except NoKey:
-            return compile_traversal(ir, strategies=strategies)
+            return None
         found = self.get(key)
+        if found is REFUSED:
+            return self._by_literal(ir, strategies)
         if found is not None:
-            if found is REFUSED:
-                return self._by_literal(ir, strategies)
-            return found.compiled(values)  # type: ignore[no-any-return]
+            return found  # type: ignore[no-any-return]
         if not values:
-            traversal = compile_traversal(ir, strategies=strategies)
-            if shareable(traversal):
-                self.put(key, Prepared(traversal))
-            return traversal
+            entry: Prepared | None = Prepared(compile_traversal(ir, strategies=strategies))
+            if shareable(entry.traversal):  # type: ignore[arg-type]
+                self.put(key, entry)
+            return entry
         entry = prepare_slotted(ir, values, strategies, key)
         if entry is None:
             self.put(key, REFUSED)
             return self._by_literal(ir, strategies)
         self.put(key, entry)
-        return entry.compiled(values)
+        return entry
 
-    def _by_literal(self, ir: TraversalIR, strategies: bool) -> CompiledTraversal:
+    def _by_literal(self, ir: TraversalIR, strategies: bool) -> Prepared | None:
         """The entry by literal IR, for shapes whose slots cannot be rebound."""
         try:
             key: Any = (strategies, "literal", ir_key(ir))
         except NoKey:
-            return compile_traversal(ir, strategies=strategies)
+            return None
         found = self.get(key)
         if found is not None:
-            return found.traversal  # type: ignore[no-any-return]
-        traversal = compile_traversal(ir, strategies=strategies)
-        if shareable(traversal):
-            self.put(key, Prepared(traversal))
-        return traversal
+            return found  # type: ignore[no-any-return]
+        entry = Prepared(compile_traversal(ir, strategies=strategies))
+        if shareable(entry.traversal):  # type: ignore[arg-type]
+            self.put(key, entry)
+        return entry
+
+
+def _text_chars(key: Any) -> int:
+    """The characters of the script text a key holds (script keys: (kind, text, ...))."""
+    return len(key[1]) if type(key) is tuple and len(key) > 1 and type(key[1]) is str else 0
 
 
 def prepare_slotted(ir: TraversalIR, values: list[Any], strategies: bool, key: Any = None) -> Prepared | None:
