@@ -186,6 +186,10 @@ class Graph:
         self._tasks: Any = None
         self.variables = VariableService(self)
         self.closed = False
+        # False when the config says `gremlin.strategies=none`: the conformance suite runs
+        # graphs unoptimised to check that the strategies change nothing but speed (read
+        # once: a graph's config does not change while it is open)
+        self.runs_strategies = str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
 
     # ---- identity -------------------------------------------------------------------
     @property
@@ -199,12 +203,6 @@ class Graph:
     @property
     def schema_mode(self) -> str:
         return self.config.schema_mode
-
-    @property
-    def runs_strategies(self) -> bool:
-        """False when the config says `gremlin.strategies=none`: the conformance suite runs
-        graphs unoptimised to check that the strategies change nothing but speed."""
-        return str(self.config.extra.get("gremlin.strategies", "default")).lower() != "none"
 
     @property
     def prepared(self) -> Any:

@@ -31,7 +31,7 @@ from gremlin_engine.runtime import intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
-from gremlin_engine.syntax import interpret, parse
+from gremlin_engine.syntax import checked, interpret
 from gremlin_engine.traversal.ir import TraversalIR
 from storage import ReadOnlyTransaction
 
@@ -98,7 +98,7 @@ def execute_script(
     `__g_<name>`, `graph_name` is the default graph (`g`, `graph`). The result is a list,
     or with `as_value` the bare value of a script that does not end in a traversal."""
     token = make_token(timeout_ms, cancel)
-    tree = parse(script, token)
+    tree = checked(script, token)
     cache = getattr(registry, "prepared", None)
     if cache is not None:
         write = cache.remembered(("writes", script), lambda: intent.script_may_write(tree))
@@ -109,7 +109,7 @@ def execute_script(
         session = Session(registry, write, token)
         host = RuntimeHost(session, graph_name, names, bindings, aliases)
         try:
-            results = interpret(script, host, as_value=as_value)
+            results = interpret(script, host, as_value=as_value, tree=tree)
             if session.last_graph is not None:
                 load_results(session.access(session.last_graph), results if isinstance(results, list) else [results])
         except ReadOnlyTransaction as exc:

@@ -23,7 +23,7 @@ import enum
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
@@ -83,20 +83,26 @@ def _check_text(text: str) -> ast.Script:
 _CHECKED: TextCache[ast.Script] = TextCache(parser.CACHE_SIZE, parser.CACHE_CHARS, parser.CACHE_MAX_TEXT)
 
 
-def _checked(text: str, cancel: Any = None) -> ast.Script:
+def checked(text: str, cancel: Any = None) -> ast.Script:
+    """The parsed, sandbox-checked tree of `text` (cached by text); `cancel` is polled while
+    parsing."""
     if cancel is None:
         return _CHECKED.get(text, _check_text)
     return _CHECKED.get(text, lambda t: sandbox.check(parse(t, cancel)))
 
 
-def interpret(script: ast.Script | str, host: ScriptHost, *, as_value: bool = False) -> Any:
+def interpret(
+    script: ast.Script | str, host: ScriptHost, *, as_value: bool = False, tree: ast.Script | None = None,
+) -> Any:
     """Runs a script and returns its result list (see the module docstring).
 
     With `as_value`, a script whose last statement is not a traversal or a collection gives
     that value itself (`1 + 2` -> `3`, not `[3]`): HugeGraph's async Gremlin jobs store a
-    job's result that way, while Gremlin Server always streams a list."""
-    cancel = getattr(getattr(host, "session", None), "cancel", None)  # RuntimeHost's run token
-    tree = _checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
+    job's result that way, while Gremlin Server always streams a list. `tree` is the text's
+    `checked` tree when the caller has it already."""
+    if tree is None:
+        cancel = getattr(getattr(host, "session", None), "cancel", None)  # RuntimeHost's run token
+        tree = checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
     try:
         interp = Interpreter(host)
         cache = getattr(host, "prepared", None)  # the registry's prepared traversals
@@ -115,8 +121,13 @@ class Interpreter:
     def __init__(self, host: ScriptHost) -> None:
         self.host = host
         self.vars: dict[str, Any] = {}
-        # the run's CancelToken, where the host has one (RuntimeHost's session does)
-        self.bounds = ValueBounds(getattr(getattr(host, "session", None), "cancel", None))
+
+    @cached_property
+    def bounds(self) -> ValueBounds:
+        """The run's value bounds, made when the script first computes something of its own
+        (a prepared one-traversal script never does); polls the run's CancelToken, where the
+        host has one (RuntimeHost's session does)."""
+        return ValueBounds(getattr(getattr(self.host, "session", None), "cancel", None))
 
     # ---- statements -----------------------------------------------------------------
     def run(self, script: ast.Script, as_value: bool = False) -> Any:

@@ -61,6 +61,7 @@ _UNBOUND = "unbound"
 _ATOMS = (str, int, float, bool, type(None), Enum, uuid.UUID, decimal.Decimal, datetime.datetime)
 _SHAPE = "script shape"
 _SCRIPT = "script"
+_SOURCE = "source"
 
 
 class _Refuse(Exception):
@@ -122,7 +123,9 @@ def _classify(shape: _Shape, bindings: dict[str, Any], host: Any) -> tuple[Any, 
             continue
         if name != shape.root or type(value) is not TraversalSourceRef:
             return None
-        out.append(value)
+        # a plain source by its graph's name: hashing and comparing the dataclass (and its
+        # empty IR) cost more than the rest of the key
+        out.append((_SOURCE, value.graph) if not value.ir.source else value)
     return tuple(out)
 
 
@@ -162,9 +165,9 @@ def _shape(tree: ast.Script) -> Any:
 def _build(
     tree: ast.Script, classes: tuple[Any, ...], shape: _Shape, interpreter: Any, bindings: dict[str, Any], host: Any,
 ) -> Prepared:
-    bound = {n for n, c in zip(shape.names, classes, strict=True) if type(c) is tuple}
+    bound = {n for n, c in zip(shape.names, classes, strict=True) if type(c) is tuple and c[0] == _BINDING}
     _root, links = _links(tree.statements[0].expr)  # type: ignore[attr-defined]
-    value = classes[0]  # the root's TraversalSourceRef
+    value = host.lookup(shape.root)  # the root's TraversalSourceRef (classified above)
     slots: list[tuple[int, tuple[tuple[int, str], ...]]] = []
     terminal = None
     for k, link in enumerate(links):
@@ -198,7 +201,7 @@ def _build(
             raise _Refuse
     if not isinstance(value, BoundTraversal):
         raise _Refuse
-    entry = _compiled_entry(value.ir, tuple(slots), classes, terminal, host)
+    entry = _compiled_entry(value.ir, tuple(slots), classes, terminal, host, value.graph)
     if entry is None:  # the bindings cannot be slots: keep the IR, the IR door compiles it
         entry = Prepared(None)
         entry.ir, entry.ir_slots = value.ir, tuple(slots)
@@ -208,13 +211,13 @@ def _build(
 
 def _compiled_entry(
     ir: TraversalIR, slots: tuple[tuple[int, tuple[tuple[int, str], ...]], ...], classes: tuple[Any, ...],
-    terminal: tuple[str, tuple[Any, ...], ast.Pos] | None, host: Any,
+    terminal: tuple[str, tuple[Any, ...], ast.Pos] | None, host: Any, graph: str,
 ) -> Prepared | None:
     """The compiled template of a script whose every binding stands where the IR has a slot
     (so no compiler decision or strategy can depend on its value), or None."""
     if not slots or (terminal is not None and terminal[0] == "explain"):
         return None
-    if any(type(c) is tuple and c[1] in (None, dict) for c in classes):
+    if any(type(c) is tuple and c[0] == _BINDING and c[1] in (None, dict) for c in classes):
         return None  # a binding of a type that is never a slot
     order = tuple(name for _index, positions in slots for _arg, name in positions)
     markers = [marker(host.bindings[name], i) for i, name in enumerate(order)]
@@ -238,7 +241,7 @@ def _compiled_entry(
     if len(values) != len(markers) or any(type(v) is not type(m) or v != m for v, m in zip(values, markers, strict=True)):
         return None  # a binding outside the IR's slot positions, or a constant in one
     strategies_for = getattr(host, "strategies_for", None)  # a graph may run unoptimised
-    strategies = strategies_for(classes[0].graph) if strategies_for is not None else True
+    strategies = strategies_for(graph) if strategies_for is not None else True
     try:
         traversal = compile_traversal(marked, strategies=strategies)
     except Exception:
