@@ -14,7 +14,9 @@ outlives the process anyway.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -36,6 +38,8 @@ SCHEMA_MODES = ("strict", "auto")
 
 _MODE_KEY = "graph.mode"
 _READ_MODE_KEY = "graph.read_mode"
+#: who holds the graph's mode for a bulk job, and the mode to give back (`Graph.hold_mode`)
+_MODE_HOLD_KEY = "graph.mode_hold"
 INIT_HINT = "hugelite init-store --conf DIR"
 
 
@@ -244,6 +248,48 @@ class Graph:
         self._set_meta(_MODE_KEY, mode)
         return mode
 
+    def hold_mode(self, mode: str, job: str) -> str:
+        """Puts the graph in `mode` for a bulk job of this process (a load, a restore) and
+        returns the mode it had. The mode to give back is kept in the store beside the id of
+        the process holding it, so a job killed before `release_mode` (kill -9, power loss)
+        does not leave the graph in LOADING or RESTORING for good: the next open of the
+        store gives the mode back (`repair_held_mode`). A second job while one holds the
+        graph is refused: two loads at once would fight over the mode to restore."""
+        if mode not in GRAPH_MODES:
+            raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
+        with self.store.write() as tx:
+            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
+            if held is not None and _process_alive(held["pid"]):
+                raise IllegalArgument(
+                    f"The graph '{self.name}' is held in {tx.meta_get(_MODE_KEY)} mode by a {held['job']} "
+                    f"running in process {held['pid']}; wait for it to end, or stop it")
+            previous = (held or {}).get("previous") or str(tx.meta_get(_MODE_KEY) or "NONE")
+            tx.meta_set(_MODE_HOLD_KEY, json.dumps({"job": job, "pid": os.getpid(), "previous": previous}))
+            tx.meta_set(_MODE_KEY, mode)
+        return previous
+
+    def release_mode(self, mode: str | None = None) -> None:
+        """Ends this process's hold: the graph gets `mode`, or the mode it had before."""
+        with self.store.write() as tx:
+            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
+            tx.meta_set(_MODE_HOLD_KEY, "")  # no hold
+            back = mode or (held or {}).get("previous") or "NONE"
+            tx.meta_set(_MODE_KEY, back if back in GRAPH_MODES else "NONE")
+
+    def repair_held_mode(self) -> str | None:
+        """Gives the graph its mode back when the job that held it is gone (its process
+        ended without `release_mode`); returns the mode given back, or None."""
+        with self.store.write() as tx:
+            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
+            if held is None or _process_alive(held["pid"]):
+                return None
+            tx.meta_set(_MODE_HOLD_KEY, "")  # no hold
+            back = held.get("previous") if held.get("previous") in GRAPH_MODES else "NONE"
+            tx.meta_set(_MODE_KEY, back)
+        log.warning("graph '%s': a %s (process %s) ended without giving the graph its mode back; "
+                     "mode set back to %s", self.name, held["job"], held["pid"], back)
+        return str(back)
+
     @property
     def read_mode(self) -> str:
         return self._meta(_READ_MODE_KEY, "OLTP_ONLY")
@@ -340,6 +386,18 @@ class Graph:
 
         return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel)
 
+    def traverse_together(self, irs: list[Any], note: tuple[str, str] | None = None) -> list[list[Any]]:
+        """Runs writing traversals in one transaction with a store note (`store_note` reads
+        it back): what a bulk loader needs to keep its progress exact."""
+        from gremlin_engine.runtime import api
+
+        return api.run_traversals(self, irs, note, timeout_ms=self.server_timeout_ms(None))
+
+    def store_note(self, key: str) -> str | None:
+        """A note `traverse_together` recorded (None when there is none)."""
+        with self.store.read() as tx:
+            return tx.meta_get(key)
+
     def read_ready(self) -> bool:
         """True when a read-only call could start at once, without waiting for a lock or a
         connection (a file store with an idle pooled connection; a memory store's reads
@@ -380,14 +438,16 @@ class GraphRegistry:
 
     `evaluation_timeout_ms` is the time limit of scripts and REST calls; `job_timeout_ms`
     that of async Gremlin jobs (None or 0: none); `import_dir` is the only folder
-    `g.io(path).read()` may read from.
+    `g.io(path).read()` may read from, `export_dir` the only one `g.io(path).write()` may
+    write to (None: refused).
     """
 
     def __init__(self, evaluation_timeout_ms: float | None = 30000, import_dir: Path | str | None = None,
-                 job_timeout_ms: float | None = None) -> None:
+                 job_timeout_ms: float | None = None, export_dir: Path | str | None = None) -> None:
         self.evaluation_timeout_ms = evaluation_timeout_ms
         self.job_timeout_ms = job_timeout_ms
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
+        self.export_dir = Path(export_dir).resolve() if export_dir is not None else None
         self._graphs: dict[str, Graph] = {}
         self._lock = threading.RLock()
         # every prepared traversal of this registry's graphs (script text or IR shape ->
@@ -494,6 +554,7 @@ class GraphRegistry:
             self._graphs[cfg.name] = graph
             self.prepared.clear()
         if cfg.backend != "memory":
+            graph.repair_held_mode()  # a load or restore killed half-way
             graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
 
@@ -582,3 +643,27 @@ class GraphRegistry:
         # copies what it keeps), and a point read should not pay for a copy
         args = bindings if type(bindings) is dict else dict(bindings or {})
         return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value)
+
+
+def _read_hold(text: str | None) -> dict[str, Any] | None:
+    """The hold record `Graph.hold_mode` writes; None when there is none (or it is unreadable:
+    a record we cannot read names no process to wait for)."""
+    if not text:
+        return None
+    try:
+        held = json.loads(text)
+    except ValueError:
+        return None
+    return held if isinstance(held, dict) and isinstance(held.get("pid"), int) else None
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this machine (a SQLite store is only ever
+    shared by processes of one machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True

@@ -147,7 +147,7 @@ def build_routes() -> list[BaseRoute]:
 def open_registry(settings: Settings) -> GraphRegistry:
     """Opens every configured graph; raises `StoreNotReady` naming the graph and the fix."""
     registry = GraphRegistry(evaluation_timeout_ms=settings.evaluation_timeout_ms, import_dir=settings.import_dir,
-                             job_timeout_ms=settings.job_timeout_ms)
+                             job_timeout_ms=settings.job_timeout_ms, export_dir=settings.export_dir)
     try:
         for cfg in settings.graphs:
             registry.open(cfg)

@@ -69,6 +69,7 @@ class Settings:
     job_timeout_ms: int = 600000
     gremlin_port: int = 0
     import_dir: Path | None = None
+    export_dir: Path | None = None
     max_vertices_per_batch: int = 500
     max_edges_per_batch: int = 500
     # connection and request bounds (issue 16 items 4 and 6; README "Configuration")
@@ -107,6 +108,8 @@ class Settings:
         s._load_bounds(raw, server_file)
         if raw.get("gremlin.import_dir"):
             s.import_dir = Path(raw["gremlin.import_dir"]).expanduser().resolve()
+        if raw.get("gremlin.export_dir"):
+            s.export_dir = Path(raw["gremlin.export_dir"]).expanduser().resolve()
         if str(raw.get("auth.authenticator", "")).strip():
             try:
                 credential_table(raw)

@@ -148,6 +148,30 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
         return results
 
 
+def run_traversals(graph: Any, irs: list[TraversalIR], note: tuple[str, str] | None = None,
+                   timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[list[Any]]:
+    """Runs writing traversals one after the other in ONE write transaction, and records
+    `note` (a store metadata key and its value) in it: a bulk job's progress commits with
+    the data it describes, or neither does (a load killed between the two cannot write the
+    same AUTOMATIC-id vertices twice). Any error rolls everything back."""
+    token = make_token(timeout_ms, cancel)
+    session = Session(_SingleGraph(graph), True, token)
+    try:
+        access = session.access(graph.name)
+        out = []
+        for ir in irs:
+            results = list(engine.run(ir, access, cancel=token, strategies=access.strategies, cache=graph.prepared))
+            load_results(access, results)
+            out.append(results)
+        if note is not None:
+            access.tx.meta_set(*note)
+    except BaseException as exc:
+        session.close(exc)
+        _reraise(exc)
+    session.close(None)
+    return out
+
+
 def _prepare(graph: Any, ir: TraversalIR) -> tuple[Any, bool]:
     """The compiled traversal of `ir` (through the registry's prepared traversals) and whether
     it may write, both known before the transaction opens."""

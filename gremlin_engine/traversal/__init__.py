@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from gremlin_engine.access import GraphAccess
+from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.traversal.compiler import SourceOptions
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
@@ -67,7 +68,19 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
         track_paths=track_paths,
         full_paths=full_paths,
         bulk=opts.bulk,
+        seed=_seed(opts.strategies),
     )
+
+
+def _seed(strategies: dict[str, dict[str, Any]]) -> int | None:
+    """`SeedStrategy(seed: n)`'s seed (a Java long), or None."""
+    config = strategies.get("SeedStrategy")
+    if config is None:
+        return None
+    try:
+        return int(config.get("seed", 0))
+    except (TypeError, ValueError):
+        raise StepArgumentError(f"SeedStrategy: the seed is a long, not {config.get('seed')!r}") from None
 
 
 def run_compiled(
