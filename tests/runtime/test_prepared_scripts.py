@@ -168,3 +168,31 @@ def test_writes_through_a_prepared_script(modern: Graph) -> None:
     assert modern.execute(script, bindings={"n": "t2", "a": 41}) == ["t2"]
     assert modern.execute("g.V().has('person', 'name', n).values('age')", bindings={"n": "t2"}) == [41]
     assert isinstance(_entry(modern, script), Prepared)
+
+
+def test_binding_types_key_their_own_entries(modern: Graph) -> None:
+    """`vid` bound to a str and to a number are two entries, each answering as the
+    interpreter does (a Long never finds a string id, nor the other way round)."""
+    marko = _ids(modern, "marko")[0]
+    script = "g.V(vid).values('name')"
+    assert _both(modern, script, {"vid": marko}) == ["marko"]
+    assert _both(modern, script, {"vid": 12345}) == []
+    assert _both(modern, script, {"vid": Long(12345)}) == []
+    assert len(_entries(modern, script)) == 3
+
+
+def test_graphs_coming_and_going_clear_the_cache(registry: GraphRegistry, modern: Graph) -> None:
+    """A script entry records which graph its names resolved to: creating or dropping a
+    graph forgets every entry, so no entry outlives the graph it names."""
+    from gremlin_engine.graph import GraphConfig
+
+    modern.execute("g.V(vid).values('name')", bindings={"vid": 1})
+    assert len(registry.prepared) > 0
+    registry.create(GraphConfig(name="another", backend="memory", schema_mode="auto"))
+    assert len(registry.prepared) == 0
+    assert registry.execute("g.addV('x').property('n', v).values('n')", {"v": 7}, {"g": "__g_another"}) == [7]
+    assert len(registry.prepared) > 0
+    registry.drop("another")
+    assert len(registry.prepared) == 0
+    with pytest.raises(Exception):  # noqa: B017 - the graph is gone: its source no longer resolves
+        registry.execute("g.V().count()", {}, {"g": "__g_another"})
