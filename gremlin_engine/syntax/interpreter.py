@@ -21,6 +21,7 @@ import datetime
 import decimal
 import enum
 import uuid
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -29,11 +30,10 @@ from typing import Any
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
 from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
 from gremlin_engine.structure.result_size import check_result_size
-from gremlin_engine.syntax import ast, names, operators, parser, sandbox, script_shape
+from gremlin_engine.syntax import ast, names, operators, sandbox, script_shape
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
 from gremlin_engine.syntax.parser import parse
-from gremlin_engine.syntax.text_cache import TextCache
 from gremlin_engine.syntax.value_bounds import ValueBounds, is_handle
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P, make_predicate
@@ -75,20 +75,19 @@ def _bare_tokens() -> dict[str, Any]:
     return table
 
 
-def _check_text(text: str) -> ast.Script:
-    return sandbox.check(parse(text))
-
-
-#: sandbox-checked scripts by text, bounded as the parse cache is (it holds the same ASTs)
-_CHECKED: TextCache[ast.Script] = TextCache(parser.CACHE_SIZE, parser.CACHE_CHARS, parser.CACHE_MAX_TEXT)
+#: the parsed trees the sandbox has passed, by identity: the parse cache is the one cache of
+#: trees by text (bounded there), and a tree is forgotten here when it leaves that cache
+_PASSED: weakref.WeakValueDictionary[int, ast.Script] = weakref.WeakValueDictionary()
 
 
 def checked(text: str, cancel: Any = None) -> ast.Script:
-    """The parsed, sandbox-checked tree of `text` (cached by text); `cancel` is polled while
-    parsing."""
-    if cancel is None:
-        return _CHECKED.get(text, _check_text)
-    return _CHECKED.get(text, lambda t: sandbox.check(parse(t, cancel)))
+    """The parsed, sandbox-checked tree of `text` (parsed through the parse cache, checked
+    once per tree); `cancel` is polled while parsing."""
+    tree = parse(text, cancel)
+    if _PASSED.get(id(tree)) is not tree:
+        sandbox.check(tree)
+        _PASSED[id(tree)] = tree
+    return tree
 
 
 def interpret(
