@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
+from gremlin_engine.traversal.prepared import PreparedCache
 from gremlin_engine.variables import VariableService
 
 log = logging.getLogger("hugelite.engine")
@@ -189,6 +190,10 @@ class Graph:
         self._tasks: Any = None
         self.variables = VariableService(self)
         self.closed = False
+        # False when the config says `gremlin.strategies=none`: the conformance suite runs
+        # graphs unoptimised to check that the strategies change nothing but speed (read
+        # once: a graph's config does not change while it is open)
+        self.runs_strategies = str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
 
     # ---- identity -------------------------------------------------------------------
     @property
@@ -202,6 +207,11 @@ class Graph:
     @property
     def schema_mode(self) -> str:
         return self.config.schema_mode
+
+    @property
+    def prepared(self) -> Any:
+        """The registry's prepared-traversal cache (None for a graph outside a registry)."""
+        return self.registry.prepared if self.registry is not None else None
 
     def __repr__(self) -> str:
         return f"hugegraph[{self.name}]"
@@ -440,6 +450,10 @@ class GraphRegistry:
         self.export_dir = Path(export_dir).resolve() if export_dir is not None else None
         self._graphs: dict[str, Graph] = {}
         self._lock = threading.RLock()
+        # every prepared traversal of this registry's graphs (script text or IR shape ->
+        # compiled steps and slot binder); cleared whenever a graph comes or goes, since a
+        # script entry records which graph each of its names resolved to
+        self.prepared = PreparedCache()
 
     # ---- stores -----------------------------------------------------------------------
     @staticmethod
@@ -538,6 +552,7 @@ class GraphRegistry:
                     raise
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
+            self.prepared.clear()
         if cfg.backend != "memory":
             graph.repair_held_mode()  # a load or restore killed half-way
             graph.schema.resume_interrupted()  # index jobs a killed process left half done
@@ -563,6 +578,7 @@ class GraphRegistry:
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]
+            self.prepared.clear()
         graph.close()
         path = graph.config.store_path
         if delete_store and path is not None and not _store_api().remove_store_files(path):

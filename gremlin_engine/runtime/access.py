@@ -57,7 +57,7 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         access.graph_name = graph.name
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed
-        access.strategies = str(graph.config.extra.get("gremlin.strategies", "default")).lower() != "none"
+        access.strategies = graph.runs_strategies
         # `g.io(path).read()` may only read below the server's configured import folder
         access.import_dir = getattr(graph.registry, "import_dir", None)
         # and `g.io(path).write()` may only write below its export folder
