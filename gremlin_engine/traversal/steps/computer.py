@@ -1,0 +1,1 @@
+STEPS: dict = {}
