@@ -122,30 +122,22 @@ def connected_components(adj: Sequence[Sequence[int]], ids: Sequence[Any], sende
     first superstep only `senders` (vertices with an edge, and with a halted traverser when
     the step follows a traversal) send their own id; afterwards a vertex sends only when a
     smaller id replaced its own."""
-    n = len(adj)
     component = [java_string(i) for i in ids]
-    outbox = [component[i] if senders[i] else None for i in range(n)]
-    active = any(s for s in senders)  # superstep 0 voted not to halt when anyone sent
-    while active:
+    # only vertices that send do anything in a superstep: the others receive nothing new
+    outbox = {i: component[i] for i, s in enumerate(senders) if s}
+    while outbox:  # superstep 0 voted not to halt when anyone sent
         check()
-        inbox: list[list[str]] = [[] for _ in range(n)]
-        for i in range(n):
-            msg = outbox[i]
-            if msg is not None:
-                for j in adj[i]:
-                    inbox[j].append(msg)
-        outbox = [None] * n
-        active = False
-        for j in range(n):
-            current = component[j]
-            changed = False
-            for c in inbox[j]:
-                if c < current:
-                    current, changed = c, True
-            if changed:
-                component[j] = current
-                outbox[j] = current
-                active = True
+        best: dict[int, str] = {}  # receiver -> least id string received
+        for i, msg in outbox.items():
+            for j in adj[i]:
+                got = best.get(j)
+                if got is None or msg < got:
+                    best[j] = msg
+        outbox = {}
+        for j, c in best.items():
+            if c < component[j]:
+                component[j] = c
+                outbox[j] = c
     return component
 
 

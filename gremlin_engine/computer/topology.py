@@ -91,14 +91,30 @@ def load(ctx: Context, edges: Edges) -> Topology:
 def neighbours(ctx: Context, vertices: list[Vertex], direction: Direction, labels: tuple[str, ...]
                ) -> list[list[int]]:
     """Per vertex, the positions of its neighbours in `direction` over `labels` (all edges,
-    no degree limit), read by the traversers' walker."""
+    no degree limit), read by the traversers' walker: on storage keys, the out-edges once
+    (each row is an out-neighbour of one end and an in-neighbour of the other), else through
+    the access's adjacency."""
     walker = Walker(ctx)
-    step = EdgeStep(direction=direction, labels=labels, max_degree=NO_LIMIT)
-    nodes = walker.nodes(step)
+    nodes = walker.nodes(EdgeStep(direction=direction, labels=labels, max_degree=NO_LIMIT))
     starts = [nodes.start(v) for v in vertices]
     key = nodes.key
     at = {key(n): i for i, n in enumerate(starts)}
     adj: list[list[int]] = [[] for _ in vertices]
-    for node, found in nodes.expand(starts, step):
-        adj[at[key(node)]] = [at[k] for k in map(key, found) if k in at]
+    pairs = getattr(nodes, "pairs", None)  # storage keys (KeyNodes) only
+    rows = None if pairs is None else pairs(starts, EdgeStep(direction=Direction.OUT, labels=labels, max_degree=NO_LIMIT))
+    if rows is None:
+        step = EdgeStep(direction=direction, labels=labels, max_degree=NO_LIMIT)
+        for node, found in nodes.expand(starts, step):
+            adj[at[key(node)]] = [at[k] for k in map(key, found) if k in at]
+        return adj
+    forward, backward = direction in (Direction.OUT, Direction.BOTH), direction in (Direction.IN, Direction.BOTH)
+    for chunk in rows:
+        for frm, to in chunk:
+            i, j = at.get(frm), at.get(to)
+            if i is None or j is None:
+                continue
+            if forward:
+                adj[i].append(j)
+            if backward:
+                adj[j].append(i)
     return adj

@@ -30,6 +30,7 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self.graph_name: str | None = None
         self.strategies = True
         self.import_dir: Any = None
+        self.services: str | None = None  # `call()` service families (gremlin_engine/services)
 
     @property
     def graph_mode(self) -> str:  # type: ignore[override]
@@ -59,6 +60,8 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         access.strategies = str(graph.config.extra.get("gremlin.strategies", "default")).lower() != "none"
         # `g.io(path).read()` may only read below the server's configured import folder
         access.import_dir = getattr(graph.registry, "import_dir", None)
+        # which `call()` services the graph offers, when its configuration says
+        access.services = graph.config.extra.get("gremlin.services")
         return access
 
     @property
