@@ -314,7 +314,7 @@ REGISTRY: StepTable = StepTable({
         "optional": (branch.OptionalStep, "trav"),
         "local": (branch.LocalStep, "trav"),
     }),
-}, [_match_step, _text_steps, _computer_steps, _algorithm_steps])
+}, [_match_step, _text_steps, _algorithm_steps, _computer_steps])
 
 # HugeGraph REST steps (batch upserts, append/eliminate, index rule, paging): their own package
 from gremlin_engine.traversal.steps import hugegraph  # noqa: E402
