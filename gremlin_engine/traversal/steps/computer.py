@@ -50,12 +50,12 @@ class VertexComputingStep(Step):
     def modulate(self, name: str, args: tuple[Any, ...]) -> None:
         if name != "with" or not args or not isinstance(args[0], str) or len(args) > 2:
             super().modulate(name, args)
+        if not args[0].startswith(self.prefix):
+            return  # configuration TinkerPop keeps and ignores
         key = args[0].removeprefix(self.prefix)
         value = args[1] if len(args) == 2 else True
-        if key in self.defaults or args[0].startswith(self.prefix):
-            self.check_option(key, value)
-            self.options[key] = value
-        # other keys are configuration TinkerPop keeps and ignores
+        self.check_option(key, value)
+        self.options[key] = value
 
     def check_option(self, key: str, value: Any) -> None:
         if key == "edges" and not isinstance(value, CompiledTraversal):
