@@ -118,26 +118,37 @@ def _largest(votes: dict[Any, float]) -> Any:
 
 def connected_components(adj: Sequence[Sequence[int]], ids: Sequence[Any], senders: Sequence[bool],
                          check: Check) -> list[str]:
-    """Each vertex's component: the least id string that reaches it along `adj`. In the
-    first superstep only `senders` (vertices with an edge, and with a halted traverser when
-    the step follows a traversal) send their own id; afterwards a vertex sends only when a
-    smaller id replaced its own."""
-    component = [java_string(i) for i in ids]
-    # only vertices that send do anything in a superstep: the others receive nothing new
-    outbox = {i: component[i] for i, s in enumerate(senders) if s}
-    while outbox:  # superstep 0 voted not to halt when anyone sent
-        check()
-        best: dict[int, str] = {}  # receiver -> least id string received
-        for i, msg in outbox.items():
-            for j in adj[i]:
-                got = best.get(j)
-                if got is None or msg < got:
-                    best[j] = msg
-        outbox = {}
-        for j, c in best.items():
-            if c < component[j]:
-                component[j] = c
-                outbox[j] = c
+    """Each vertex's component: the least id string that reaches it along `adj`.
+
+    TinkerPop's program passes messages: in the first superstep the `senders` (vertices with
+    an edge) send their own id; afterwards a vertex that received an id less than its own
+    takes it and sends it on. Its fixed point, computed here directly: every sender's id
+    spreads along `adj` to the vertices whose id is greater, and a vertex keeps the least
+    id that reaches it. Taking the senders in increasing id order, the first to reach a
+    vertex is that least one, and a walk stops at vertices already taken (whatever reaches
+    on from them, a smaller id reached first), so each vertex and edge is visited once; a
+    vertex with a smaller id of its own that never sends blocks the walk, as it would the
+    messages."""
+    own = [java_string(i) for i in ids]
+    component = list(own)
+    taken = [False] * len(own)
+    for n, s in enumerate(sorted((i for i, sends in enumerate(senders) if sends), key=own.__getitem__)):
+        if n % 4096 == 0:
+            check()
+        if taken[s]:
+            continue
+        label = own[s]
+        taken[s] = True
+        stack = [s]
+        while stack:
+            for j in adj[stack.pop()]:
+                if taken[j]:
+                    continue
+                taken[j] = True
+                if own[j] < label:  # keeps its own id and sends nothing (it never sends)
+                    continue
+                component[j] = label
+                stack.append(j)
     return component
 
 
