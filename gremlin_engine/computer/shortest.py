@@ -13,8 +13,8 @@ the run's cancel token.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from gremlin_engine.structure.elements import Edge, Path, Vertex
@@ -33,6 +33,9 @@ class Search:
     max_distance: Any
     include_edges: bool
     target: Callable[[Vertex], bool]
+    #: vertex id -> its (edge, other end, distance) steps: each vertex's edges are read once
+    #: per step run, however many paths pass through it
+    steps: dict[Any, list[tuple[Edge, Vertex, Any]]] = field(default_factory=dict)
 
 
 def shortest_paths(ctx: Context, source: Vertex, search: Search) -> list[Path]:
@@ -73,30 +76,52 @@ def shortest_paths(ctx: Context, source: Vertex, search: Search) -> list[Path]:
 def _extend(ctx: Context, frontier: list[tuple[Vertex, tuple[Any, ...], Any]], search: Search
             ) -> list[tuple[Vertex, tuple[Any, ...], Any]]:
     """The messages of one superstep: each path extended over each edge to a new vertex."""
+    known = search.steps
+    missing = list({v.id: v for v, _, _ in frontier if v.id not in known}.values())
+    for start in range(0, len(missing), BATCH):
+        _read_steps(ctx, missing[start:start + BATCH], search)
     out = []
-    for start in range(0, len(frontier), BATCH):
-        chunk = frontier[start:start + BATCH]
-        for (vertex, path, dist), edges in zip(chunk, _edges(ctx, [v for v, _, _ in chunk], search), strict=True):
-            on_path = {o.id for o in path if isinstance(o, Vertex)}
-            for e in edges:
-                other = e.in_v if e.in_v.id != vertex.id else e.out_v
-                if other.id in on_path:
-                    continue
-                step = (e, other) if search.include_edges else (other,)
-                out.append((other, path + step, dist + _distance(ctx, e, search)))
+    include = search.include_edges
+    for vertex, path, dist in frontier:
+        on_path = {o.id for o in path if isinstance(o, Vertex)}
+        for e, other, d in known[vertex.id]:
+            if other.id in on_path:
+                continue
+            out.append((other, path + ((e, other) if include else (other,)), dist + d))
     return out
 
 
-def _edges(ctx: Context, vertices: Sequence[Vertex], search: Search) -> Iterator[list[Edge]]:
-    if search.plain is not None:
-        grouped: list[list[Edge]] = [[] for _ in vertices]
-        for i, e in ctx.access.adjacent_edges(vertices, search.plain[0], search.plain[1]):
-            grouped[i].append(e)
-        yield from grouped
+def _read_steps(ctx: Context, vertices: list[Vertex], search: Search) -> None:
+    """Each vertex's (edge, other end, distance) steps, with one adjacency call for the batch.
+    A plain edge step is read from the view's base access (no private copies, and without
+    the edges' properties when neither paths nor distances show them); the other ends are
+    then the view's vertices, so later steps still see computed properties."""
+    known = search.steps
+    view = ctx.access
+    fresh = getattr(view, "fresh", None)
+    plain = search.plain
+    if plain is not None:
+        base = getattr(view, "base", view) if fresh is not None else view
+        grouped: list[list[tuple[Any, Vertex, Any]]] = [[] for _ in vertices]
+        if not search.include_edges and search.distance is None:
+            for i, other in base.adjacent_vertices(vertices, plain[0], plain[1]):
+                grouped[i].append((None, fresh(other) if fresh else other, 1))
+        else:
+            for i, e in base.adjacent_edges(vertices, plain[0], plain[1]):
+                v = vertices[i]
+                other = e.in_v if e.in_v.id != v.id else e.out_v
+                grouped[i].append((e, fresh(other) if fresh else other, _distance(ctx, e, search)))
+        for v, steps in zip(vertices, grouped, strict=True):
+            known[v.id] = steps
         return
     assert search.edges is not None
     for v in vertices:
-        yield [t.obj for t in results(search.edges, ctx.new_traverser(v), ctx) if isinstance(t.obj, Edge)]
+        steps = []
+        for t in results(search.edges, ctx.new_traverser(v), ctx):
+            e = t.obj
+            if isinstance(e, Edge):
+                steps.append((e, e.in_v if e.in_v.id != v.id else e.out_v, _distance(ctx, e, search)))
+        known[v.id] = steps
 
 
 def _distance(ctx: Context, e: Edge, search: Search) -> Any:
