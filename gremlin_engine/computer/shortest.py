@@ -82,7 +82,9 @@ def _extend(ctx: Context, frontier: list[tuple[Vertex, tuple[Any, ...], Any]], s
         _read_steps(ctx, missing[start:start + BATCH], search)
     out = []
     include = search.include_edges
-    for vertex, path, dist in frontier:
+    for n, (vertex, path, dist) in enumerate(frontier):
+        if n % 4096 == 4095:
+            ctx.check()  # a superstep may hold many paths: the deadline and memory bound still hold
         on_path = {o.id for o in path if isinstance(o, Vertex)}
         for e, other, d in known[vertex.id]:
             if other.id in on_path:
