@@ -35,7 +35,7 @@ class Search:
     target: Callable[[Vertex], bool]
     #: vertex id -> its (edge, other end, distance) steps: each vertex's edges are read once
     #: per step run, however many paths pass through it
-    steps: dict[Any, list[tuple[Edge, Vertex, Any]]] = field(default_factory=dict)
+    steps: dict[Any, list[tuple[Edge | None, Vertex, Any]]] = field(default_factory=dict)
 
 
 def shortest_paths(ctx: Context, source: Vertex, search: Search) -> list[Path]:
@@ -118,7 +118,7 @@ def _read_steps(ctx: Context, vertices: list[Vertex], search: Search) -> None:
         return
     assert search.edges is not None
     for v in vertices:
-        steps = []
+        steps: list[tuple[Edge | None, Vertex, Any]] = []
         for t in results(search.edges, ctx.new_traverser(v), ctx):
             e = t.obj
             if isinstance(e, Edge):
