@@ -64,7 +64,7 @@ def shortest_paths(ctx: Context, source: Vertex, search: Search) -> list[Path]:
                 ends[vertex.id] = vertex
             forward.append((vertex, path, dist))
         pending = _extend(ctx, forward, search)
-    out = []
+    out: list[Path] = []
     for vid, (dist, paths) in best.items():
         if not search.target(ends[vid]):
             continue
@@ -118,12 +118,12 @@ def _read_steps(ctx: Context, vertices: list[Vertex], search: Search) -> None:
         return
     assert search.edges is not None
     for v in vertices:
-        steps: list[tuple[Edge | None, Vertex, Any]] = []
+        found: list[tuple[Edge | None, Vertex, Any]] = []
         for t in results(search.edges, ctx.new_traverser(v), ctx):
             e = t.obj
             if isinstance(e, Edge):
-                steps.append((e, e.in_v if e.in_v.id != v.id else e.out_v, _distance(ctx, e, search)))
-        known[v.id] = steps
+                found.append((e, e.in_v if e.in_v.id != v.id else e.out_v, _distance(ctx, e, search)))
+        known[v.id] = found
 
 
 def _distance(ctx: Context, e: Edge, search: Search) -> Any:

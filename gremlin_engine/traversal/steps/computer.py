@@ -97,9 +97,12 @@ class VertexComputingStep(Step):
 
 def _view(ctx: Context) -> ComputedAccess:
     """The run's computed-properties view (made with the context; made here otherwise)."""
-    if not isinstance(ctx.access, ComputedAccess):
-        ctx.access = ComputedAccess(ctx.access)
-    return ctx.access
+    found = ctx.access
+    if isinstance(found, ComputedAccess):
+        return found
+    view = ComputedAccess(found)
+    ctx.access = view  # type: ignore[assignment]  # a view: the GraphAccess calls, delegated
+    return view
 
 
 OUT_E = (Direction.OUT, ())
