@@ -31,6 +31,7 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self.strategies = True
         self.import_dir: Any = None
         self.export_dir: Any = None
+        self.services: str | None = None  # `call()` service families (gremlin_engine/services)
 
     @property
     def graph_mode(self) -> str:  # type: ignore[override]
@@ -66,6 +67,8 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         # a strict graph keeps HugeGraph's rules (a null value is refused or removes the key)
         access.allow_nulls = graph.config.schema_mode == "auto" and str(
             graph.config.extra.get("gremlin.allow_null_property_values", "false")).strip().lower() == "true"
+        # which `call()` services the graph offers, when its configuration says
+        access.services = graph.config.extra.get("gremlin.services")
         return access
 
     @property

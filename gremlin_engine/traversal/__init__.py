@@ -57,6 +57,10 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
 
         verify(traversal, opts.strategies)
         access = wrap_access(access, opts.strategies, lambda raw: Context(access=raw, cancel=cancel or CancelToken()))
+    if any(getattr(s, "computer", False) for s in traversal.steps):
+        from gremlin_engine.computer.view import ComputedAccess
+
+        access = ComputedAccess(access)  # VertexProgram steps' results, as a view (computer/view.py)
     return Context(
         access=access,
         cancel=cancel or CancelToken(),

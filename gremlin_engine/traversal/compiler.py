@@ -115,6 +115,9 @@ def compile_steps(ir: TraversalIR, root: bool) -> CompiledTraversal:
                 step.modulate(p.name, p.args)
                 step.modulate_position(p.name, before=True)  # type: ignore[attr-defined]
             pending = []
+        placed = getattr(step, "placed", None)
+        if placed is not None:  # a step whose meaning depends on what precedes it (VertexProgram steps)
+            placed(steps, root)
         if not root and not steps and name == "inject":
             step.child_start = True  # type: ignore[attr-defined]
         if root and not steps:

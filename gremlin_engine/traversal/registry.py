@@ -191,6 +191,14 @@ def _match_step() -> dict[str, StepSpec]:
     return _s("branch", {"match": (match.MatchStep, "trav*")})
 
 
+def _computer_steps() -> dict[str, StepSpec]:
+    """`call()` (the service registry) and the VertexProgram steps (`pageRank`, ...): rare
+    in a query, so loaded on first use like the families above."""
+    from gremlin_engine.traversal.steps import call, computer
+
+    return {**_s("map", dict(call.STEPS)), **_s("computer", dict(computer.STEPS))}
+
+
 def _algorithm_steps() -> dict[str, StepSpec]:
     """HugeGraph traverser and rank algorithms (kout, paths, rank, shards, ...): engine steps
     of our own, the REST traversers' engine."""
@@ -306,7 +314,7 @@ REGISTRY: StepTable = StepTable({
         "optional": (branch.OptionalStep, "trav"),
         "local": (branch.LocalStep, "trav"),
     }),
-}, [_match_step, _text_steps, _algorithm_steps])
+}, [_match_step, _text_steps, _algorithm_steps, _computer_steps])
 
 # HugeGraph REST steps (batch upserts, append/eliminate, index rule, paging): their own package
 from gremlin_engine.traversal.steps import hugegraph  # noqa: E402

@@ -213,6 +213,9 @@ def check_read_only(traversal: Any) -> None:
 
 def verify(traversal: Any, strategies: dict[str, dict[str, Any]]) -> None:
     """The verification strategies a client switched on with `withStrategies(...)`."""
+    if "VertexProgramRestrictionStrategy" in strategies and "VertexProgramStrategy" in strategies:
+        # TinkerPop's VertexProgramRestrictionStrategy: a source that forbids graph computers
+        raise TraversalError("The TraversalSource does not allow the use of a GraphComputer")
     if "ReadOnlyStrategy" in strategies:
         check_read_only(traversal)
     edge_labels = strategies.get("EdgeLabelVerificationStrategy")
