@@ -232,7 +232,7 @@ class Graph:
     def mode(self) -> str:
         return self._meta(_MODE_KEY, "NONE")
 
-    def set_mode(self, mode: str) -> str:
+    def set_mode(self, mode: str, *, ctx: Any = None) -> str:
         if mode not in GRAPH_MODES:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
         self._set_meta(_MODE_KEY, mode)
@@ -284,11 +284,19 @@ class Graph:
     def read_mode(self) -> str:
         return self._meta(_READ_MODE_KEY, "OLTP_ONLY")
 
-    def set_read_mode(self, mode: str) -> str:
+    def set_read_mode(self, mode: str, *, ctx: Any = None) -> str:
         if mode not in READ_MODES:
             raise IllegalArgument(f"Graph read mode must be one of {list(READ_MODES)}, but got '{mode}'")
         self._set_meta(_READ_MODE_KEY, mode)
         return mode
+
+    def mode_of(self, attr: str, *, ctx: Any = None) -> str:
+        """`mode` or `read_mode` for a request (`ctx`: its `ExecutionContext`)."""
+        return str(self.mode if attr == "mode" else self.read_mode)
+
+    def config_text(self, *, ctx: Any = None) -> str:
+        """The graph's configuration as `/conf` shows it (`ctx` as for `mode_of`)."""
+        return self.config.text or self.config.properties_text()
 
     def _meta(self, key: str, default: str) -> str:
         with self.store.read() as tx:
@@ -300,9 +308,10 @@ class Graph:
             tx.meta_set(key, value)
 
     # ---- data -------------------------------------------------------------------------
-    def clear(self) -> None:
-        """Drops schema, data, indexes and variables (not tasks or store metadata)."""
-        with self.store.write() as tx:
+    def clear(self, *, ctx: Any = None) -> None:
+        """Drops schema, data, indexes and variables (not tasks or store metadata); `ctx`
+        is the request's `ExecutionContext`."""
+        with self.store.write(ctx) as tx:
             tx.clear()
         with self._lock:
             schema, self._schema = self._schema, None
@@ -338,14 +347,20 @@ class Graph:
         timeout_ms: float | None = None,
         cancel: Any = None,
         as_value: bool = False,
+        *,
+        ctx: Any = None,
     ) -> Any:
         """Runs Gremlin script text with this graph as the default graph (`g`, `graph`);
-        `as_value` as in `runtime.api.execute_script`."""
+        `as_value` as in `runtime.api.execute_script`; `ctx` the door's `ExecutionContext`
+        (its timeout, when it names one, stands for `timeout_ms`)."""
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
         registry = self.registry
         if registry is not None:
             if aliases or timeout_ms is not None or registry._graphs.get(self.name) is not self:
                 return registry.execute(
-                    script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value
+                    script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value,
+                    ctx=ctx,
                 )
             # what `registry.execute` does for this graph without aliases or a timeout of its
             # own, inline: a point read through the facade pays one call less
@@ -353,13 +368,15 @@ class Graph:
             if limit is not None and limit <= 0:
                 limit = None
             args = bindings if type(bindings) is dict else dict(bindings or {})
-            return _runtime_api().execute_script(registry, self.name, script, args, {}, limit, cancel, as_value=as_value)
+            return _runtime_api().execute_script(
+                registry, self.name, script, args, {}, limit, cancel, as_value=as_value, ctx=ctx)
         from gremlin_engine.runtime import api
 
         solo = GraphRegistry()
         solo._graphs[self.name] = self
         return api.execute_script(
-            solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel, as_value=as_value
+            solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel, as_value=as_value,
+            ctx=ctx,
         )
 
     def server_timeout_ms(self, timeout_ms: float | None = None) -> float | None:
@@ -371,17 +388,25 @@ class Graph:
             return timeout_ms
         return self.registry.evaluation_timeout_ms
 
-    def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> list[Any]:
+    def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None, *, ctx: Any = None) -> list[Any]:
+        """Runs a traversal IR; `ctx` is the door's `ExecutionContext` (None: an internal
+        call, run as the administrator)."""
         from gremlin_engine.runtime import api
 
-        return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel)
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
+        return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel, ctx=ctx)
 
-    def traverse_together(self, irs: list[Any], note: tuple[str, str] | None = None) -> list[list[Any]]:
+    def traverse_together(
+        self, irs: list[Any], note: tuple[str, str] | None = None, *, ctx: Any = None
+    ) -> list[list[Any]]:
         """Runs writing traversals in one transaction with a store note (`store_note` reads
-        it back): what a bulk loader needs to keep its progress exact."""
+        it back): what a bulk loader needs to keep its progress exact. `ctx`: the loader
+        door's `ExecutionContext`."""
         from gremlin_engine.runtime import api
 
-        return api.run_traversals(self, irs, note, timeout_ms=self.server_timeout_ms(None))
+        timeout_ms = ctx.timeout_ms if ctx is not None else None
+        return api.run_traversals(self, irs, note, timeout_ms=self.server_timeout_ms(timeout_ms), ctx=ctx)
 
     def store_note(self, key: str) -> str | None:
         """A note `traverse_together` recorded (None when there is none)."""
@@ -395,16 +420,14 @@ class Graph:
         ready = getattr(self.store, "read_ready", None)
         return bool(ready()) if ready is not None and not self.closed else False
 
-    def iterate(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> Iterator[Any]:
-        """Streams results (for 206 partial batches); falls back to a full run when the
-        runtime offers no streaming entry point."""
+    def iterate(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None, *, ctx: Any = None) -> Iterator[Any]:
+        """Streams results (for 206 partial batches); `ctx` as for `traverse`."""
         from gremlin_engine.runtime import api
 
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
         timeout_ms = self.server_timeout_ms(timeout_ms)
-        streaming = getattr(api, "iterate_traversal", None)
-        if streaming is not None:
-            return streaming(self, ir, timeout_ms=timeout_ms, cancel=cancel)
-        return iter(api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel))
+        return api.iterate_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel, ctx=ctx)
 
     # ---- life cycle -------------------------------------------------------------------
     def close(self) -> None:
@@ -543,9 +566,10 @@ class GraphRegistry:
             graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
 
-    def create(self, cfg: GraphConfig) -> Graph:
+    def create(self, cfg: GraphConfig, *, ctx: Any = None) -> Graph:
         """Creates a graph at runtime (POST /graphs/{name}): initialises its store, then
-        opens it. An existing store file is reused as it is when it is ready."""
+        opens it. An existing store file is reused as it is when it is ready. `ctx`: the
+        request's `ExecutionContext`."""
         with self._lock:
             if cfg.name in self._graphs:
                 raise ExistedError(f"The graph '{cfg.name}' has existed")
@@ -557,9 +581,10 @@ class GraphRegistry:
             self.init_store(cfg)
             return self.open(cfg)
 
-    def drop(self, name: str, delete_store: bool = True) -> GraphConfig:
+    def drop(self, name: str, delete_store: bool = True, *, ctx: Any = None) -> GraphConfig:
         """Closes and unregisters a graph and (by default) deletes its store files, only when
-        hugelite created them (`storage.remove_store_files`): a pre-existing file stays."""
+        hugelite created them (`storage.remove_store_files`): a pre-existing file stays. `ctx`: the
+        request's `ExecutionContext`."""
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]
@@ -612,10 +637,15 @@ class GraphRegistry:
         timeout_ms: float | None = None,
         cancel: Any = None,
         as_value: bool = False,
+        *,
+        ctx: Any = None,
     ) -> Any:
         """Runs a script in which every graph is bound by name and its traversal source as
         `__g_<name>`; `aliases` adds names (`g`, `graph`) for those. `graph` names the
-        default graph (the one `g`/`graph` mean when no alias says otherwise)."""
+        default graph (the one `g`/`graph` mean when no alias says otherwise). `ctx` is the
+        door's `ExecutionContext` (None: an internal call, run as the administrator)."""
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
         api = _runtime_api()
         if graph is not None and graph not in self._graphs:
             self.get(graph)  # raises NotFound
@@ -626,7 +656,7 @@ class GraphRegistry:
         # a plain dict is passed as it is: nothing downstream changes it (the script host
         # copies what it keeps), and a point read should not pay for a copy
         args = bindings if type(bindings) is dict else dict(bindings or {})
-        return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value)
+        return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value, ctx=ctx)
 
 
 def _read_hold(text: str | None) -> dict[str, Any] | None:

@@ -31,6 +31,8 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self.strategies = True
         self.import_dir: Any = None
         self.export_dir: Any = None
+        #: the request's `ExecutionContext` (from the transaction), None outside a request
+        self.ctx: Any = getattr(tx, "ctx", None)
 
     @property
     def graph_mode(self) -> str:  # type: ignore[override]
