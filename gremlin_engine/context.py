@@ -16,10 +16,14 @@ would silently run as the administrator.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gremlin_engine import limits
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN, Principal
 from gremlin_engine.limits import CancelToken
+
+if TYPE_CHECKING:
+    from gremlin_engine.auth.permissions import Permissions
 
 #: door names, as metrics and error messages show them
 REST = "rest"
@@ -60,10 +64,20 @@ class ExecutionContext:
     strict_reads: bool = False
     #: the run's token (deadline linked to `cancel`), set by the session that runs it
     token: CancelToken | None = None
+    _permissions: Permissions | None = field(default=None, repr=False)
 
     @property
     def admin(self) -> bool:
         return self.principal.admin
+
+    @property
+    def permissions(self) -> Permissions:
+        """The principal's permissions, built once per context (and cached per role)."""
+        if self._permissions is None:
+            from gremlin_engine.auth.permissions import permissions_of
+
+            self._permissions = permissions_of(self.principal)
+        return self._permissions
 
     def with_limits(self, timeout_ms: float | None, cancel: CancelToken | None) -> ExecutionContext:
         """This context with the given time limit and caller token where this one has none
@@ -75,6 +89,7 @@ class ExecutionContext:
         return ExecutionContext(
             self.principal, self.door, timeout_ms if timeout_ms is not None else self.timeout_ms,
             cancel if cancel is not None else self.cancel, self.capacity, self.memory_bytes, self.strict_reads,
+            None, self._permissions,
         )
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gremlin_engine.auth.guard import require_admin
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
 from gremlin_engine.variables import VariableService
 
@@ -233,6 +234,7 @@ class Graph:
         return self._meta(_MODE_KEY, "NONE")
 
     def set_mode(self, mode: str, *, ctx: Any = None) -> str:
+        require_admin(ctx, "graph mode set")
         if mode not in GRAPH_MODES:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
         self._set_meta(_MODE_KEY, mode)
@@ -285,17 +287,20 @@ class Graph:
         return self._meta(_READ_MODE_KEY, "OLTP_ONLY")
 
     def set_read_mode(self, mode: str, *, ctx: Any = None) -> str:
+        require_admin(ctx, "graph read mode set")
         if mode not in READ_MODES:
             raise IllegalArgument(f"Graph read mode must be one of {list(READ_MODES)}, but got '{mode}'")
         self._set_meta(_READ_MODE_KEY, mode)
         return mode
 
     def mode_of(self, attr: str, *, ctx: Any = None) -> str:
-        """`mode` or `read_mode` for a request (`ctx`: its `ExecutionContext`)."""
+        """`mode` or `read_mode` for a request: the administrator's only (`ctx`)."""
+        require_admin(ctx, f"graph {attr.replace('_', ' ')}")
         return str(self.mode if attr == "mode" else self.read_mode)
 
     def config_text(self, *, ctx: Any = None) -> str:
-        """The graph's configuration as `/conf` shows it (`ctx` as for `mode_of`)."""
+        """The graph's configuration as `/conf` shows it: the administrator's only."""
+        require_admin(ctx, "graph configuration")
         return self.config.text or self.config.properties_text()
 
     def _meta(self, key: str, default: str) -> str:
@@ -309,8 +314,9 @@ class Graph:
 
     # ---- data -------------------------------------------------------------------------
     def clear(self, *, ctx: Any = None) -> None:
-        """Drops schema, data, indexes and variables (not tasks or store metadata); `ctx`
-        is the request's `ExecutionContext`."""
+        """Drops schema, data, indexes and variables (not tasks or store metadata); the
+        administrator's only (`ctx`: the request's `ExecutionContext`)."""
+        require_admin(ctx, "graph clear")
         with self.store.write(ctx) as tx:
             tx.clear()
         with self._lock:
@@ -568,8 +574,9 @@ class GraphRegistry:
 
     def create(self, cfg: GraphConfig, *, ctx: Any = None) -> Graph:
         """Creates a graph at runtime (POST /graphs/{name}): initialises its store, then
-        opens it. An existing store file is reused as it is when it is ready. `ctx`: the
-        request's `ExecutionContext`."""
+        opens it. An existing store file is reused as it is when it is ready. The
+        administrator's only (`ctx`)."""
+        require_admin(ctx, "graph create")
         with self._lock:
             if cfg.name in self._graphs:
                 raise ExistedError(f"The graph '{cfg.name}' has existed")
@@ -583,8 +590,9 @@ class GraphRegistry:
 
     def drop(self, name: str, delete_store: bool = True, *, ctx: Any = None) -> GraphConfig:
         """Closes and unregisters a graph and (by default) deletes its store files, only when
-        hugelite created them (`storage.remove_store_files`): a pre-existing file stays. `ctx`: the
-        request's `ExecutionContext`."""
+        hugelite created them (`storage.remove_store_files`): a pre-existing file stays. The
+        administrator's only (`ctx`)."""
+        require_admin(ctx, "graph drop")
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]

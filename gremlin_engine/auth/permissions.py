@@ -171,7 +171,7 @@ class Permissions:
     permission, type)` lists the granted resources that cover the type (an empty list: not
     allowed at all), and `allows(...)` answers for one labelled, propertied object."""
 
-    __slots__ = ("admin", "_role", "_memo")
+    __slots__ = ("admin", "_role", "_memo", "derived")
 
     def __init__(self, admin: bool, role: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]] | None) -> None:
         self.admin = admin
@@ -180,6 +180,9 @@ class Permissions:
             for perm, resources in (perms or {}).items():
                 self._role.append((str(graph), str(perm).upper(), tuple(Resource.of(r) for r in resources or ())))
         self._memo: dict[tuple[str, str, str], tuple[Resource, ...]] = {}
+        #: what the engine derives from these permissions (its per-type rules), kept with
+        #: them so that a principal's requests build it once
+        self.derived: dict[Any, Any] = {}
 
     def grants(self, graph: str, permission: str, rtype: str) -> tuple[Resource, ...]:
         """The resources granting `permission` on `rtype` in `graph` (admin: one ROOT)."""
@@ -245,10 +248,22 @@ def denied(graph: str, permission: str, rtype: str, what: Any) -> Forbidden:
 
 
 _ADMIN = Permissions(True, None)
+#: id(principal) -> (principal, its permissions): the auth layer hands the same Principal
+#: object to a user's requests, so its role is parsed once, not per request
+_BY_PRINCIPAL: dict[int, tuple[Principal, Permissions]] = {}
+_BY_PRINCIPAL_MAX = 1024
 
 
 def permissions_of(principal: Principal) -> Permissions:
-    """The permissions of `principal` (an administrator's are shared)."""
+    """The permissions of `principal` (an administrator's are shared; others are kept per
+    Principal object, which is immutable)."""
     if principal.admin:
         return _ADMIN
-    return Permissions(False, principal.role)
+    hit = _BY_PRINCIPAL.get(id(principal))
+    if hit is not None and hit[0] is principal:
+        return hit[1]
+    perms = Permissions(False, principal.role)
+    if len(_BY_PRINCIPAL) >= _BY_PRINCIPAL_MAX:
+        _BY_PRINCIPAL.clear()
+    _BY_PRINCIPAL[id(principal)] = (principal, perms)
+    return perms

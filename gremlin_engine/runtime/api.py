@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gremlin_engine import traversal as engine
+from gremlin_engine.auth.guard import require_gremlin, require_gremlin_door
 from gremlin_engine.context import LOADER, ExecutionContext, context_for
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken
@@ -99,8 +100,10 @@ def execute_script(
 ) -> Any:
     """Runs Gremlin script text; every graph of `registry` is bound by name and as
     `__g_<name>`, `graph_name` is the default graph (`g`, `graph`). The result is a list,
-    or with `as_value` the bare value of a script that does not end in a traversal."""
+    or with `as_value` the bare value of a script that does not end in a traversal.
+    The principal of `ctx` needs EXECUTE on GREMLIN."""
     ctx = start(context_for(ctx, timeout_ms, cancel))
+    require_gremlin(ctx, graph_name)
     token = ctx.token
     assert token is not None
     tree = parse(script, token)
@@ -132,6 +135,7 @@ def run_traversal(
 ) -> list[Any]:
     """Runs a traversal IR (bytecode, REST handlers) to a fully loaded result list."""
     ctx = start(context_for(ctx, timeout_ms, cancel))
+    require_gremlin_door(ctx, graph.name)
     token = ctx.token
     write = intent.ir_may_write(ir)
     while True:
@@ -246,6 +250,7 @@ def iterate_traversal(
     opened them). Exhausting the iterator commits; an error rolls back and is raised from
     `next()`; `close()` before the end cancels the traversal and rolls back."""
     ctx = context_for(ctx, timeout_ms, cancel)
+    require_gremlin_door(ctx, graph.name)
     # always a linked token of our own: `close()` cancels it without touching the caller's
     limit = ctx.timeout_ms
     ctx.token = LinkedToken(limit if limit and limit > 0 else None, ctx.cancel)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gremlin_engine.auth.guard import guarded
 from gremlin_engine.context import ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
 from gremlin_engine.limits import RUNNING, CancelToken
@@ -68,7 +69,7 @@ class _GraphTx:
         self.cm = graph.store.write(ctx) if write else graph.store.read(ctx)
         self.tx = self.cm.__enter__()
         try:
-            self.access = StoreAccess.for_graph(graph, self.tx)
+            self.access = guarded(StoreAccess.for_graph(graph, self.tx))
         except BaseException as exc:
             self.cm.__exit__(type(exc), exc, exc.__traceback__)
             raise

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from gremlin_engine.auth.guard import require_gremlin, require_gremlin_door
 from gremlin_engine.context import ExecutionContext, context_for
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime.host import RuntimeHost
@@ -89,6 +90,7 @@ class SessionTransaction:
             return results
 
         ctx = context_for(ctx, timeout_ms, cancel)
+        require_gremlin_door(ctx, self.graph.name)
         return self._request(work, ctx)
 
     def execute(
@@ -111,6 +113,7 @@ class SessionTransaction:
             return results
 
         ctx = context_for(ctx, timeout_ms, cancel)
+        require_gremlin(ctx, self.graph.name)
         return self._request(work, ctx)
 
     def commit(self) -> None:

@@ -27,6 +27,8 @@ from typing import Any
 
 import orjson
 
+from gremlin_engine.auth.guard import require
+from gremlin_engine.auth.permissions import DELETE, EXECUTE, READ, WRITE
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN
 from gremlin_engine.context import JOB, ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded, NotFound, TraversalCancelled
@@ -162,9 +164,11 @@ class TaskManager:
     ) -> int:
         """An async Gremlin job (`POST /jobs/gremlin`): `g`, `graph` and the graph's name are
         bound; the results become `task_result` JSON via `serializer` (or the manager's
-        `result_serializer`, or plain JSON). The script runs as the submitter (`ctx`'s
-        principal), through the job door."""
+        `result_serializer`, or plain JSON). The submitter (`ctx`'s principal) needs EXECUTE
+        on GREMLIN and WRITE on TASK, and the script runs as them (the job door)."""
         principal = ctx.principal if ctx is not None else ANONYMOUS_ADMIN
+        require(ctx, self.graph.name, EXECUTE, "GREMLIN", "gremlin")
+        require(ctx, self.graph.name, WRITE, "TASK")
         if script is None:
             raise IllegalArgument("The gremlin parameter can't be null")
         if language is None:
@@ -232,7 +236,8 @@ class TaskManager:
             return tx.task_get(int(task_id))
 
     def get(self, task_id: int, *, ctx: ExecutionContext | None = None) -> dict[str, Any]:
-        """The task map with details; 404 `Can't find task with id 'N'`."""
+        """The task map with details; 404 `Can't find task with id 'N'` (READ on TASK)."""
+        require(ctx, self.graph.name, READ, "TASK", str(task_id))
         rec = self.record(task_id)
         if rec is None:
             raise NotFound(f"Can't find task with id '{task_id}'")
@@ -248,7 +253,8 @@ class TaskManager:
         ctx: ExecutionContext | None = None,
     ) -> tuple[list[dict[str, Any]], str | None]:
         """Task maps without details, ascending id, and the next page token (None at the
-        end; only meaningful when `page` was given: "" asks for the first page)."""
+        end; only meaningful when `page` was given: "" asks for the first page). READ on TASK."""
+        require(ctx, self.graph.name, READ, "TASK")
         if ids:
             if status is not None:
                 raise IllegalArgument(f"Not support status when query task by ids, but got status='{status}'")
@@ -275,7 +281,9 @@ class TaskManager:
 
     # ---- changes --------------------------------------------------------------------------------
     def cancel(self, task_id: int, *, ctx: ExecutionContext | None = None) -> dict[str, Any]:
-        """`PUT /tasks/{id}?action=cancel`: the task map, now `cancelling` or `cancelled`."""
+        """`PUT /tasks/{id}?action=cancel`: the task map, now `cancelling` or `cancelled`
+        (WRITE on TASK)."""
+        require(ctx, self.graph.name, WRITE, "TASK", str(task_id))
         with self.store.write(ctx) as tx:
             rec = tx.task_get(int(task_id))
             if rec is None:
@@ -293,7 +301,8 @@ class TaskManager:
 
     def delete(self, task_id: int, force: bool = False, *, ctx: ExecutionContext | None = None) -> None:
         """Removes a task record (never its effects); incomplete tasks only with `force`,
-        which also cancels them."""
+        which also cancels them (DELETE on TASK)."""
+        require(ctx, self.graph.name, DELETE, "TASK", str(task_id))
         with self.store.write(ctx) as tx:
             rec = tx.task_get(int(task_id))
             if rec is None:
