@@ -253,6 +253,8 @@ class PermissionAccess(FilteredAccess):
         """The batch writers' end-vertex lookup, limited to readable vertices."""
         return {v.id: v for v in self.vertices(ids=list(ids))}
 
+    # The per-vertex limit counts what may be read, so it is applied here, after the filter
+    # (the runtime's adjacency takes none: the algorithms ask the access's signature).
     def adjacent_edges(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = (),
         limit_per_vertex: int | None = None,
@@ -260,17 +262,11 @@ class PermissionAccess(FilteredAccess):
         rule = self._read["edge"]
         if rule.none:
             return []
-        if rule.all:
-            return self._adjacent_edges(vertices, direction, labels, limit_per_vertex)
-        pairs = self._adjacent_edges(vertices, direction, labels, None)  # the limit counts what is kept
-        self._prepared([e for _i, e in pairs], "edge")
-        return _per_vertex([(i, e) for i, e in pairs if self.admits_edge(e)], limit_per_vertex)
-
-    def _adjacent_edges(self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str],
-                        limit: int | None) -> list[tuple[int, Edge]]:
-        if limit is None:
-            return self.base.adjacent_edges(vertices, direction, labels)  # type: ignore[no-any-return]
-        return self.base.adjacent_edges(vertices, direction, labels, limit_per_vertex=limit)  # type: ignore[no-any-return]
+        pairs = self.base.adjacent_edges(vertices, direction, labels)
+        if not rule.all:
+            self._prepared([e for _i, e in pairs], "edge")
+            pairs = [(i, e) for i, e in pairs if self.admits_edge(e)]
+        return _per_vertex(pairs, limit_per_vertex)
 
     def adjacent_vertices(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = (),
@@ -279,17 +275,14 @@ class PermissionAccess(FilteredAccess):
         edge_rule, vertex_rule = self._read["edge"], self._read["vertex"]
         if edge_rule.none or vertex_rule.none:
             return []
-        if edge_rule.all and vertex_rule.all:
-            if limit_per_vertex is None:
-                return self.base.adjacent_vertices(vertices, direction, labels)  # type: ignore[no-any-return]
-            return self.base.adjacent_vertices(  # type: ignore[no-any-return]
-                vertices, direction, labels, limit_per_vertex=limit_per_vertex)
         if edge_rule.all:
             pairs = self.base.adjacent_vertices(vertices, direction, labels)
         else:
             pairs = [(i, _other(e, vertices[i], direction)) for i, e in self.adjacent_edges(vertices, direction, labels)]
-        self._prepared([v for _i, v in pairs], "vertex")
-        return _per_vertex([(i, v) for i, v in pairs if self.admits_vertex(v)], limit_per_vertex)
+        if not vertex_rule.all:
+            self._prepared([v for _i, v in pairs], "vertex")
+            pairs = [(i, v) for i, v in pairs if self.admits_vertex(v)]
+        return _per_vertex(pairs, limit_per_vertex)
 
     def load(self, elements: Iterable[Element]) -> None:
         self.base.load(elements)

@@ -36,6 +36,14 @@ BEIJING_WRITER = user("writer", {"hugegraph": {
 NO_GREMLIN = user("restonly", {"hugegraph": {"READ": [{"type": "VERTEX"}, {"type": "EDGE"}]}})
 #: a user with no grants at all
 NOBODY = user("nobody", {})
+#: reads Beijing people and every edge, runs Gremlin, reads and submits tasks
+BEIJING_JOBS = user("jobs", {"hugegraph": {
+    "READ": [BEIJING, {"type": "EDGE"}, {"type": "TASK"}],
+    "WRITE": [{"type": "TASK"}],
+    "EXECUTE": [{"type": "GREMLIN"}],
+}})
+#: by name, for the server that takes a principal from a request header (principal_server.py)
+PRINCIPALS = {p.name: p for p in (BEIJING_READER, BEIJING_WRITER, NO_GREMLIN, NOBODY, BEIJING_JOBS)}
 
 
 @pytest.fixture(params=["memory", "file"])
