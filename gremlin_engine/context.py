@@ -39,7 +39,7 @@ ENGINE = "engine"  # an engine call made without a door (tests, internal mainten
 GREMLIN_DOORS = frozenset({GREMLIN_HTTP, WS_EVAL, WS_BYTECODE, JOB, EMBEDDED})
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class ExecutionContext:
     """One request's context.
 
@@ -59,8 +59,8 @@ class ExecutionContext:
     door: str = ENGINE
     timeout_ms: float | None = None
     cancel: CancelToken | None = None
-    capacity: int = field(default_factory=lambda: limits.MAX_RESULT_BYTES)
-    memory_bytes: int = field(default_factory=lambda: limits.TRAVERSAL_MEMORY_BYTES)
+    capacity: int = limits.MAX_RESULT_BYTES
+    memory_bytes: int = limits.TRAVERSAL_MEMORY_BYTES
     strict_reads: bool = False
     #: the run's token (deadline linked to `cancel`), set by the session that runs it
     token: CancelToken | None = None
