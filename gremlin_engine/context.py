@@ -74,10 +74,22 @@ class ExecutionContext:
     def permissions(self) -> Permissions:
         """The principal's permissions, built once per context (and cached per role)."""
         if self._permissions is None:
+            # loaded on first use: an administrator's requests never load the permission
+            # model (nor the predicate parser it reads target conditions with)
             from gremlin_engine.auth.permissions import permissions_of
 
             self._permissions = permissions_of(self.principal)
         return self._permissions
+
+    def allows(self, graph: str, permission: str, rtype: str, label: str = "*") -> bool:
+        """Whether the principal may do `permission` on a `rtype` object named `label`
+        (schema elements, tasks, variables: objects without properties)."""
+        return self.principal.admin or self.permissions.allows(graph, permission, rtype, label)
+
+    def require(self, graph: str, permission: str, rtype: str, label: str = "*") -> None:
+        """`allows`, or 403 `Permission denied: ...` naming the object."""
+        if not self.allows(graph, permission, rtype, label):
+            raise self.permissions.denied(graph, permission, rtype, label)
 
     def with_limits(self, timeout_ms: float | None, cancel: CancelToken | None) -> ExecutionContext:
         """This context with the given time limit and caller token where this one has none

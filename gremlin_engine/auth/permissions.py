@@ -223,6 +223,8 @@ class Permissions:
             return True
         return any(r.admits(label, props) for r in self.grants(graph, permission, rtype))
 
+    denied = staticmethod(lambda graph, permission, rtype, what: denied(graph, permission, rtype, what))
+
     def require(self, graph: str, permission: str, rtype: str, what: str = "*") -> None:
         """Raises `Forbidden` (403 `Permission denied: ...`) unless some resource of `rtype`
         is granted."""

@@ -197,3 +197,16 @@ def test_websocket_bytecode_door(server: PrincipalServer) -> None:
             traversal().with_(conn).V().count().next()
     finally:
         conn.close()
+
+
+def test_schema_and_variable_routes(server: PrincipalServer) -> None:
+    # listings drop what may not be read; a named element is a 403
+    assert call(server, "GET", f"{G}/schema/vertexlabels", "beijing").json() == {"vertexlabels": []}
+    assert len(call(server, "GET", f"{G}/schema/vertexlabels").json()["vertexlabels"]) == 2
+    assert call(server, "GET", f"{G}/schema/vertexlabels/person", "beijing").status_code == 403
+    r = call(server, "POST", f"{G}/schema/propertykeys", "beijing", json={"name": "zz", "data_type": "TEXT"})
+    assert r.status_code == 403 and "type=PROPERTY_KEY" in r.json()["message"]
+    assert call(server, "GET", f"{G}/schema/propertykeys/zz").status_code == 404
+    r = call(server, "PUT", f"{G}/variables/v", "beijing", json={"data": 1})
+    assert r.status_code == 403 and "type=VAR" in r.json()["message"]
+    assert call(server, "GET", f"{G}/variables").json() == {}

@@ -210,3 +210,43 @@ def test_the_embedded_door(modern: Graph) -> None:
         traversal().with_(conn).V().count().next()
     with EmbeddedConnection(modern) as conn:  # no principal: the administrator
         assert traversal().with_(conn).V().count().next() == 6
+
+
+def test_schema_permissions(modern: Graph) -> None:
+    """Schema elements are resources too: READ filters listings and refuses a named one,
+    WRITE and DELETE guard changes, through the schema service and through a script."""
+    who = user("schema", {"hugegraph": {
+        "READ": [{"type": "VERTEX_LABEL", "label": "person"}, {"type": "PROPERTY_KEY"}],
+        "WRITE": [{"type": "PROPERTY_KEY", "label": "x*"}],
+        "EXECUTE": [{"type": "GREMLIN"}],
+    }})
+    ctx = ExecutionContext(who, REST)
+    assert [e.name for e in modern.schema.get_many("vertexlabel", ctx=ctx)] == ["person"]
+    assert [e["name"] for e in modern.schema.schema_json(ctx=ctx)["vertexlabels"]] == ["person"]
+    assert modern.schema.schema_json(ctx=ctx)["edgelabels"] == []
+    assert len(modern.schema.schema_json(ctx=ctx)["propertykeys"]) == len(modern.schema.property_keys())
+    with pytest.raises(Forbidden, match="type=VERTEX_LABEL,operated=software"):
+        modern.schema.get("vertexlabel", "software", ctx=ctx)
+    modern.schema.create("propertykey", {"name": "xp", "data_type": "TEXT"}, ctx=ctx)
+    with pytest.raises(Forbidden, match="Permission denied: write"):
+        modern.schema.create("propertykey", {"name": "other", "data_type": "TEXT"}, ctx=ctx)
+    with pytest.raises(Forbidden, match="Permission denied: delete"):
+        modern.schema.remove("propertykey", "xp", ctx=ctx)
+    # a script's schema DSL is checked from the context its transaction carries
+    with pytest.raises(Forbidden):
+        script(modern, "graph.schema().propertyKey('other').asText().create()", who)
+    script(modern, "graph.schema().propertyKey('xq').asText().create()", who)
+    assert modern.schema.property_key("other") is None and modern.schema.property_key("xq") is not None
+
+
+def test_variable_permissions(modern: Graph) -> None:
+    reader = ExecutionContext(user("vr", {"hugegraph": {"READ": [{"type": "VAR"}]}}), REST)
+    modern.variables.set("k", 1)
+    assert modern.variables.get("k", ctx=reader) == 1 and modern.variables.list(ctx=reader) == {"k": 1}
+    with pytest.raises(Forbidden, match="type=VAR"):
+        modern.variables.set("k", 2, ctx=reader)
+    with pytest.raises(Forbidden, match="type=VAR"):
+        modern.variables.remove("k", ctx=reader)
+    with pytest.raises(Forbidden):
+        modern.variables.list(ctx=ExecutionContext(BEIJING_READER, REST))
+    assert modern.variables.get("k") == 1
