@@ -240,16 +240,18 @@ class Graph:
         self._set_meta(_MODE_KEY, mode)
         return mode
 
-    def hold_mode(self, mode: str, job: str) -> str:
+    def hold_mode(self, mode: str, job: str, *, ctx: Any = None) -> str:
         """Puts the graph in `mode` for a bulk job of this process (a load, a restore) and
         returns the mode it had. The mode to give back is kept in the store beside the id of
         the process holding it, so a job killed before `release_mode` (kill -9, power loss)
         does not leave the graph in LOADING or RESTORING for good: the next open of the
         store gives the mode back (`repair_held_mode`). A second job while one holds the
-        graph is refused: two loads at once would fight over the mode to restore."""
+        graph is refused: two loads at once would fight over the mode to restore. Setting a
+        mode is the administrator's (`ctx`)."""
+        require_admin(ctx, "graph mode set")
         if mode not in GRAPH_MODES:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
-        with self.store.write() as tx:
+        with self.store.write(ctx) as tx:
             held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
             if held is not None and _process_alive(held["pid"]):
                 raise IllegalArgument(
@@ -260,9 +262,11 @@ class Graph:
             tx.meta_set(_MODE_KEY, mode)
         return previous
 
-    def release_mode(self, mode: str | None = None) -> None:
-        """Ends this process's hold: the graph gets `mode`, or the mode it had before."""
-        with self.store.write() as tx:
+    def release_mode(self, mode: str | None = None, *, ctx: Any = None) -> None:
+        """Ends this process's hold: the graph gets `mode`, or the mode it had before
+        (`ctx` as for `hold_mode`)."""
+        require_admin(ctx, "graph mode set")
+        with self.store.write(ctx) as tx:
             held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
             tx.meta_set(_MODE_HOLD_KEY, "")  # no hold
             back = mode or (held or {}).get("previous") or "NONE"

@@ -100,10 +100,10 @@ class GraphWriter:
         self.graph.set_mode(mode, ctx=self._ctx())
 
     def hold_mode(self, mode: str, job: str) -> str:
-        return str(self.graph.hold_mode(mode, job))  # kept in the store: a killed job is repaired
+        return str(self.graph.hold_mode(mode, job, ctx=self._ctx()))  # kept in the store: a killed job is repaired
 
     def release_mode(self, mode: str | None = None) -> None:
-        self.graph.release_mode(mode)
+        self.graph.release_mode(mode, ctx=self._ctx())
 
     def clear(self) -> None:
         self.graph.clear(ctx=self._ctx())
