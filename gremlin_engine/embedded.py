@@ -81,7 +81,7 @@ class EmbeddedConnection(RemoteConnection):
         name: str = "hugegraph",
         schema_mode: str | None = None,
         timeout_ms: float | None = None,
-        principal: Principal = ANONYMOUS_ADMIN,
+        principal: Principal | None = None,
     ) -> None:
         super().__init__(f"embedded:{path_or_graph}", traversal_source)
         self._registry: GraphRegistry | None = None
@@ -98,7 +98,7 @@ class EmbeddedConnection(RemoteConnection):
             self._registry = GraphRegistry(evaluation_timeout_ms=timeout_ms)
             self.graph = self._registry.open(cfg)
         self.timeout_ms = timeout_ms
-        self.principal = principal
+        self.principal = principal if principal is not None else ANONYMOUS_ADMIN
         self._closed = False
         self._parent: EmbeddedConnection | None = None
         self._tx: Any = None  # the session's transaction (session-bound children only)
