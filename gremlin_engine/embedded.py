@@ -41,7 +41,9 @@ from gremlin_python.process import traversal as gp_traversal
 from gremlin_python.statics import BigDecimal, SingleByte
 from gremlin_python.structure import graph as gp
 
+from gremlin_engine.auth.principal import ANONYMOUS_ADMIN, Principal
 from gremlin_engine.bytecode import graph_op, request_options, to_ir
+from gremlin_engine.context import EMBEDDED, ExecutionContext
 from gremlin_engine.errors import NotSupported
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.runtime.tx_session import open_session
@@ -66,7 +68,9 @@ class EmbeddedConnection(RemoteConnection):
     `"strict"` (HugeGraph rules). Left out, an existing store file is opened with the mode it
     was initialised with, and a new one (or a memory graph) is `"auto"`; naming the other mode
     of an existing store is refused with a message naming both. `timeout_ms` bounds each traversal (None: no limit;
-    `g.with_('evaluationTimeout', ms)` overrides it per traversal).
+    `g.with_('evaluationTimeout', ms)` overrides it per traversal). `principal` is who the
+    connection runs as: the administrator unless given (permissions are checked in the
+    engine exactly as for a server's Gremlin doors).
     """
 
     def __init__(
@@ -77,6 +81,7 @@ class EmbeddedConnection(RemoteConnection):
         name: str = "hugegraph",
         schema_mode: str | None = None,
         timeout_ms: float | None = None,
+        principal: Principal | None = None,
     ) -> None:
         super().__init__(f"embedded:{path_or_graph}", traversal_source)
         self._registry: GraphRegistry | None = None
@@ -93,6 +98,7 @@ class EmbeddedConnection(RemoteConnection):
             self._registry = GraphRegistry(evaluation_timeout_ms=timeout_ms)
             self.graph = self._registry.open(cfg)
         self.timeout_ms = timeout_ms
+        self.principal = principal if principal is not None else ANONYMOUS_ADMIN
         self._closed = False
         self._parent: EmbeddedConnection | None = None
         self._tx: Any = None  # the session's transaction (session-bound children only)
@@ -107,10 +113,11 @@ class EmbeddedConnection(RemoteConnection):
             return RemoteTraversal(iter([]))
         ir = to_ir(bytecode)
         timeout = request_options(ir).get("evaluationTimeout", self.timeout_ms)
+        ctx = ExecutionContext(self.principal, EMBEDDED, timeout_ms=timeout)
         if self._tx is not None:
-            results = self._tx.traverse(ir, timeout_ms=timeout)
+            results = self._tx.traverse(ir, ctx=ctx)
         else:
-            results = self.graph.traverse(ir, timeout_ms=timeout)
+            results = self.graph.traverse(ir, ctx=ctx)
         return RemoteTraversal(iter([gp_traversal.Traverser(to_gremlinpython(r), 1) for r in results]))
 
     def submit_async(self, bytecode: Any) -> concurrent.futures.Future[RemoteTraversal]:
@@ -130,7 +137,8 @@ class EmbeddedConnection(RemoteConnection):
     def create_session(self) -> EmbeddedConnection:
         if self._parent is not None:
             raise RuntimeError("Connection is already bound to a session - child sessions are not allowed")
-        child = EmbeddedConnection(self.graph, self.traversal_source, timeout_ms=self.timeout_ms)
+        child = EmbeddedConnection(self.graph, self.traversal_source, timeout_ms=self.timeout_ms,
+                                   principal=self.principal)
         child._parent = self
         child._tx = open_session(self.graph)
         return child

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gremlin_engine.auth.guard import require_admin
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
 from gremlin_engine.traversal.prepared import PreparedCache
 from gremlin_engine.variables import VariableService
@@ -242,22 +243,25 @@ class Graph:
     def mode(self) -> str:
         return self._meta(_MODE_KEY, "NONE")
 
-    def set_mode(self, mode: str) -> str:
+    def set_mode(self, mode: str, *, ctx: Any = None) -> str:
+        require_admin(ctx, "graph mode set")
         if mode not in GRAPH_MODES:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
         self._set_meta(_MODE_KEY, mode)
         return mode
 
-    def hold_mode(self, mode: str, job: str) -> str:
+    def hold_mode(self, mode: str, job: str, *, ctx: Any = None) -> str:
         """Puts the graph in `mode` for a bulk job of this process (a load, a restore) and
         returns the mode it had. The mode to give back is kept in the store beside the id of
         the process holding it, so a job killed before `release_mode` (kill -9, power loss)
         does not leave the graph in LOADING or RESTORING for good: the next open of the
         store gives the mode back (`repair_held_mode`). A second job while one holds the
-        graph is refused: two loads at once would fight over the mode to restore."""
+        graph is refused: two loads at once would fight over the mode to restore. Setting a
+        mode is the administrator's (`ctx`)."""
+        require_admin(ctx, "graph mode set")
         if mode not in GRAPH_MODES:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
-        with self.store.write() as tx:
+        with self.store.write(ctx) as tx:
             held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
             if held is not None and _process_alive(held["pid"]):
                 raise IllegalArgument(
@@ -268,9 +272,11 @@ class Graph:
             tx.meta_set(_MODE_KEY, mode)
         return previous
 
-    def release_mode(self, mode: str | None = None) -> None:
-        """Ends this process's hold: the graph gets `mode`, or the mode it had before."""
-        with self.store.write() as tx:
+    def release_mode(self, mode: str | None = None, *, ctx: Any = None) -> None:
+        """Ends this process's hold: the graph gets `mode`, or the mode it had before
+        (`ctx` as for `hold_mode`)."""
+        require_admin(ctx, "graph mode set")
+        with self.store.write(ctx) as tx:
             held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
             tx.meta_set(_MODE_HOLD_KEY, "")  # no hold
             back = mode or (held or {}).get("previous") or "NONE"
@@ -294,11 +300,22 @@ class Graph:
     def read_mode(self) -> str:
         return self._meta(_READ_MODE_KEY, "OLTP_ONLY")
 
-    def set_read_mode(self, mode: str) -> str:
+    def set_read_mode(self, mode: str, *, ctx: Any = None) -> str:
+        require_admin(ctx, "graph read mode set")
         if mode not in READ_MODES:
             raise IllegalArgument(f"Graph read mode must be one of {list(READ_MODES)}, but got '{mode}'")
         self._set_meta(_READ_MODE_KEY, mode)
         return mode
+
+    def mode_of(self, attr: str, *, ctx: Any = None) -> str:
+        """`mode` or `read_mode` for a request: the administrator's only (`ctx`)."""
+        require_admin(ctx, f"graph {attr.replace('_', ' ')}")
+        return str(self.mode if attr == "mode" else self.read_mode)
+
+    def config_text(self, *, ctx: Any = None) -> str:
+        """The graph's configuration as `/conf` shows it: the administrator's only."""
+        require_admin(ctx, "graph configuration")
+        return self.config.text or self.config.properties_text()
 
     def _meta(self, key: str, default: str) -> str:
         with self.store.read() as tx:
@@ -310,9 +327,11 @@ class Graph:
             tx.meta_set(key, value)
 
     # ---- data -------------------------------------------------------------------------
-    def clear(self) -> None:
-        """Drops schema, data, indexes and variables (not tasks or store metadata)."""
-        with self.store.write() as tx:
+    def clear(self, *, ctx: Any = None) -> None:
+        """Drops schema, data, indexes and variables (not tasks or store metadata); the
+        administrator's only (`ctx`: the request's `ExecutionContext`)."""
+        require_admin(ctx, "graph clear")
+        with self.store.write(ctx) as tx:
             tx.clear()
         with self._lock:
             schema, self._schema = self._schema, None
@@ -348,14 +367,20 @@ class Graph:
         timeout_ms: float | None = None,
         cancel: Any = None,
         as_value: bool = False,
+        *,
+        ctx: Any = None,
     ) -> Any:
         """Runs Gremlin script text with this graph as the default graph (`g`, `graph`);
-        `as_value` as in `runtime.api.execute_script`."""
+        `as_value` as in `runtime.api.execute_script`; `ctx` the door's `ExecutionContext`
+        (its timeout, when it names one, stands for `timeout_ms`)."""
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
         registry = self.registry
         if registry is not None:
             if aliases or timeout_ms is not None or registry._graphs.get(self.name) is not self:
                 return registry.execute(
-                    script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value
+                    script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value,
+                    ctx=ctx,
                 )
             # what `registry.execute` does for this graph without aliases or a timeout of its
             # own, inline: a point read through the facade pays one call less
@@ -363,13 +388,15 @@ class Graph:
             if limit is not None and limit <= 0:
                 limit = None
             args = bindings if type(bindings) is dict else dict(bindings or {})
-            return _runtime_api().execute_script(registry, self.name, script, args, {}, limit, cancel, as_value=as_value)
+            return _runtime_api().execute_script(
+                registry, self.name, script, args, {}, limit, cancel, as_value=as_value, ctx=ctx)
         from gremlin_engine.runtime import api
 
         solo = GraphRegistry()
         solo._graphs[self.name] = self
         return api.execute_script(
-            solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel, as_value=as_value
+            solo, self.name, script, dict(bindings or {}), dict(aliases or {}), timeout_ms, cancel, as_value=as_value,
+            ctx=ctx,
         )
 
     def server_timeout_ms(self, timeout_ms: float | None = None) -> float | None:
@@ -381,17 +408,25 @@ class Graph:
             return timeout_ms
         return self.registry.evaluation_timeout_ms
 
-    def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> list[Any]:
+    def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None, *, ctx: Any = None) -> list[Any]:
+        """Runs a traversal IR; `ctx` is the door's `ExecutionContext` (None: an internal
+        call, run as the administrator)."""
         from gremlin_engine.runtime import api
 
-        return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel)
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
+        return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel, ctx=ctx)
 
-    def traverse_together(self, irs: list[Any], note: tuple[str, str] | None = None) -> list[list[Any]]:
+    def traverse_together(
+        self, irs: list[Any], note: tuple[str, str] | None = None, *, ctx: Any = None
+    ) -> list[list[Any]]:
         """Runs writing traversals in one transaction with a store note (`store_note` reads
-        it back): what a bulk loader needs to keep its progress exact."""
+        it back): what a bulk loader needs to keep its progress exact. `ctx`: the loader
+        door's `ExecutionContext`."""
         from gremlin_engine.runtime import api
 
-        return api.run_traversals(self, irs, note, timeout_ms=self.server_timeout_ms(None))
+        timeout_ms = ctx.timeout_ms if ctx is not None else None
+        return api.run_traversals(self, irs, note, timeout_ms=self.server_timeout_ms(timeout_ms), ctx=ctx)
 
     def store_note(self, key: str) -> str | None:
         """A note `traverse_together` recorded (None when there is none)."""
@@ -405,16 +440,14 @@ class Graph:
         ready = getattr(self.store, "read_ready", None)
         return bool(ready()) if ready is not None and not self.closed else False
 
-    def iterate(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None) -> Iterator[Any]:
-        """Streams results (for 206 partial batches); falls back to a full run when the
-        runtime offers no streaming entry point."""
+    def iterate(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None, *, ctx: Any = None) -> Iterator[Any]:
+        """Streams results (for 206 partial batches); `ctx` as for `traverse`."""
         from gremlin_engine.runtime import api
 
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
         timeout_ms = self.server_timeout_ms(timeout_ms)
-        streaming = getattr(api, "iterate_traversal", None)
-        if streaming is not None:
-            return streaming(self, ir, timeout_ms=timeout_ms, cancel=cancel)
-        return iter(api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel))
+        return api.iterate_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel, ctx=ctx)
 
     # ---- life cycle -------------------------------------------------------------------
     def close(self) -> None:
@@ -558,9 +591,11 @@ class GraphRegistry:
             graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
 
-    def create(self, cfg: GraphConfig) -> Graph:
+    def create(self, cfg: GraphConfig, *, ctx: Any = None) -> Graph:
         """Creates a graph at runtime (POST /graphs/{name}): initialises its store, then
-        opens it. An existing store file is reused as it is when it is ready."""
+        opens it. An existing store file is reused as it is when it is ready. The
+        administrator's only (`ctx`)."""
+        require_admin(ctx, "graph create")
         with self._lock:
             if cfg.name in self._graphs:
                 raise ExistedError(f"The graph '{cfg.name}' has existed")
@@ -572,9 +607,11 @@ class GraphRegistry:
             self.init_store(cfg)
             return self.open(cfg)
 
-    def drop(self, name: str, delete_store: bool = True) -> GraphConfig:
+    def drop(self, name: str, delete_store: bool = True, *, ctx: Any = None) -> GraphConfig:
         """Closes and unregisters a graph and (by default) deletes its store files, only when
-        hugelite created them (`storage.remove_store_files`): a pre-existing file stays."""
+        hugelite created them (`storage.remove_store_files`): a pre-existing file stays. The
+        administrator's only (`ctx`)."""
+        require_admin(ctx, "graph drop")
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]
@@ -628,10 +665,15 @@ class GraphRegistry:
         timeout_ms: float | None = None,
         cancel: Any = None,
         as_value: bool = False,
+        *,
+        ctx: Any = None,
     ) -> Any:
         """Runs a script in which every graph is bound by name and its traversal source as
         `__g_<name>`; `aliases` adds names (`g`, `graph`) for those. `graph` names the
-        default graph (the one `g`/`graph` mean when no alias says otherwise)."""
+        default graph (the one `g`/`graph` mean when no alias says otherwise). `ctx` is the
+        door's `ExecutionContext` (None: an internal call, run as the administrator)."""
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
         api = _runtime_api()
         if graph is not None and graph not in self._graphs:
             self.get(graph)  # raises NotFound
@@ -642,7 +684,7 @@ class GraphRegistry:
         # a plain dict is passed as it is: nothing downstream changes it (the script host
         # copies what it keeps), and a point read should not pay for a copy
         args = bindings if type(bindings) is dict else dict(bindings or {})
-        return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value)
+        return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value, ctx=ctx)
 
 
 def _read_hold(text: str | None) -> dict[str, Any] | None:

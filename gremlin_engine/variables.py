@@ -19,35 +19,44 @@ if TYPE_CHECKING:
 
 
 class VariableService:
-    """Reads and writes one graph's variables; every call is its own store transaction."""
+    """Reads and writes one graph's variables; every call is its own store transaction. A
+    request's `ctx` needs the permission on VAR (issue 19)."""
 
     def __init__(self, graph: Graph) -> None:
         self._graph = graph
 
-    def list(self) -> dict[str, Any]:
-        with self._graph.store.read() as tx:
+    def _permit(self, ctx: Any, permission: str, key: str = "*") -> None:
+        if ctx is not None and not ctx.principal.admin:
+            ctx.require(self._graph.name, permission, "VAR", key)
+
+    def list(self, *, ctx: Any = None) -> dict[str, Any]:
+        self._permit(ctx, "READ")
+        with self._graph.store.read(ctx) as tx:
             rows = tx.var_list()
         return {key: _decode(raw) for key, raw in _pairs(rows)}
 
-    def get(self, key: str) -> Any:
-        with self._graph.store.read() as tx:
+    def get(self, key: str, *, ctx: Any = None) -> Any:
+        self._permit(ctx, "READ", key)
+        with self._graph.store.read(ctx) as tx:
             raw = tx.var_get(key)
         if raw is None:
             raise NotFound(f"Variable '{key}' does not exist")
         return _decode(raw)
 
-    def set(self, key: str, value: Any) -> Any:
+    def set(self, key: str, value: Any, *, ctx: Any = None) -> Any:
+        self._permit(ctx, "WRITE", key)
         if not key:
             raise IllegalArgument("The variable key can't be empty")
         if value is None:
             raise IllegalArgument("The variable value can't be empty")
-        with self._graph.store.write() as tx:
+        with self._graph.store.write(ctx) as tx:
             tx.var_put(key, orjson.dumps(value).decode())
         return value
 
-    def remove(self, key: str) -> None:
+    def remove(self, key: str, *, ctx: Any = None) -> None:
         """Removing an absent variable is not an error (HugeGraph answers 204 either way)."""
-        with self._graph.store.write() as tx:
+        self._permit(ctx, "DELETE", key)
+        with self._graph.store.write(ctx) as tx:
             tx.var_delete(key)
 
 

@@ -45,11 +45,11 @@ from gremlin_engine.auth import (
     ensure_admin,
 )
 from rest_adapter import console_page
+from rest_adapter.context import PRINCIPAL_KEY
 from rest_adapter.errors import HttpError, bad_request, error_body, json_error, unauthorized
 from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
 
 #: the ASGI scope key holding the request's `Principal`
-PRINCIPAL_KEY = "hugelite.principal"
 
 #: paths answered without credentials when auth is on (HugeGraph's whitelist: `versions`, and
 #: `openapi.json` once there is one; the web console's page and files, which hold no data and
@@ -154,14 +154,6 @@ def build_authenticator(settings: Any, registry: GraphRegistry) -> Authenticator
 
 def authenticator_of(scope: Scope) -> Authenticator | None:
     return getattr(scope["app"].state, "authenticator", None)
-
-
-def principal_of(scope: Scope) -> Principal:
-    """The request's principal (`ANONYMOUS_ADMIN` with auth off)."""
-    principal = scope.get(PRINCIPAL_KEY)
-    if principal is None:
-        raise unauthorized()
-    return principal  # type: ignore[no-any-return]
 
 
 def parse_basic(value: str) -> tuple[str, str]:

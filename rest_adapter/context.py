@@ -19,9 +19,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from gremlin_engine import Graph, GraphRegistry
+from gremlin_engine.auth.principal import Principal
+from gremlin_engine.context import REST, ExecutionContext
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN
-from rest_adapter.errors import HttpError, bad_request
+from rest_adapter.errors import HttpError, bad_request, unauthorized
 
 T = TypeVar("T")
 
@@ -47,6 +49,30 @@ def settings_of(request: Request) -> Any:
     return request.app.state.settings
 
 
+#: where the authenticating layer (auth middleware, WebSocket handshake) leaves the
+#: request's `Principal` in the ASGI scope; absent means authentication is off
+PRINCIPAL_KEY = "hugelite.principal"
+
+
+def principal_of(scope: Any) -> Principal:
+    """Who is asking: the principal the auth layer (`rest_adapter.auth.AuthMiddleware`, or
+    SASL on a WebSocket) put in the scope; with authentication off that is the anonymous
+    administrator. A scope without one fails closed (401): no door runs as administrator
+    because a layer forgot to say who asked."""
+    principal = scope.get(PRINCIPAL_KEY)
+    if principal is None:
+        raise unauthorized()
+    return principal  # type: ignore[no-any-return]
+
+
+def execution_context(
+    request: Request, door: str = REST, *, cancel: CancelToken | None = None, strict: bool = False
+) -> ExecutionContext:
+    """The one `ExecutionContext` of a REST request (`strict`: a single-element request,
+    whose forbidden element is a 403 rather than left out)."""
+    return ExecutionContext(principal_of(request.scope), door, cancel=cancel, strict_reads=strict)
+
+
 def graph_of(request: Request) -> Graph:
     """The graph named by the `{graph}` path parameter (404 `Graph 'x' does not exist`)."""
     return registry_of(request).get(request.scope["path_params"]["graph"])
@@ -66,11 +92,14 @@ async def run(request: Request, fn: Callable[..., T], *args: Any, **kwargs: Any)
     return await loop.run_in_executor(request.scope["app"].workers.rest, context.run, call)
 
 
-async def run_watched(request: Request, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """`run(request, fn, *args, cancel=token, **kwargs)` with a fresh `CancelToken` that is
-    cancelled when the client disconnects (issue 16 item 3): the engine checks the token as
-    it goes, so a traversal or script whose client left stops within a check interval
-    instead of running to its timeout. `fn` must take the engine's `cancel=` keyword.
+async def run_watched(
+    request: Request, fn: Callable[..., T], *args: Any, door: str = REST, strict: bool = False, **kwargs: Any
+) -> T:
+    """`run(request, fn, *args, ctx=context, **kwargs)` with the request's one
+    `ExecutionContext` (`execution_context(request, door, strict=strict)`) whose cancel
+    token is cancelled when the client disconnects (issue 16 item 3): the engine checks the
+    token as it goes, so a traversal or script whose client left stops within a check
+    interval instead of running to its timeout. `fn` must take the engine's `ctx=` keyword.
 
     The disconnect is seen by reading the request's ASGI `receive` while the call runs: once
     the body has been read, the server's next message is `http.disconnect`, sent when the
@@ -79,7 +108,8 @@ async def run_watched(request: Request, fn: Callable[..., T], *args: Any, **kwar
     token = CancelToken()
     watch = asyncio.get_running_loop().create_task(_watch_disconnect(request.receive, token))
     try:
-        return await run(request, fn, *args, cancel=token, **kwargs)
+        ctx = execution_context(request, door, cancel=token, strict=strict)
+        return await run(request, fn, *args, ctx=ctx, **kwargs)
     finally:
         watch.cancel()
 

@@ -35,7 +35,7 @@ from typing import Any
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from rest_adapter.auth import PRINCIPAL_KEY, authenticator_of
+from rest_adapter.auth import PRINCIPAL_KEY, authenticator_of, principal_of
 from rest_adapter.serializers.mime import (
     GRAPHBINARY_V1,
     Codec,
@@ -165,7 +165,8 @@ class GremlinConnection:
 
     async def run(self, codec: Codec, req: RequestMessage) -> None:
         job = Job(self.registry, codec, req, self.send_from_thread,
-                  default_timeout_ms=getattr(self.registry, "evaluation_timeout_ms", None))
+                  default_timeout_ms=getattr(self.registry, "evaluation_timeout_ms", None),
+                  principal=principal_of(self.ws.scope))
         executor: Any = self.workers
         try:
             if req.processor == "session" or "session" in req.args:

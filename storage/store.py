@@ -72,15 +72,16 @@ class Store:
         return f"<storage.Store {self.display_path}>"
 
     # ---- transactions --------------------------------------------------------------------
-    def read(self) -> _Scope:
+    def read(self, ctx: object = None) -> _Scope:
         """A snapshot read transaction; its write methods raise `ReadOnlyTransaction`.
-        Use as ``with store.read() as tx:``."""
-        return _Scope(self, "BEGIN", True)
+        Use as ``with store.read(ctx) as tx:``. `ctx` is the caller's execution context,
+        opaque here: the transaction holds it as `tx.ctx` for whoever reads through it."""
+        return _Scope(self, "BEGIN", True, ctx)
 
-    def write(self) -> _Scope:
+    def write(self, ctx: object = None) -> _Scope:
         """The single write transaction (``BEGIN IMMEDIATE``): commit on exit, rollback on
-        error. Use as ``with store.write() as tx:``."""
-        return _Scope(self, "BEGIN IMMEDIATE", False)
+        error. Use as ``with store.write(ctx) as tx:`` (`ctx` as for `read`)."""
+        return _Scope(self, "BEGIN IMMEDIATE", False, ctx)
 
     def _checkout(self) -> tuple[Any, Any]:
         """An idle connection of ours, else a new checkout from the pool. Pool checkout
@@ -221,12 +222,13 @@ class _Scope:
     """One transaction's `with` block (a class, not a generator: it runs on every call,
     and two nested generator context managers cost several microseconds)."""
 
-    __slots__ = ("store", "begin", "readonly", "nested", "locked", "conn", "raw")
+    __slots__ = ("store", "begin", "readonly", "nested", "locked", "conn", "raw", "ctx")
 
-    def __init__(self, store: Store, begin: str, readonly: bool) -> None:
+    def __init__(self, store: Store, begin: str, readonly: bool, ctx: object = None) -> None:
         self.store = store
         self.begin = begin
         self.readonly = readonly
+        self.ctx = ctx
         self.nested = False
         self.locked = False
 
@@ -237,7 +239,9 @@ class _Scope:
             if not self.readonly:
                 raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
             self.nested = True  # a read view of the same thread's open transaction
-            return Tx(outer.conn, outer.raw, True)
+            view = Tx(outer.conn, outer.raw, True)
+            view.ctx = self.ctx if self.ctx is not None else outer.ctx
+            return view
         if store._closed:
             store._ensure_open()
         if not self.readonly:
@@ -260,6 +264,7 @@ class _Scope:
             self._release()
             raise
         tx = Tx(self.conn, raw, self.readonly)
+        tx.ctx = self.ctx
         store._local.tx = tx
         return tx
 

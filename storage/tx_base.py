@@ -46,7 +46,7 @@ def _chunks(total: int, most: int) -> list[tuple[int, int]]:
 class TxBase:
     """State shared by every family mixin. Not used on its own."""
 
-    __slots__ = ("conn", "raw", "readonly", "found_vertex_keys")
+    __slots__ = ("conn", "raw", "readonly", "found_vertex_keys", "ctx")
 
     def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool) -> None:
         self.conn = conn
@@ -56,6 +56,9 @@ class TxBase:
         # transaction found, None once a vertex may have been deleted since (see
         # `ElementsMixin._check_edges`; ids never change, so only a delete makes it stale)
         self.found_vertex_keys: dict[int, Any] | None = None
+        #: the execution context of the request this transaction serves (opaque to storage:
+        #: the engine reads it), None for a transaction opened without one
+        self.ctx: object = None
 
     def _w(self) -> None:
         """Guard called first by every write method."""

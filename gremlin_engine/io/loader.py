@@ -65,22 +65,14 @@ def read_into(access: Any, path: str | Path, import_dir: str | Path | None,
 
 
 @contextlib.contextmanager
-def write_access(graph: Any) -> Iterator[Any]:
+def write_access(graph: Any, ctx: Any = None) -> Iterator[Any]:
     """A GraphAccess over one write transaction of `graph`; commits when the block ends
-    normally, rolls back when it raises."""
-    try:
-        from gremlin_engine.runtime import api
-    except ImportError:
-        api = None  # type: ignore[assignment]
-    opener = getattr(api, "write_access", None)
-    if opener is not None:
-        with opener(graph) as access:
-            yield access
-        return
-    from gremlin_engine.runtime.access import StoreAccess
+    normally, rolls back when it raises. `ctx`: the `ExecutionContext` (None: the loader
+    door's administrator)."""
+    from gremlin_engine.runtime import api
 
-    with graph.store.write() as tx:
-        yield StoreAccess.for_graph(graph, tx)
+    with api.write_access(graph, ctx=ctx) as access:
+        yield access
 
 
 def load_graph_records(graph: Any, records: GraphRecords) -> tuple[int, int]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from gremlin_engine.auth.principal import ANONYMOUS_ADMIN, Principal
+from gremlin_engine.context import LOADER, ExecutionContext
 from gremlin_engine.tasks.model import COMPLETED
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 
@@ -63,18 +65,24 @@ def batch_ir(kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, s
 class GraphWriter:
     """A `GraphSink` over a `gremlin_engine.Graph` opened in this process."""
 
-    def __init__(self, graph: Any, check_vertex: bool = True) -> None:
+    def __init__(self, graph: Any, check_vertex: bool = True, principal: Principal = ANONYMOUS_ADMIN) -> None:
         self.graph = graph
         self.name = graph.name
         self.auto = graph.schema_mode == "auto"
         self.check_vertex = check_vertex
+        #: who the load runs as (the loader door; the administrator unless given)
+        self.principal = principal
+
+    def _ctx(self) -> ExecutionContext:
+        """A context per engine call: each is one request of the loader door."""
+        return ExecutionContext(self.principal, LOADER)
 
     def schema_json(self) -> dict[str, Any]:
         return dict(self.graph.schema.schema_json())
 
     def run_schema(self, script: str) -> None:
         # hugegraph-loader binds `schema` for its schema files; so does this
-        self.graph.execute("schema = graph.schema()\n" + script)
+        self.graph.execute("schema = graph.schema()\n" + script, ctx=self._ctx())
         self.wait_for_tasks()
 
     def wait_for_tasks(self, timeout_s: float = 600.0) -> None:
@@ -89,19 +97,19 @@ class GraphWriter:
         return str(self.graph.mode)
 
     def set_mode(self, mode: str) -> None:
-        self.graph.set_mode(mode)
+        self.graph.set_mode(mode, ctx=self._ctx())
 
     def hold_mode(self, mode: str, job: str) -> str:
-        return str(self.graph.hold_mode(mode, job))  # kept in the store: a killed job is repaired
+        return str(self.graph.hold_mode(mode, job, ctx=self._ctx()))  # kept in the store: a killed job is repaired
 
     def release_mode(self, mode: str | None = None) -> None:
-        self.graph.release_mode(mode)
+        self.graph.release_mode(mode, ctx=self._ctx())
 
     def clear(self) -> None:
-        self.graph.clear()
+        self.graph.clear(ctx=self._ctx())
 
     def write(self, kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, str] | None = None) -> int:
-        result = self.graph.traverse(batch_ir(kind, items, strategies, self.check_vertex))
+        result = self.graph.traverse(batch_ir(kind, items, strategies, self.check_vertex), ctx=self._ctx())
         return int(result[0]) if result else 0
 
     def write_together(self, batches: Sequence[tuple[str, Sequence[dict[str, Any]], dict[str, str] | None]],
@@ -109,7 +117,7 @@ class GraphWriter:
         """Writes several batches and the load's progress note in one transaction (a
         `ProgressFile` reads the note back through `read_note` on resume)."""
         irs = [batch_ir(kind, items, strategies, self.check_vertex) for kind, items, strategies in batches]
-        self.graph.traverse_together(irs, note)
+        self.graph.traverse_together(irs, note, ctx=self._ctx())
 
     def read_note(self, key: str) -> str | None:
         return self.graph.store_note(key)

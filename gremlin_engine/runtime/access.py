@@ -32,6 +32,8 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self.import_dir: Any = None
         self.export_dir: Any = None
         self.services: str | None = None  # `call()` service families (gremlin_engine/services)
+        #: the request's `ExecutionContext` (from the transaction), None outside a request
+        self.ctx: Any = getattr(tx, "ctx", None)
 
     @property
     def graph_mode(self) -> str:  # type: ignore[override]

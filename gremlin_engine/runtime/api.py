@@ -25,12 +25,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from gremlin_engine import traversal as engine
+from gremlin_engine.auth.guard import require_gremlin, require_gremlin_door
+from gremlin_engine.context import LOADER, ExecutionContext, context_for
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
-from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
+from gremlin_engine.runtime.session import LinkedToken, Session, start, translate_store_error
 from gremlin_engine.syntax import checked, interpret
 from gremlin_engine.traversal.ir import TraversalIR
 from storage import ReadOnlyTransaction
@@ -59,11 +61,13 @@ class _SingleGraph:
 
 
 @contextmanager
-def write_access(graph: Any, cancel: CancelToken | None = None) -> Iterator[Any]:
+def write_access(
+    graph: Any, cancel: CancelToken | None = None, ctx: ExecutionContext | None = None
+) -> Iterator[Any]:
     """A `GraphAccess` over one write transaction of `graph`, for callers that write
-    directly (bulk loaders, REST batch handlers): commits when the block ends normally, rolls
-    back (and forgets cached schema) when it raises."""
-    session = Session(_SingleGraph(graph), True, make_token(None, cancel))
+    directly (bulk loaders): commits when the block ends normally, rolls back (and forgets
+    cached schema) when it raises. Without `ctx` it runs as the loader door's administrator."""
+    session = Session(_SingleGraph(graph), True, start(context_for(ctx, None, cancel, LOADER)))
     try:
         yield session.access(graph.name)
     except BaseException as exc:
@@ -73,9 +77,9 @@ def write_access(graph: Any, cancel: CancelToken | None = None) -> Iterator[Any]
 
 
 @contextmanager
-def read_access(graph: Any) -> Iterator[Any]:
+def read_access(graph: Any, ctx: ExecutionContext | None = None) -> Iterator[Any]:
     """A `GraphAccess` over one read transaction of `graph`."""
-    session = Session(_SingleGraph(graph), False, make_token(None, None))
+    session = Session(_SingleGraph(graph), False, start(context_for(ctx)))
     try:
         yield session.access(graph.name)
     except BaseException as exc:
@@ -93,11 +97,16 @@ def execute_script(
     timeout_ms: float | None = None,
     cancel: CancelToken | None = None,
     as_value: bool = False,
+    ctx: ExecutionContext | None = None,
 ) -> Any:
     """Runs Gremlin script text; every graph of `registry` is bound by name and as
     `__g_<name>`, `graph_name` is the default graph (`g`, `graph`). The result is a list,
-    or with `as_value` the bare value of a script that does not end in a traversal."""
-    token = make_token(timeout_ms, cancel)
+    or with `as_value` the bare value of a script that does not end in a traversal.
+    The principal of `ctx` needs EXECUTE on GREMLIN."""
+    ctx = start(context_for(ctx, timeout_ms, cancel))
+    require_gremlin(ctx, graph_name)
+    token = ctx.token
+    assert token is not None
     tree = checked(script, token)
     cache = getattr(registry, "prepared", None)
     if cache is not None:
@@ -106,7 +115,7 @@ def execute_script(
         write = intent.script_may_write(tree)
     names = list(registry.names())
     while True:
-        session = Session(registry, write, token)
+        session = Session(registry, write, ctx)
         host = RuntimeHost(session, graph_name, names, bindings, aliases)
         try:
             results = interpret(script, host, as_value=as_value, tree=tree)
@@ -125,12 +134,17 @@ def execute_script(
         return results
 
 
-def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[Any]:
+def run_traversal(
+    graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None,
+    ctx: ExecutionContext | None = None,
+) -> list[Any]:
     """Runs a traversal IR (bytecode, REST handlers) to a fully loaded result list."""
-    token = make_token(timeout_ms, cancel)
+    ctx = start(context_for(ctx, timeout_ms, cancel))
+    require_gremlin_door(ctx, graph.name)
+    token = ctx.token
     compiled, write = _prepare(graph, ir)
     while True:
-        session = Session(_SingleGraph(graph), write, token)
+        session = Session(_SingleGraph(graph), write, ctx)
         try:
             access = session.access(graph.name)
             results = list(engine.run_compiled(compiled, access, cancel=token))
@@ -149,13 +163,16 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
 
 
 def run_traversals(graph: Any, irs: list[TraversalIR], note: tuple[str, str] | None = None,
-                   timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[list[Any]]:
+                   timeout_ms: float | None = None, cancel: CancelToken | None = None,
+                   ctx: ExecutionContext | None = None) -> list[list[Any]]:
     """Runs writing traversals one after the other in ONE write transaction, and records
     `note` (a store metadata key and its value) in it: a bulk job's progress commits with
     the data it describes, or neither does (a load killed between the two cannot write the
-    same AUTOMATIC-id vertices twice). Any error rolls everything back."""
-    token = make_token(timeout_ms, cancel)
-    session = Session(_SingleGraph(graph), True, token)
+    same AUTOMATIC-id vertices twice). Any error rolls everything back. Without `ctx` it
+    runs as the loader door's administrator."""
+    ctx = start(context_for(ctx, timeout_ms, cancel, LOADER))
+    token = ctx.token
+    session = Session(_SingleGraph(graph), True, ctx)
     try:
         access = session.access(graph.name)
         out = []
@@ -185,7 +202,7 @@ def _prepare(graph: Any, ir: TraversalIR) -> tuple[Any, bool]:
 def _stream_worker(
     graph: Any,
     ir: TraversalIR,
-    token: CancelToken,
+    ctx: ExecutionContext,
     out: queue.Queue[tuple[str, Any]],
     stop: threading.Event,
     exhausted: threading.Event,
@@ -205,13 +222,14 @@ def _stream_worker(
                 continue
         return False
 
+    token = ctx.token  # iterate_traversal's linked token: `close()` cancels it
     failure: BaseException | None = None
     try:
         compiled, write = _prepare(graph, ir)
     except BaseException as exc:
         put(("error", exc))
         return
-    session = Session(_SingleGraph(graph), write, token)
+    session = Session(_SingleGraph(graph), write, ctx)
     try:
         access = session.access(graph.name)
         batch: list[Any] = []
@@ -241,7 +259,8 @@ def _stream_worker(
 
 
 def iterate_traversal(
-    graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None
+    graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None,
+    ctx: ExecutionContext | None = None,
 ) -> Iterator[Any]:
     """Streams the results of a traversal, loading elements a batch at a time.
 
@@ -250,7 +269,12 @@ def iterate_traversal(
     batch to whichever thread is free; storage transactions are bound to the thread that
     opened them). Exhausting the iterator commits; an error rolls back and is raised from
     `next()`; `close()` before the end cancels the traversal and rolls back."""
-    return _Stream(graph, ir, LinkedToken(timeout_ms if timeout_ms and timeout_ms > 0 else None, cancel))
+    ctx = context_for(ctx, timeout_ms, cancel)
+    require_gremlin_door(ctx, graph.name)
+    # always a linked token of our own: `close()` cancels it without touching the caller's
+    limit = ctx.timeout_ms
+    ctx.token = LinkedToken(limit if limit and limit > 0 else None, ctx.cancel)
+    return _Stream(graph, ir, ctx)
 
 
 class _Stream:
@@ -258,8 +282,8 @@ class _Stream:
     worker holds no reference to this object, so an abandoned stream is collected and its
     `__del__` stops the worker."""
 
-    def __init__(self, graph: Any, ir: TraversalIR, token: LinkedToken) -> None:
-        self._token = token
+    def __init__(self, graph: Any, ir: TraversalIR, ctx: ExecutionContext) -> None:
+        self._token: CancelToken = ctx.token  # type: ignore[assignment]
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=4)
         self._stop = threading.Event()
         self._exhausted = threading.Event()
@@ -267,7 +291,7 @@ class _Stream:
         self._pos = 0
         self._done = False
         self._thread = threading.Thread(
-            target=_stream_worker, args=(graph, ir, token, self._queue, self._stop, self._exhausted),
+            target=_stream_worker, args=(graph, ir, ctx, self._queue, self._stop, self._exhausted),
             name=f"hugelite-stream-{graph.name}", daemon=True,
         )
         self._thread.start()

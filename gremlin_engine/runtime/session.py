@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gremlin_engine.auth.guard import guarded
+from gremlin_engine.context import ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.runtime.access import StoreAccess
@@ -50,16 +52,24 @@ def make_token(timeout_ms: float | None, cancel: CancelToken | None) -> CancelTo
     return RUNNING.add(LinkedToken(limit, cancel))
 
 
+def start(ctx: ExecutionContext) -> ExecutionContext:
+    """Gives `ctx` the token its run checks (`make_token` of its limit and caller token)."""
+    ctx.token = make_token(ctx.timeout_ms, ctx.cancel)
+    return ctx
+
+
 class _GraphTx:
     __slots__ = ("graph", "cm", "tx", "access", "write")
 
-    def __init__(self, graph: Any, write: bool) -> None:
+    def __init__(self, graph: Any, write: bool, ctx: ExecutionContext) -> None:
         self.graph = graph
         self.write = write
-        self.cm = graph.store.write() if write else graph.store.read()
+        # the transaction carries the request's context: the access (and with it the
+        # permission checks) is built from what the transaction holds
+        self.cm = graph.store.write(ctx) if write else graph.store.read(ctx)
         self.tx = self.cm.__enter__()
         try:
-            self.access = StoreAccess.for_graph(graph, self.tx)
+            self.access = guarded(StoreAccess.for_graph(graph, self.tx))
         except BaseException as exc:
             self.cm.__exit__(type(exc), exc, exc.__traceback__)
             raise
@@ -79,12 +89,14 @@ class _GraphTx:
 
 
 class Session:
-    """Opens and ends the per-graph transactions of one call."""
+    """Opens and ends the per-graph transactions of one call, made for one
+    `ExecutionContext` (started: its `token` set)."""
 
-    def __init__(self, graphs: Any, write: bool, cancel: CancelToken) -> None:
+    def __init__(self, graphs: Any, write: bool, ctx: ExecutionContext) -> None:
         self.graphs = graphs  # a GraphRegistry (or anything with .get(name))
         self.write = write
-        self.cancel = cancel
+        self.ctx = ctx
+        self.cancel: CancelToken = ctx.token if ctx.token is not None else start(ctx).token  # type: ignore[assignment]
         self._open: dict[str, _GraphTx] = {}
         self.last_graph: str | None = None
 
@@ -94,7 +106,7 @@ class Session:
     def access(self, name: str) -> StoreAccess:
         gt = self._open.get(name)
         if gt is None:
-            gt = self._open[name] = _GraphTx(self.graph(name), self.write)
+            gt = self._open[name] = _GraphTx(self.graph(name), self.write, self.ctx)
         self.last_graph = name
         return gt.access
 

@@ -31,10 +31,12 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from gremlin_engine.auth.guard import require_gremlin, require_gremlin_door
+from gremlin_engine.context import ExecutionContext, context_for
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
-from gremlin_engine.runtime.session import Session, make_token, translate_store_error
+from gremlin_engine.runtime.session import Session, start, translate_store_error
 from gremlin_engine.traversal.ir import TraversalIR
 
 R = TypeVar("R")
@@ -72,8 +74,12 @@ class SessionTransaction:
         self._lock = threading.Lock()
 
     # ---- requests ------------------------------------------------------------------------
-    def traverse(self, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[Any]:
-        """Runs a traversal inside the transaction; results come back fully loaded."""
+    def traverse(
+        self, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None,
+        ctx: ExecutionContext | None = None,
+    ) -> list[Any]:
+        """Runs a traversal inside the transaction; results come back fully loaded. `ctx`
+        is the request's context (the first request's principal holds for the session)."""
         from gremlin_engine import traversal as engine
 
         def work(session: Session) -> list[Any]:
@@ -84,7 +90,9 @@ class SessionTransaction:
             load_results(access, results)
             return results
 
-        return self._request(work, timeout_ms, cancel)
+        ctx = context_for(ctx, timeout_ms, cancel)
+        require_gremlin_door(ctx, self.graph.name)
+        return self._request(work, ctx)
 
     def execute(
         self,
@@ -93,6 +101,7 @@ class SessionTransaction:
         aliases: Mapping[str, str] | None = None,
         timeout_ms: float | None = None,
         cancel: CancelToken | None = None,
+        ctx: ExecutionContext | None = None,
     ) -> list[Any]:
         """Runs Gremlin script text with this graph as `g`/`graph`, inside the transaction."""
         from gremlin_engine.syntax import interpret
@@ -104,7 +113,9 @@ class SessionTransaction:
                 load_results(session.access(session.last_graph), results)
             return results
 
-        return self._request(work, timeout_ms, cancel)
+        ctx = context_for(ctx, timeout_ms, cancel)
+        require_gremlin(ctx, self.graph.name)
+        return self._request(work, ctx)
 
     def commit(self) -> None:
         """Makes everything since the last commit/rollback durable and visible."""
@@ -131,13 +142,14 @@ class SessionTransaction:
             self._thread.shutdown(wait=True)
 
     # ---- on the session thread -----------------------------------------------------------
-    def _request(self, work: Callable[[Session], R], timeout_ms: float | None, cancel: CancelToken | None) -> R:
+    def _request(self, work: Callable[[Session], R], ctx: ExecutionContext) -> R:
         def run() -> R:
-            token = make_token(timeout_ms, cancel)
+            start(ctx)
             if self._session is None:
-                self._session = Session(self._graphs, True, token)
+                self._session = Session(self._graphs, True, ctx)
             session = self._session
-            session.cancel = token  # this request's deadline and cancellation
+            session.ctx = ctx
+            session.cancel = ctx.token  # type: ignore[assignment]  # this request's deadline and cancellation
             try:
                 return work(session)
             except BaseException as exc:

@@ -35,6 +35,11 @@ APPEND, ELIMINATE = "append", "eliminate"
 _CALLABLE = "org.apache.hugegraph.job.schema."
 
 
+#: schema kind -> HugeGraph's ResourceType
+SCHEMA_TYPES = {"propertykey": "PROPERTY_KEY", "vertexlabel": "VERTEX_LABEL", "edgelabel": "EDGE_LABEL",
+                "indexlabel": "INDEX_LABEL"}
+
+
 class SchemaChanges:
     """Mixin of `SchemaService` holding every schema change."""
 
@@ -47,7 +52,7 @@ class SchemaChanges:
         return validation.new_user_data(user_data)
 
     # ---- create ---------------------------------------------------------------------------
-    def create(self, kind: str, body: dict[str, Any], tx: Any = None) -> tuple[SchemaElement, int]:
+    def create(self, kind: str, body: dict[str, Any], tx: Any = None, *, ctx: Any = None) -> tuple[SchemaElement, int]:
         """Creates the element `body` describes; returns it and the id of the task the
         creation started (0 for none). `check_exist` (default true) refuses an existing
         name; false returns an existing element with the same definition."""
@@ -55,7 +60,8 @@ class SchemaChanges:
             raise IllegalArgument("The request body must be a JSON object")
         name = validation.check_name(body.get("name"))
         check_exist = body.get("check_exist", True) is not False
-        with self.writing(tx) as t:  # type: ignore[attr-defined]
+        with self.writing(tx, ctx) as t:  # type: ignore[attr-defined]
+            self._permit(t, ctx, "WRITE", kind, name)
             existing = self.element(kind, name)  # type: ignore[attr-defined]
             candidate = families.build(self, kind, body, new_id=0, mode=self._mode_of(t))
             if existing is not None:
@@ -75,6 +81,13 @@ class SchemaChanges:
             elif isinstance(element, PropertyKey) and element.is_olap:
                 task_id = self._submit_job(t, "create_olap", element, "OlapPropertyKeyCreateJob")
         return element, task_id
+
+    def _permit(self, tx: Any, ctx: Any, permission: str, kind: str, name: str) -> None:
+        """The schema permission (issue 19): from the caller's context, else from the one the
+        transaction carries (a Gremlin script's `graph.schema()...create()`)."""
+        ctx = ctx if ctx is not None else getattr(tx, "ctx", None)
+        if ctx is not None and not ctx.principal.admin:
+            ctx.require(self.graph_name, permission, SCHEMA_TYPES[kind], name)  # type: ignore[attr-defined]
 
     def _mode_of(self, tx: Any) -> str:
         mode = tx.meta_get("graph.mode") if tx is not None else None
@@ -98,7 +111,9 @@ class SchemaChanges:
         return self.edge_label(index.base_value)  # type: ignore[attr-defined,no-any-return]
 
     # ---- append / eliminate -----------------------------------------------------------------
-    def update(self, kind: str, name: str, action: str | None, body: dict[str, Any], tx: Any = None) -> SchemaElement:
+    def update(
+        self, kind: str, name: str, action: str | None, body: dict[str, Any], tx: Any = None, *, ctx: Any = None,
+    ) -> SchemaElement:
         """`PUT .../{name}?action=append|eliminate`. The REST layer answers 415 for any
         other action before calling this."""
         if not isinstance(body, dict):
@@ -108,7 +123,8 @@ class SchemaChanges:
             raise IllegalArgument(f"The name in url({name}) and body({body_name}) are different")
         if action not in (APPEND, ELIMINATE):
             raise IllegalArgument("The action param can't be empty" if not action else f"Not support action '{action}'")
-        with self.writing(tx) as t:  # type: ignore[attr-defined]
+        with self.writing(tx, ctx) as t:  # type: ignore[attr-defined]
+            self._permit(t, ctx, "WRITE", kind, name)
             current = self.element(kind, name)  # type: ignore[attr-defined]
             if current is None:
                 raise NotFound(f"Can't update {READABLE[kind]} '{name}' since it doesn't exist")
@@ -121,10 +137,11 @@ class SchemaChanges:
             return updated
 
     # ---- remove -------------------------------------------------------------------------------
-    def remove(self, kind: str, name: str, tx: Any = None) -> int:
+    def remove(self, kind: str, name: str, tx: Any = None, *, ctx: Any = None) -> int:
         """Deletes a schema element; returns the id of the removal task (0 when removal was
         synchronous: property keys)."""
-        with self.writing(tx) as t:  # type: ignore[attr-defined]
+        with self.writing(tx, ctx) as t:  # type: ignore[attr-defined]
+            self._permit(t, ctx, "DELETE", kind, name)
             element = self.get(kind, name)  # type: ignore[attr-defined]
             if isinstance(element, PropertyKey):
                 self._check_key_unused(element)
@@ -145,11 +162,12 @@ class SchemaChanges:
                 )
 
     # ---- rebuild ------------------------------------------------------------------------------
-    def rebuild(self, kind: str, name: str, tx: Any = None) -> int:
+    def rebuild(self, kind: str, name: str, tx: Any = None, *, ctx: Any = None) -> int:
         """`PUT /jobs/rebuild/{kind}/{name}`: refills one index label, or all of a label's."""
         if kind not in (INDEX_LABEL, VERTEX_LABEL, EDGE_LABEL):
             raise IllegalArgument(f"Can't rebuild index of {kind}")
-        with self.writing(tx) as t:  # type: ignore[attr-defined]
+        with self.writing(tx, ctx) as t:  # type: ignore[attr-defined]
+            self._permit(t, ctx, "WRITE", kind, name)
             element = self.get(kind, name)  # type: ignore[attr-defined]
             if isinstance(element, IndexLabel):
                 self.put_element(t, dataclasses.replace(element, status=SchemaStatus.REBUILDING))  # type: ignore[attr-defined]

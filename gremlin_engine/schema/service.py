@@ -25,7 +25,7 @@ import orjson
 from gremlin_engine.errors import NotFound
 from gremlin_engine.schema import coercion, indexing
 from gremlin_engine.schema.auto import AutoSchema
-from gremlin_engine.schema.changes import SchemaChanges
+from gremlin_engine.schema.changes import SCHEMA_TYPES, SchemaChanges
 from gremlin_engine.schema.model import (
     EDGE_LABEL,
     INDEX_LABEL,
@@ -160,13 +160,14 @@ class SchemaService(SchemaChanges, AutoSchema):
         return self.snapshot().derive(key, make)
 
     @contextmanager
-    def writing(self, tx: Any = None) -> Iterator[Any]:
-        """The caller's transaction, or one of our own that drops the snapshot on failure."""
+    def writing(self, tx: Any = None, ctx: Any = None) -> Iterator[Any]:
+        """The caller's transaction, or one of our own (carrying `ctx`) that drops the
+        snapshot on failure."""
         if tx is not None:
             yield tx
             return
         try:
-            with self.store.write() as own:
+            with self.store.write(ctx) as own:
                 yield own
         except BaseException:
             self.invalidate()
@@ -237,17 +238,28 @@ class SchemaService(SchemaChanges, AutoSchema):
     def index_labels(self) -> list[IndexLabel]:
         return self.elements(INDEX_LABEL)  # type: ignore[return-value]
 
-    def get(self, kind: str, name: str) -> SchemaElement:
-        """Like `element`, but an unknown name is HugeGraph's 404."""
+    def get(self, kind: str, name: str, *, ctx: Any = None) -> SchemaElement:
+        """Like `element`, but an unknown name is HugeGraph's 404; with a request's `ctx`,
+        one its principal may not READ is a 403."""
+        if ctx is not None and not ctx.principal.admin:
+            ctx.require(self.graph_name, "READ", SCHEMA_TYPES[kind], name)
         found = self.element(kind, name)
         if found is None:
             raise NotFound(f"{READABLE[kind]} with name '{name}' does not exist")
         return found
 
-    def get_many(self, kind: str, names: list[str] | None = None) -> list[SchemaElement]:
+    def get_many(self, kind: str, names: list[str] | None = None, *, ctx: Any = None) -> list[SchemaElement]:
+        """The elements named (each must be readable), or all the readable ones."""
         if not names:
-            return self.elements(kind)
-        return [self.get(kind, n) for n in names]
+            return self._readable(kind, self.elements(kind), ctx)
+        return [self.get(kind, n, ctx=ctx) for n in names]
+
+    def _readable(self, kind: str, elements: list[SchemaElement], ctx: Any) -> list[SchemaElement]:
+        """`elements` less those the principal of `ctx` may not READ (issue 19: silently)."""
+        if ctx is None or ctx.principal.admin:
+            return elements
+        rtype = SCHEMA_TYPES[kind]
+        return [e for e in elements if ctx.allows(self.graph_name, "READ", rtype, e.name)]
 
     def index_labels_for(self, base_type: BaseType | str, label_name: str) -> list[IndexLabel]:
         """The index labels on a vertex or edge label, in id order (CREATED and building ones:
@@ -256,13 +268,15 @@ class SchemaService(SchemaChanges, AutoSchema):
                       {"vertex": "VERTEX_LABEL", "edge": "EDGE_LABEL"}[base_type])
         return [il for il in self.index_labels() if il.base_type == bt and il.base_value == label_name]
 
-    def schema_json(self) -> dict[str, list[dict[str, Any]]]:
-        """`GET /schema`: everything, range index types unmapped."""
+    def schema_json(self, *, ctx: Any = None) -> dict[str, list[dict[str, Any]]]:
+        """`GET /schema`: everything (that `ctx`'s principal may read), range index types
+        unmapped."""
         return {
-            "propertykeys": [e.to_json() for e in self.property_keys()],
-            "vertexlabels": [e.to_json() for e in self.vertex_labels()],
-            "edgelabels": [e.to_json() for e in self.edge_labels()],
-            "indexlabels": [e.to_json(public_range=False) for e in self.index_labels()],
+            "propertykeys": [e.to_json() for e in self._readable(PROPERTY_KEY, self.elements(PROPERTY_KEY), ctx)],
+            "vertexlabels": [e.to_json() for e in self._readable(VERTEX_LABEL, self.elements(VERTEX_LABEL), ctx)],
+            "edgelabels": [e.to_json() for e in self._readable(EDGE_LABEL, self.elements(EDGE_LABEL), ctx)],
+            "indexlabels": [e.to_json(public_range=False)  # type: ignore[call-arg]
+                            for e in self._readable(INDEX_LABEL, self.elements(INDEX_LABEL), ctx)],
         }
 
     # ---- values and indexes ---------------------------------------------------------------

@@ -27,6 +27,10 @@ from typing import Any
 
 import orjson
 
+from gremlin_engine.auth.guard import require
+from gremlin_engine.auth.permissions import DELETE, EXECUTE, READ, WRITE
+from gremlin_engine.auth.principal import ANONYMOUS_ADMIN
+from gremlin_engine.context import JOB, ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded, NotFound, TraversalCancelled
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.tasks.model import COMPLETED, SERVER_ID, first_line, status_name, task_json
@@ -155,10 +159,16 @@ class TaskManager:
         bindings: dict[str, Any] | None = None,
         language: str = "gremlin-groovy",
         serializer: Callable[[Any], str] | None = None,
+        *,
+        ctx: ExecutionContext | None = None,
     ) -> int:
         """An async Gremlin job (`POST /jobs/gremlin`): `g`, `graph` and the graph's name are
         bound; the results become `task_result` JSON via `serializer` (or the manager's
-        `result_serializer`, or plain JSON)."""
+        `result_serializer`, or plain JSON). The submitter (`ctx`'s principal) needs EXECUTE
+        on GREMLIN and WRITE on TASK, and the script runs as them (the job door)."""
+        principal = ctx.principal if ctx is not None else ANONYMOUS_ADMIN
+        require(ctx, self.graph.name, EXECUTE, "GREMLIN", "gremlin")
+        require(ctx, self.graph.name, WRITE, "TASK")
         if script is None:
             raise IllegalArgument("The gremlin parameter can't be null")
         if language is None:
@@ -170,14 +180,13 @@ class TaskManager:
         registry = getattr(self.graph, "registry", None)
         limit = getattr(registry, "job_timeout_ms", None) or 0  # `gremlinserver.job_timeout_ms`
 
-        def job(ctx: TaskContext) -> Any:
+        def job(task: TaskContext) -> Any:
             # the job's own limit (0: until cancelled), and the memory bound (limits.py)
-            ctx.token.guard_memory()
+            task.token.guard_memory()
             aliases = {"g": f"__g_{name}", "graph": name}
+            run_ctx = ExecutionContext(principal, JOB, timeout_ms=limit, cancel=task.token)
             # HugeGraph keeps a non-traversal script's value as it is ("3", not "[3]")
-            results = self.graph.execute(
-                script, dict(bindings or {}), aliases, timeout_ms=limit, cancel=ctx.token, as_value=True
-            )
+            results = self.graph.execute(script, dict(bindings or {}), aliases, as_value=True, ctx=run_ctx)
             return _Serialized(ser(results))
 
         return self.submit("gremlin", first_line(script), GREMLIN_CALLABLE, task_input, job)
@@ -226,8 +235,9 @@ class TaskManager:
         with self.store.read() as tx:
             return tx.task_get(int(task_id))
 
-    def get(self, task_id: int) -> dict[str, Any]:
-        """The task map with details; 404 `Can't find task with id 'N'`."""
+    def get(self, task_id: int, *, ctx: ExecutionContext | None = None) -> dict[str, Any]:
+        """The task map with details; 404 `Can't find task with id 'N'` (READ on TASK)."""
+        require(ctx, self.graph.name, READ, "TASK", str(task_id))
         rec = self.record(task_id)
         if rec is None:
             raise NotFound(f"Can't find task with id '{task_id}'")
@@ -239,9 +249,12 @@ class TaskManager:
         limit: int | None = 100,
         page: str | None = None,
         ids: list[int] | None = None,
+        *,
+        ctx: ExecutionContext | None = None,
     ) -> tuple[list[dict[str, Any]], str | None]:
         """Task maps without details, ascending id, and the next page token (None at the
-        end; only meaningful when `page` was given: "" asks for the first page)."""
+        end; only meaningful when `page` was given: "" asks for the first page). READ on TASK."""
+        require(ctx, self.graph.name, READ, "TASK")
         if ids:
             if status is not None:
                 raise IllegalArgument(f"Not support status when query task by ids, but got status='{status}'")
@@ -267,9 +280,11 @@ class TaskManager:
         return [task_json(r, details=False) for r in records], next_page
 
     # ---- changes --------------------------------------------------------------------------------
-    def cancel(self, task_id: int) -> dict[str, Any]:
-        """`PUT /tasks/{id}?action=cancel`: the task map, now `cancelling` or `cancelled`."""
-        with self.store.write() as tx:
+    def cancel(self, task_id: int, *, ctx: ExecutionContext | None = None) -> dict[str, Any]:
+        """`PUT /tasks/{id}?action=cancel`: the task map, now `cancelling` or `cancelled`
+        (WRITE on TASK)."""
+        require(ctx, self.graph.name, WRITE, "TASK", str(task_id))
+        with self.store.write(ctx) as tx:
             rec = tx.task_get(int(task_id))
             if rec is None:
                 raise NotFound(f"Can't find task with id '{task_id}'")
@@ -284,10 +299,11 @@ class TaskManager:
             token.cancel()
         return task_json(rec, details=True)
 
-    def delete(self, task_id: int, force: bool = False) -> None:
+    def delete(self, task_id: int, force: bool = False, *, ctx: ExecutionContext | None = None) -> None:
         """Removes a task record (never its effects); incomplete tasks only with `force`,
-        which also cancels them."""
-        with self.store.write() as tx:
+        which also cancels them (DELETE on TASK)."""
+        require(ctx, self.graph.name, DELETE, "TASK", str(task_id))
+        with self.store.write(ctx) as tx:
             rec = tx.task_get(int(task_id))
             if rec is None:
                 raise NotFound(f"Can't find task with id '{task_id}'")  # HugeGraph 1.7's 404

@@ -44,10 +44,11 @@ def anon(*steps: tuple[Any, ...]) -> TraversalIR:
     return TraversalIR((), tuple(Instruction(s[0], tuple(s[1:])) for s in steps), True)
 
 
-async def traverse(request: Request, graph: Graph, traversal: TraversalIR) -> list[Any]:
+async def traverse(request: Request, graph: Graph, traversal: TraversalIR, strict: bool = False) -> list[Any]:
     """Runs the traversal: one call, one transaction, on the app's worker pool (traversals
-    block), stopped when the client disconnects (`context.run_watched`)."""
-    return await run_watched(request, graph.traverse, traversal)
+    block), stopped when the client disconnects (`context.run_watched`). `strict`: the
+    request names one element (by id), which the principal must be allowed, else 403."""
+    return await run_watched(request, graph.traverse, traversal, strict=strict)
 
 
 # ---- JSON out -----------------------------------------------------------------------------
@@ -391,7 +392,7 @@ async def delete_element(request: Request, graph: Graph, kind: str, element_id: 
     if label is not None:
         steps.append(("hasLabel", label))
     steps += [("sideEffect", anon(("drop",))), ("count",)]
-    dropped = (await traverse(request, graph, ir(*steps)))[0]
+    dropped = (await traverse(request, graph, ir(*steps), strict=True))[0]
     if dropped == 0 and (label is None or graph.schema.index_labels_for(f"{kind.upper()}_LABEL", label)):
         raise IllegalArgument(f"No such {kind} with id: '{id_key(element_id)}'")
     return no_content()

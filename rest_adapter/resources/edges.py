@@ -83,7 +83,7 @@ async def update_one(request: Request) -> Response:
     if body.get("id") is not None and str(body["id"]) != str(eid):
         raise IllegalArgument(f"The ids are different between url and request body ('{id_key(eid)}' != '{body['id']}')")
     step: tuple[Any, ...] = ("hgAppend", props) if action == "append" else ("hgEliminate", list(props))
-    result = await c.traverse(request, graph, c.ir(("E", eid), step))
+    result = await c.traverse(request, graph, c.ir(("E", eid), step), strict=True)
     if not result:
         raise _missing(eid)
     return json_response(c.edges_json(result)[0])
@@ -155,7 +155,7 @@ async def list_edges(request: Request) -> Response:
 async def get_one(request: Request) -> Response:
     graph = graph_of(request)
     eid = c.edge_id_param(graph, request.scope["path_params"]["id"])
-    result = await c.traverse(request, graph, c.point_ir("E", eid))
+    result = await c.traverse(request, graph, c.point_ir("E", eid), strict=True)
     if not result:
         raise _missing(eid)
     return json_response(c.edges_json(result)[0])

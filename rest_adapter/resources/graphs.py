@@ -29,6 +29,7 @@ from starlette.routing import Route
 
 from gremlin_engine import GraphConfig, IllegalArgument
 from rest_adapter.context import (
+    execution_context,
     graph_of,
     json_response,
     no_content,
@@ -113,7 +114,7 @@ async def create_graph(request: Request) -> Response:
     if name in registry:
         raise IllegalArgument(f"The graph '{name}' has existed")
     cfg, as_json = await _config_from_body(request, name)
-    graph = await run(request, registry.create, cfg)
+    graph = await run(request, registry.create, cfg, ctx=execution_context(request))
     settings = settings_of(request)
     conf_file = settings.graph_file(name) if settings is not None else None
     if conf_file is not None and cfg.backend != "memory":
@@ -130,7 +131,7 @@ async def drop_graph(request: Request) -> Response:
     registry.get(name)
     if query_one(request, "confirm_message") != CONFIRM_DROP:
         raise IllegalArgument(f"Please take the message: {CONFIRM_DROP}")
-    await run(request, registry.drop, name)
+    await run(request, registry.drop, name, ctx=execution_context(request))
     settings = settings_of(request)
     conf_file = settings.graph_file(name) if settings is not None else None
     if conf_file is not None and conf_file.exists():
@@ -140,7 +141,7 @@ async def drop_graph(request: Request) -> Response:
 
 async def get_conf(request: Request) -> Response:
     graph = graph_of(request)
-    text = graph.config.text or graph.config.properties_text()
+    text = graph.config_text(ctx=execution_context(request))
     return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
 
 
@@ -148,7 +149,7 @@ async def clear_graph(request: Request) -> Response:
     graph = graph_of(request)
     if query_one(request, "confirm_message") != CONFIRM_CLEAR:
         raise IllegalArgument(f"Please take the message: {CONFIRM_CLEAR}")
-    await run(request, graph.clear)
+    await run(request, graph.clear, ctx=execution_context(request))
     return no_content()
 
 
@@ -166,12 +167,13 @@ def _mode_handlers(key: str, attr: str, what: str) -> tuple[Handler, Handler]:
 
     async def get(request: Request) -> Response:
         graph = graph_of(request)
-        return json_response({key: await run(request, getattr, graph, attr)})
+        return json_response({key: await run(request, graph.mode_of, attr, ctx=execution_context(request))})
 
     async def put(request: Request) -> Response:
         graph = graph_of(request)
         mode = await _mode_body(request, what)
-        return json_response({key: await run(request, getattr(graph, "set_" + attr), mode)})
+        setter = getattr(graph, "set_" + attr)
+        return json_response({key: await run(request, setter, mode, ctx=execution_context(request))})
 
     get.__name__, put.__name__ = f"get_{attr}", f"put_{attr}"  # the routes' names, as before
     return get, put

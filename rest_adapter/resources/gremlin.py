@@ -24,7 +24,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from rest_adapter.context import graph_of, json_bytes, json_response, read_json, registry_of, run, run_watched
+from gremlin_engine.context import GREMLIN_HTTP, JOB, ExecutionContext
+from rest_adapter.context import (
+    execution_context,
+    graph_of,
+    json_bytes,
+    json_response,
+    read_json,
+    registry_of,
+    run,
+    run_watched,
+)
 from rest_adapter.errors import bad_request, gremlin_error_body, gremlin_status
 from rest_adapter.serializers.hugegraph_json import dumps, to_json
 
@@ -47,9 +57,9 @@ def _check_request(gremlin: Any, bindings: Any, language: Any, aliases: Any) -> 
 
 
 def _evaluate(request: Request, gremlin: str, bindings: dict[str, Any], aliases: dict[str, str],
-              cancel: Any = None) -> bytes:
+              ctx: ExecutionContext | None = None) -> bytes:
     registry = registry_of(request)
-    results = registry.execute(gremlin, bindings, aliases, cancel=cancel)
+    results = registry.execute(gremlin, bindings, aliases, ctx=ctx)
     envelope = {
         "requestId": request.state.request_id,
         "status": {"message": "", "code": 200, "attributes": {}},
@@ -69,7 +79,8 @@ def _error_response(request: Request, exc: Exception) -> Response:
 async def _answer(request: Request, gremlin: Any, bindings: Any, language: Any, aliases: Any) -> Response:
     try:
         _check_request(gremlin, bindings, language, aliases)
-        payload = await run_watched(request, _evaluate, request, gremlin, dict(bindings or {}), dict(aliases or {}))
+        payload = await run_watched(request, _evaluate, request, gremlin, dict(bindings or {}), dict(aliases or {}),
+                                    door=GREMLIN_HTTP)
     except Exception as exc:
         return _error_response(request, exc)
     return Response(payload, media_type="application/json")
@@ -129,7 +140,9 @@ async def submit_job(request: Request) -> Response:
     if language is None:
         raise bad_request("The language parameter can't be null")
     _check_request(gremlin, bindings, language, None)
-    task_id = await run(request, graph.tasks.submit_gremlin, gremlin, dict(bindings or {}), language, _task_result)
+    ctx = execution_context(request, JOB)
+    task_id = await run(request, graph.tasks.submit_gremlin, gremlin, dict(bindings or {}), language, _task_result,
+                        ctx=ctx)
     return json_response({"task_id": task_id}, status=201)
 
 

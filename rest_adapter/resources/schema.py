@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from rest_adapter.context import graph_of, json_response, read_json, run
+from rest_adapter.context import execution_context, graph_of, json_response, read_json, run
 from rest_adapter.errors import bad_request, unsupported_action
 
 # path segment -> (schema kind, list key, single key in create/update answers)
@@ -42,7 +42,7 @@ def _action(request: Request, allowed: tuple[str, ...]) -> str:
 
 async def get_schema(request: Request) -> Response:
     graph = graph_of(request)
-    return json_response(await run(request, graph.schema.schema_json))
+    return json_response(await run(request, graph.schema.schema_json, ctx=execution_context(request)))
 
 
 def _family_handlers(segment: str) -> list[Route]:
@@ -51,7 +51,7 @@ def _family_handlers(segment: str) -> list[Route]:
     async def create(request: Request) -> Response:
         graph = graph_of(request)
         body = await read_json(request, dict)
-        element, task_id = await run(request, graph.schema.create, kind, body)
+        element, task_id = await run(request, graph.schema.create, kind, body, ctx=execution_context(request))
         if single_key is None:
             return json_response(_json(element), status=201)
         return json_response({single_key: _json(element), "task_id": task_id}, status=202)
@@ -63,11 +63,12 @@ def _family_handlers(segment: str) -> list[Route]:
         action = _action(request, allowed)
         body = await read_json(request, dict, required=False) or {}
         if action == "clear":
-            pk = await run(request, graph.schema.get, kind, name)
+            pk = await run(request, graph.schema.get, kind, name, ctx=execution_context(request))
             if not pk.is_olap:
                 raise bad_request(f"Only olap property key can do action clear, but got '{name}'")
             return json_response({"property_key": _json(pk), "task_id": 0}, status=202)
-        element = await run(request, graph.schema.update, kind, name, action, body)
+        element = await run(request, graph.schema.update, kind, name, action, body,
+                              ctx=execution_context(request))
         if kind == "propertykey":
             return json_response({"property_key": _json(element), "task_id": 0}, status=202)
         return json_response(_json(element))
@@ -75,16 +76,18 @@ def _family_handlers(segment: str) -> list[Route]:
     async def list_all(request: Request) -> Response:
         graph = graph_of(request)
         names = request.query_params.getlist("names")
-        elements = await run(request, graph.schema.get_many, kind, names or None)
+        elements = await run(request, graph.schema.get_many, kind, names or None, ctx=execution_context(request))
         return json_response({list_key: [_json(e) for e in elements]})
 
     async def get_one(request: Request) -> Response:
         graph = graph_of(request)
-        return json_response(_json(await run(request, graph.schema.get, kind, request.path_params["name"])))
+        return json_response(_json(await run(request, graph.schema.get, kind, request.path_params["name"],
+                                              ctx=execution_context(request))))
 
     async def delete(request: Request) -> Response:
         graph = graph_of(request)
-        task_id = await run(request, graph.schema.remove, kind, request.path_params["name"])
+        task_id = await run(request, graph.schema.remove, kind, request.path_params["name"],
+                            ctx=execution_context(request))
         return json_response({"task_id": task_id}, status=202)
 
     base = f"/schema/{segment}"
@@ -102,7 +105,8 @@ async def rebuild(request: Request) -> Response:
     segment = request.path_params["kind"]
     if segment not in ("indexlabels", "vertexlabels", "edgelabels"):
         raise bad_request(f"Can't rebuild index of '{segment}'")
-    task_id = await run(request, graph.schema.rebuild, FAMILIES[segment][0], request.path_params["name"])
+    task_id = await run(request, graph.schema.rebuild, FAMILIES[segment][0], request.path_params["name"],
+                        ctx=execution_context(request))
     return json_response({"task_id": task_id}, status=202)
 
 

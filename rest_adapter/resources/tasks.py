@@ -9,7 +9,16 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from gremlin_engine.errors import NotFound
-from rest_adapter.context import graph_of, json_response, no_content, query_bool, query_int, query_one, run
+from rest_adapter.context import (
+    execution_context,
+    graph_of,
+    json_response,
+    no_content,
+    query_bool,
+    query_int,
+    query_one,
+    run,
+)
 from rest_adapter.errors import bad_request, unsupported_action
 
 #: task ids are Java longs (HugeGraph's `Id`); a bigger number names no task
@@ -43,7 +52,8 @@ async def list_tasks(request: Request) -> Response:
     ids = [_as_long(i) for i in raw_ids]
     if None in ids:
         raise bad_request(f"Invalid task ids: {raw_ids} (each a 64-bit integer)")
-    tasks, next_page = await run(request, graph.tasks.list, status, limit, page, ids or None)
+    tasks, next_page = await run(request, graph.tasks.list, status, limit, page, ids or None,
+                                     ctx=execution_context(request))
     if page is not None and not ids:
         return json_response({"tasks": tasks, "page": next_page})
     return json_response({"tasks": tasks})
@@ -51,7 +61,7 @@ async def list_tasks(request: Request) -> Response:
 
 async def get_task(request: Request) -> Response:
     graph = graph_of(request)
-    return json_response(await run(request, graph.tasks.get, _task_id(request)))
+    return json_response(await run(request, graph.tasks.get, _task_id(request), ctx=execution_context(request)))
 
 
 async def update_task(request: Request) -> Response:
@@ -59,12 +69,13 @@ async def update_task(request: Request) -> Response:
     action = request.query_params.get("action")
     if action != "cancel":
         raise unsupported_action("null" if action is None else action)
-    return json_response(await run(request, graph.tasks.cancel, _task_id(request)), status=202)
+    return json_response(await run(request, graph.tasks.cancel, _task_id(request), ctx=execution_context(request)), status=202)
 
 
 async def delete_task(request: Request) -> Response:
     graph = graph_of(request)
-    await run(request, graph.tasks.delete, _task_id(request), query_bool(request, "force", False))
+    await run(request, graph.tasks.delete, _task_id(request), query_bool(request, "force", False),
+              ctx=execution_context(request))
     return no_content()
 
 

@@ -42,7 +42,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from gremlin_engine import Graph
-from gremlin_engine.limits import CancelToken
+from gremlin_engine.context import ExecutionContext
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from rest_adapter.context import JSONBytes, graph_of, json_bytes, read_json, run_watched
@@ -81,10 +81,10 @@ async def _answer(request: Request, graph: Graph, step: str, req: dict[str, Any]
     return JSONBytes(await run_watched(request, _answer_body, graph, step, req), status)
 
 
-def _answer_body(graph: Graph, step: str, req: dict[str, Any], cancel: CancelToken) -> bytes:
+def _answer_body(graph: Graph, step: str, req: dict[str, Any], ctx: ExecutionContext) -> bytes:
     """The run and its JSON, both in the pool: a large answer (93k paths of `rays`, 4.7 MB)
     took ~2 s to write out, which on the event loop held every other client that long."""
-    return _body(graph.traverse(traversal(step, req), cancel=cancel)[0], graph)
+    return _body(graph.traverse(traversal(step, req), ctx=ctx)[0], graph)
 
 
 def _body(result: Any, graph: Graph) -> bytes:

@@ -79,7 +79,7 @@ async def update_one(request: Request) -> Response:
         step: tuple[Any, ...] = ("hgAppend", props, label)
     else:
         step = ("hgEliminate", list(props), label)
-    result = await c.traverse(request, graph, c.ir(("V", vid), step))
+    result = await c.traverse(request, graph, c.ir(("V", vid), step), strict=True)
     if not result:
         raise _missing(vid)
     return json_response(c.one_vertex_json(graph, result[0]))
@@ -106,7 +106,7 @@ async def list_vertices(request: Request) -> Response:
 async def get_one(request: Request) -> Response:
     graph = graph_of(request)
     vid = c.vertex_id_param(request.scope["path_params"]["id"])
-    result = await c.traverse(request, graph, c.point_ir("V", vid))
+    result = await c.traverse(request, graph, c.point_ir("V", vid), strict=True)
     if not result:
         raise _missing(vid)
     return json_response(c.one_vertex_json(graph, result[0]))

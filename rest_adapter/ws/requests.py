@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gremlin_engine import GraphRegistry
+from gremlin_engine.auth.principal import ANONYMOUS_ADMIN, Principal
 from gremlin_engine.bytecode import from_wire, graph_op, request_options, to_ir
+from gremlin_engine.context import WS_BYTECODE, WS_EVAL, ExecutionContext
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.traversal.ir import TraversalIR
 from gremlin_engine.traversal.tokens import Scope
@@ -50,6 +52,8 @@ class Job:
     token: CancelToken = field(default_factory=CancelToken)
     session: Session | None = None
     default_timeout_ms: float | None = None
+    #: who sent the request (the connection scope's principal when it was made)
+    principal: Principal = ANONYMOUS_ADMIN
 
     def respond(self, code: int, data: Any = None, message: str = "", attributes: dict[str, Any] | None = None) -> None:
         meta = {} if code >= 300 or code == NO_CONTENT else {"aggregateTo": "list"}
@@ -129,13 +133,14 @@ def _eval(job: Job, args: dict[str, Any]) -> list[Any]:
     aliases = script_aliases(registry, args.get("aliases"), default)
     timeout = _timeout(args, job.default_timeout_ms)
     token = _with_deadline(job, timeout)
+    ctx = ExecutionContext(job.principal, WS_EVAL, timeout_ms=timeout, cancel=token)
     values = {str(k): from_wire(v) for k, v in bindings.items()}
     if job.session is not None:
         graph = registry.get(_session_graph(registry, aliases, default))
         tx = job.session.transaction(graph)
         if tx is not None:
-            return tx.execute(script, values, aliases, timeout_ms=timeout, cancel=token)
-    return registry.execute(script, values, aliases, graph=default, timeout_ms=timeout, cancel=token)
+            return tx.execute(script, values, aliases, ctx=ctx)
+    return registry.execute(script, values, aliases, graph=default, ctx=ctx)
 
 
 def _session_graph(registry: GraphRegistry, aliases: dict[str, str], default: str | None) -> str:
@@ -167,13 +172,14 @@ def _bytecode(job: Job, args: dict[str, Any]) -> tuple[Iterable[Any], int]:
     graph = traversal_graph(job.registry, args.get("aliases"))
     timeout = _timeout(merged, job.default_timeout_ms)
     token = _with_deadline(job, timeout)
+    ctx = ExecutionContext(job.principal, WS_BYTECODE, timeout_ms=timeout, cancel=token)
     tx = job.session.transaction(graph) if job.session is not None else None
     if tx is not None:
-        results: Iterable[Any] = tx.traverse(ir, timeout_ms=timeout, cancel=token)
+        results: Iterable[Any] = tx.traverse(ir, ctx=ctx)
     elif few_results(ir):
-        results = graph.traverse(ir, timeout_ms=timeout, cancel=token)
+        results = graph.traverse(ir, ctx=ctx)
     else:
-        results = graph.iterate(ir, timeout_ms=timeout, cancel=token)
+        results = graph.iterate(ir, ctx=ctx)
     return _traversers(results), _batch_size(merged.get("batchSize"))
 
 
