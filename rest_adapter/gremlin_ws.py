@@ -35,7 +35,8 @@ from typing import Any
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from rest_adapter.auth import PRINCIPAL_KEY, authenticator_of, principal_of
+from rest_adapter.auth import authenticator_of
+from rest_adapter.context import PRINCIPAL_KEY, principal_of
 from rest_adapter.serializers.mime import (
     GRAPHBINARY_V1,
     Codec,

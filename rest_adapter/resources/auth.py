@@ -29,8 +29,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from gremlin_engine.auth import BY_PLURAL, AuthenticationFailed, StandardAuthenticator
-from rest_adapter.auth import authenticator_of, check_password, principal_of
-from rest_adapter.context import graph_of, json_response, no_content, query_int, read_json, run
+from rest_adapter.auth import authenticator_of, check_password
+from rest_adapter.context import graph_of, json_response, no_content, principal_of, query_int, read_json, run
 from rest_adapter.errors import HttpError, bad_request
 
 UNCONFIGURED = ("Unconfigured authenticator, please config auth.authenticator option in rest-server.properties "
