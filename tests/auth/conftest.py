@@ -90,8 +90,6 @@ BEIJING_JOBS = user("jobs", {"hugegraph": {
     "WRITE": [{"type": "TASK"}],
     "EXECUTE": [{"type": "GREMLIN"}],
 }})
-#: by name, for the server that takes a principal from a request header (principal_server.py)
-PRINCIPALS = {p.name: p for p in (BEIJING_READER, BEIJING_WRITER, NO_GREMLIN, NOBODY, BEIJING_JOBS)}
 
 
 @pytest.fixture(params=["memory", "file"])
