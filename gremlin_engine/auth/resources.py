@@ -13,31 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gremlin_engine.auth.permissions import RESOURCE_TYPES
+from gremlin_engine.auth.permissions import type_matches as covers
 from gremlin_engine.errors import IllegalArgument
 
-#: in HugeGraph's order (ordinals matter: ALL covers the types before it)
-RESOURCE_TYPES = (
-    "NONE", "STATUS", "VERTEX", "EDGE", "VERTEX_AGGR", "EDGE_AGGR", "VAR", "GREMLIN", "TASK",
-    "PROPERTY_KEY", "VERTEX_LABEL", "EDGE_LABEL", "INDEX_LABEL", "SCHEMA", "META", "ALL",
-    "GRANT", "USER_GROUP", "PROJECT", "TARGET", "METRICS", "ROOT",
-)
-_ORDINAL = {name: i for i, name in enumerate(RESOURCE_TYPES)}
-_SCHEMA_TYPES = frozenset({"PROPERTY_KEY", "VERTEX_LABEL", "EDGE_LABEL", "INDEX_LABEL", "SCHEMA"})
-
 PERMISSIONS = ("READ", "WRITE", "DELETE", "EXECUTE")
-
-
-def covers(granted: str, required: str) -> bool:
-    """Whether a resource of type `granted` matches an action on type `required`."""
-    if granted == required:
-        return True
-    if required == "NONE":
-        return granted != "NONE"
-    if granted in ("ROOT", "ALL"):
-        return _ORDINAL.get(required, len(RESOURCE_TYPES)) <= _ORDINAL[granted]
-    if granted == "SCHEMA":
-        return required in _SCHEMA_TYPES
-    return False
 
 
 def normalise(resources: Any) -> list[dict[str, Any]]:
@@ -58,7 +38,7 @@ def normalise(resources: Any) -> list[dict[str, Any]]:
         if unknown:
             raise IllegalArgument(f"Unknown target resource keys {sorted(unknown)}: use type, label, properties")
         kind = r.get("type") or "NONE"
-        if kind not in _ORDINAL:
+        if kind not in RESOURCE_TYPES:
             raise IllegalArgument(f"Invalid resource type '{kind}': expected one of {', '.join(RESOURCE_TYPES)}")
         label = r.get("label")
         label = "*" if label in (None, "") else label
