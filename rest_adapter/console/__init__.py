@@ -1,0 +1,7 @@
+"""`hugelite console`: an interactive Gremlin console, on a server or on a store file in-process."""
+
+from __future__ import annotations
+
+from rest_adapter.console.repl import run_console
+
+__all__ = ["run_console"]
