@@ -12,6 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from rest_adapter.console.repl import is_complete
 from tests.conftest import ROOT, RunningServer
 
 UP = "\x1b[A"
@@ -115,3 +116,18 @@ def test_a_server_session(server: RunningServer, console_env: dict[str, str], tm
         quit_(child)
     finally:
         child.close(force=True)
+
+
+@pytest.mark.parametrize(("text", "whole"), [
+    ("g.V().count()", True),
+    ("g.V().", False),
+    ("g.V().has('name',", False),
+    ("g.V().has('name', 'a(b')", True),
+    ("g.V().has('name', \"it's\")", True),
+    ("g.inject('unclosed", False),
+    ("[1, [2, 3]", False),
+    ("g.V())", True),  # the parser says what is wrong
+    (":graph modern", True),
+])
+def test_enter_runs_only_a_whole_script(text: str, whole: bool) -> None:
+    assert is_complete(text) is whole
