@@ -41,6 +41,7 @@ ANY: Schema = {}
 VERTEX_ID: Schema = {"type": ["string", "integer"], "examples": ["1:marko", 1001]}
 PROPERTIES: Schema = {"type": "object", "description": "property name to value (a list for set/list keys)"}
 USER_DATA: Schema = {"type": "object"}
+DIRECTION: Schema = {"enum": ["OUT", "IN", "BOTH"]}
 SCHEMA_COMMON: dict[str, Schema] = {"id": INTEGER, "name": STRING, "status": STRING, "user_data": USER_DATA}
 
 COMPONENTS: dict[str, Schema] = {
@@ -128,9 +129,25 @@ COMPONENTS: dict[str, Schema] = {
     "VariableValue": obj(("data",), data=ANY),
     "TraverserRequest": {
         "type": "object",
-        "description": "HugeGraph's traverser body (`source`/`sources`, `steps`, `max_degree`, `capacity`, "
-                       "`limit`, `with_vertex`, `with_path`, `count_only`, ...); see docs/rest.md",
+        "description": "HugeGraph's traverser body; each traverser reads the keys it knows (docs/rest.md)",
+        "properties": {
+            "source": VERTEX_ID, "target": VERTEX_ID, "vertex": VERTEX_ID, "other": VERTEX_ID,
+            "sources": ref("VertexSelector"), "targets": ref("VertexSelector"),
+            "vertices": ref("VertexSelector"), "vertex_list": array(VERTEX_ID),
+            "step": ref("TraverserStep"), "steps": array(ref("TraverserStep")),
+            "path_patterns": array(obj(steps=array(ref("TraverserStep")))),
+            "label": STRING, "direction": DIRECTION, "max_depth": INTEGER, "max_degree": INTEGER,
+            "skip_degree": INTEGER, "capacity": INTEGER, "limit": INTEGER, "alpha": NUMBER, "top": INTEGER,
+            "with_label": {"enum": ["SAME_LABEL", "OTHER_LABEL", "BOTH_LABEL"]},
+            "sort_by": {"enum": ["NONE", "INCR", "DECR"]}, "sorted": BOOLEAN, "nearest": BOOLEAN,
+            "count_only": BOOLEAN, "with_vertex": BOOLEAN, "with_edge": BOOLEAN, "with_path": BOOLEAN,
+            "times": INTEGER, "min_neighbors": INTEGER, "min_similars": INTEGER, "group_property": STRING,
+        },
     },
+    "VertexSelector": obj(ids=array(VERTEX_ID), label=STRING, labels=NAMES, properties=PROPERTIES),
+    "TraverserStep": obj(direction=DIRECTION, labels=NAMES, properties=PROPERTIES, weight_by=STRING,
+                         default_weight=NUMBER, degree=INTEGER, max_degree=INTEGER, sample=INTEGER,
+                         skip_degree=INTEGER, top=INTEGER, times=INTEGER),
     "TraverserAnswer": {
         "type": "object",
         "description": "HugeGraph's keys for the traverser (`vertices`, `paths`, `crosspoints`, ...) and "
@@ -138,3 +155,24 @@ COMPONENTS: dict[str, Schema] = {
     },
     "Object": {"type": "object"},
 }
+
+#: a typical value of some shapes: Swagger UI's "Try it out" starts from it, and schemathesis
+#: sends it first (on `tests/rest/hg_elements.py`'s schema, most of them succeed)
+EXAMPLES: dict[str, Any] = {
+    "PropertyKey": {"name": "age", "data_type": "INT", "cardinality": "SINGLE"},
+    "VertexLabel": {"name": "person", "id_strategy": "PRIMARY_KEY", "properties": ["name", "age"],
+                    "primary_keys": ["name"]},
+    "EdgeLabel": {"name": "knows", "source_label": "person", "target_label": "person", "properties": ["weight"]},
+    "IndexLabel": {"name": "personByAge", "base_type": "VERTEX_LABEL", "base_value": "person",
+                   "index_type": "RANGE", "fields": ["age"]},
+    "NewVertex": {"label": "person", "properties": {"name": "marko", "age": 29}},
+    "NewEdge": {"label": "knows", "outV": "1:marko", "inV": "1:vadas", "outVLabel": "person",
+                "inVLabel": "person", "properties": {"weight": 0.5}},
+    "ElementUpdate": {"label": "person", "properties": {"age": 30}},
+    "VariableValue": {"data": 42},
+    "GremlinRequest": {"gremlin": "g.V().limit(10)", "aliases": {"graph": "hugegraph", "g": "__g_hugegraph"}},
+    "TraverserRequest": {"source": "1:marko", "steps": [{"direction": "BOTH", "labels": ["knows"]}],
+                         "max_depth": 2},
+}
+for _name, _example in EXAMPLES.items():
+    COMPONENTS[_name] = {**COMPONENTS[_name], "examples": [_example]}
