@@ -316,11 +316,11 @@ def version() -> None:
 def console(target: str, graph: str | None) -> None:
     """An interactive Gremlin console on TARGET: a server (ws://host:8080/gremlin) or a store
     file, opened in this process (created when missing)."""
-    from rest_adapter.console import run_console
+    from rest_adapter.console import ConsoleError, run_console
 
     try:
         run_console(target, graph)
-    except (HugeliteError, OSError) as e:
+    except (ConsoleError, HugeliteError, OSError) as e:
         raise click.ClickException(str(e)) from None
 
 

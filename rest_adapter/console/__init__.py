@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from rest_adapter.console.repl import run_console
+from rest_adapter.console.sessions import ConsoleError
 
-__all__ = ["run_console"]
+__all__ = ["ConsoleError", "run_console"]

@@ -24,8 +24,13 @@ from gremlin_engine import HugeliteError
 from gremlin_engine.embedded import EmbeddedConnection, results
 
 
-class ScriptError(Exception):
-    """A script the graph refused: the message is the server's or the engine's."""
+class ConsoleError(Exception):
+    """The console cannot go on as asked: no server at the URL, no such graph."""
+
+
+class ScriptError(ConsoleError):
+    """A script the graph refused (the message is the server's or the engine's), or a
+    server that could not be reached for it."""
 
 
 class Session(Protocol):
@@ -49,6 +54,11 @@ class RemoteSession:
         # shows the server's message itself
         logging.getLogger("gremlinpython").setLevel(logging.CRITICAL)
         self._client = Client(url, graph)
+        try:
+            self.use(graph)  # no server there, or no such graph: said now, not at the first script
+        except ScriptError:
+            self._client.close()
+            raise
 
     def submit(self, script: str, graph: str | None = None) -> list[Any]:
         aliases = {"g": graph or self.graph}
@@ -56,6 +66,8 @@ class RemoteSession:
             return list(self._client.submit(script, request_options={"aliases": aliases}).all().result())
         except GremlinServerError as e:
             raise ScriptError(e.status_message or str(e)) from None
+        except OSError as e:  # aiohttp's connection errors are OSErrors
+            raise ScriptError(f"{self.where}: {e}") from None
 
     def use(self, graph: str) -> None:
         self.submit("g.inject(0)", graph)  # an unknown graph is refused now, not at the next script
@@ -94,5 +106,9 @@ def open_session(target: str, graph: str | None) -> Session:
         return RemoteSession(target, graph or "hugegraph")
     session = EmbeddedSession(target)
     if graph is not None:
-        session.use(graph)
+        try:
+            session.use(graph)
+        except ScriptError:
+            session.close()
+            raise
     return session

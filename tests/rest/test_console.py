@@ -13,7 +13,7 @@ import pexpect
 import pytest
 
 from rest_adapter.console.repl import is_complete
-from tests.conftest import ROOT, RunningServer
+from tests.conftest import ROOT, RunningServer, free_port, run_cli
 
 UP = "\x1b[A"
 #: what may stand between two cells of a rich table: spaces, its borders, style escapes
@@ -131,3 +131,12 @@ def test_a_server_session(server: RunningServer, console_env: dict[str, str], tm
 ])
 def test_enter_runs_only_a_whole_script(text: str, whole: bool) -> None:
     assert is_complete(text) is whole
+
+
+def test_no_server_or_no_such_graph_ends_it_at_once(tmp_path: Path) -> None:
+    down = run_cli("console", f"ws://127.0.0.1:{free_port()}/gremlin", cwd=tmp_path)
+    assert down.returncode == 1
+    assert "Cannot connect to host 127.0.0.1" in down.stderr
+    other = run_cli("console", "people.db", "--graph", "other", cwd=tmp_path)
+    assert other.returncode == 1
+    assert "a store file holds one graph, 'people'" in other.stderr
