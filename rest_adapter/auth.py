@@ -54,7 +54,9 @@ from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
 #: paths answered without credentials when auth is on (HugeGraph's whitelist: `versions`, and
 #: `openapi.json` once there is one; the web console's page and files, which hold no data and
 #: carry the login form); exact paths, after the trailing slash is dropped
-PUBLIC_PATHS = frozenset({"/versions"}) | console_page.PUBLIC_PATHS
+PUBLIC_PATHS = frozenset({"/versions", "/openapi.json", "/swagger"}) | console_page.PUBLIC_PATHS
+#: and below these (Swagger UI's files, from its package: they hold no data)
+PUBLIC_PREFIXES = ("/swagger/static/",)
 
 STANDARD = "standard"
 CONFIG = "config"
@@ -237,7 +239,7 @@ class AuthMiddleware:
             scope[PRINCIPAL_KEY] = ANONYMOUS_ADMIN
         elif scope["type"] == "websocket":
             await self._websocket(scope, authenticator)
-        elif scope["path"] not in PUBLIC_PATHS:
+        elif scope["path"] not in PUBLIC_PATHS and not scope["path"].startswith(PUBLIC_PREFIXES):
             try:
                 scope[PRINCIPAL_KEY] = await resolve(scope, authenticator)
             except HttpError as exc:

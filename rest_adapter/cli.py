@@ -313,6 +313,21 @@ def version() -> None:
     click.echo(_version_line())
 
 
+@main.command()
+@click.argument("target")
+@click.option("--graph", default=None, help="the graph g means at first (default: hugegraph on a server, "
+              "the file's on a store file); :graph NAME changes it")
+def console(target: str, graph: str | None) -> None:
+    """An interactive Gremlin console on TARGET: a server (ws://host:8080/gremlin) or a store
+    file, opened in this process (created when missing)."""
+    from rest_adapter.console import ConsoleError, run_console
+
+    try:
+        run_console(target, graph)
+    except (ConsoleError, HugeliteError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+
+
 main.add_command(cli_data.load)
 main.add_command(cli_data.backup_command)
 main.add_command(cli_data.restore_command)

@@ -212,6 +212,8 @@ class CountStep(AlgorithmStep):
         body = req.get("steps")
         if not isinstance(body, list) or not body:
             raise IllegalArgument("The steps of count request can't be empty")
+        if not all(s is None or isinstance(s, Mapping) for s in body):
+            raise IllegalArgument("Each step of count request must be a JSON object")
         steps = [parse_step(walker.schema, {"skip_degree": 100_000, **(s or {})}) for s in body]
         contains = get_bool(req, "contains_traversed", False)
         dedup_size = get_int(req, "dedup_size", 1_000_000)

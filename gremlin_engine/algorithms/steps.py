@@ -169,6 +169,9 @@ def direction(value: Any, name: str = "direction") -> Direction:
 
 def check_edge_labels(schema: Any, labels: Sequence[str]) -> None:
     """400 `Undefined edge label: 'x'` in strict mode (auto mode knows no label in advance)."""
+    for name in labels:
+        if not isinstance(name, str):
+            raise IllegalArgument("Each edge label must be a string")
     if schema is None or getattr(schema, "auto", False):
         return
     for name in labels:

@@ -288,6 +288,8 @@ def _index_label(service: Any, body: dict[str, Any], id: int, user_data: dict[st
         raise IllegalArgument(f"The base value of index label '{name}' can't be null")
     base_type = enum_of(BaseType, body.get("base_type"), "base_type", BaseType.VERTEX_LABEL)
     base_value = body["base_value"]
+    if not isinstance(base_value, str):
+        raise IllegalArgument(f"The base value of index label '{name}' must be a label name, but got '{base_value}'")
     index_type = enum_of(IndexType, body.get("index_type"), "index_type", IndexType.SECONDARY)
     fields = names_of(body.get("fields"), "fields")
     base = service.vertex_label(base_value) if base_type is BaseType.VERTEX_LABEL else service.edge_label(base_value)

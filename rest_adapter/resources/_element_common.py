@@ -152,6 +152,9 @@ def edge_item(body: Any, labels_required: bool) -> dict[str, Any]:
             raise bad_request("Expect target vertex label")
     elif (out_label is None) != (in_label is None):
         raise bad_request("The both source and target vertex label are either passed in, or not passed in")
+    for what, label in (("source", out_label), ("target", in_label)):
+        if label is not None and not isinstance(label, str):  # a list here once reached a name lookup: 500
+            raise bad_request(f"The {what} vertex label must be a string, but got {orjson.dumps(label).decode()}")
     return {
         "label": body["label"], "id": body.get("id"), "outV": body["outV"], "inV": body["inV"],
         "outVLabel": out_label, "inVLabel": in_label, "properties": properties_of(body, "edge", required=False),
@@ -195,6 +198,7 @@ def edge_items(bodies: list[Any], labels_required: bool) -> list[dict[str, Any]]
             if (
                 type(label) is str and label and out_v is not None and in_v is not None
                 and (type(props) is dict or props is None)
+                and (out_label is None or type(out_label) is str) and (in_label is None or type(in_label) is str)
                 and ((out_label is not None and in_label is not None) if labels_required
                      else (out_label is None) == (in_label is None))
             ):
@@ -229,6 +233,8 @@ def _plain_edge_bodies(bodies: list[Any], labels_required: bool) -> bool:
         return False
     out_labels = list(map(get, bodies, repeat("outVLabel")))
     in_labels = list(map(get, bodies, repeat("inVLabel")))
+    if not set(map(type, out_labels)) <= _STR_OR_NONE or not set(map(type, in_labels)) <= _STR_OR_NONE:
+        return False
     if labels_required:
         return None not in out_labels and None not in in_labels
     return list(map(is_, out_labels, repeat(None))) == list(map(is_, in_labels, repeat(None)))

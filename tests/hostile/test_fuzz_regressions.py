@@ -162,3 +162,25 @@ def test_a_map_as_an_id_and_infinity_modulo(client: httpx.Client) -> None:
         assert answer.status_code == 200 and answer.json()["result"]["data"] == expected, (script, answer.text)
     answer = gremlin(client, "1e9999 % 1l")  # NaN, which this JSON writes as null
     assert answer.status_code == 200 and len(answer.json()["result"]["data"]) == 1, answer.text
+
+
+def test_a_label_of_the_wrong_json_type_is_a_400(client: httpx.Client) -> None:
+    """Found by schemathesis over /openapi.json (tests/hostile/test_fuzz_openapi.py). Before:
+    500 "unhashable type: 'list'" / "'list' object is not a mapping", from a name lookup."""
+    edge = {"label": "knows", "outV": 1, "inV": 2, "outVLabel": "person", "inVLabel": [None, None]}
+    expected = "The target vertex label must be a string, but got [null,null]"
+    assert error(client.post("/graphs/modern/graph/edges", json=edge), 400) == expected
+    for check in ("true", "false"):
+        batch = client.post("/graphs/modern/graph/edges/batch", params={"check_vertex": check}, json=[edge])
+        assert error(batch, 400) == expected
+    index = {"name": "byAge", "base_type": "VERTEX_LABEL", "base_value": {}, "index_type": "RANGE",
+             "fields": ["age"]}
+    message = error(client.post("/graphs/modern/schema/indexlabels", json=index), 400)
+    assert message == "The base value of index label 'byAge' must be a label name, but got '{}'"
+    count = {"source": "1:marko", "steps": [[None, None]], "max_depth": 2}
+    message = error(client.post("/graphs/hugegraph/traversers/count", json=count), 400)
+    assert message == "Each step of count request must be a JSON object"
+    rank = {"source": "1:marko", "max_depth": 2, "label": [None, None]}
+    for graph in ("hugegraph", "modern"):
+        message = error(client.post(f"/graphs/{graph}/traversers/personalrank", json=rank), 400)
+        assert message == "Each edge label must be a string"
