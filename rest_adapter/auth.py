@@ -49,10 +49,8 @@ from rest_adapter.context import PRINCIPAL_KEY
 from rest_adapter.errors import HttpError, bad_request, error_body, json_error, unauthorized
 from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
 
-#: the ASGI scope key holding the request's `Principal`
-
-#: paths answered without credentials when auth is on (HugeGraph's whitelist: `versions`, and
-#: `openapi.json` once there is one; the web console's page and files, which hold no data and
+#: paths answered without credentials when auth is on (HugeGraph's whitelist: `versions` and
+#: `openapi.json`; Swagger UI's page; the web console's page and files, which hold no data and
 #: carry the login form); exact paths, after the trailing slash is dropped
 PUBLIC_PATHS = frozenset({"/versions", "/openapi.json", "/swagger"}) | console_page.PUBLIC_PATHS
 #: and below these (Swagger UI's files, from its package: they hold no data)

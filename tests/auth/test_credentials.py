@@ -113,3 +113,11 @@ def test_auth_off_ignores_credentials(http: httpx.Client) -> None:
     r = http.get("/graphspaces/DEFAULT/auth/users")
     assert r.status_code == 400
     assert r.json()["message"].startswith("Unconfigured authenticator, please config auth.authenticator")
+
+
+def test_the_interface_description_is_public(anon: httpx.Client) -> None:
+    """HugeGraph serves its OpenAPI document without credentials; so do we, and Swagger UI."""
+    doc = anon.get("/openapi.json")
+    assert doc.status_code == 200 and doc.json()["openapi"].startswith("3.1")
+    assert anon.get("/swagger").status_code == 200
+    assert anon.get("/graphs").status_code == 401
