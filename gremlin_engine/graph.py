@@ -148,7 +148,7 @@ SCHEMA_MODE_KEY = "schema_mode"
 def recorded_schema_mode(store: Any) -> str | None:
     """The schema mode the store was initialised with (None for a store older than the record)."""
     with store.read() as tx:
-        value = tx.meta_get(SCHEMA_MODE_KEY)
+        value = tx.schema.meta_get(SCHEMA_MODE_KEY)
     return None if value is None else str(value)
 
 
@@ -160,7 +160,7 @@ def _hold_schema_mode(cfg: GraphConfig, store: Any) -> None:
     found = recorded_schema_mode(store)
     if found is None:
         with store.write() as tx:
-            tx.meta_set(SCHEMA_MODE_KEY, cfg.schema_mode)
+            tx.schema.meta_set(SCHEMA_MODE_KEY, cfg.schema_mode)
     elif found != cfg.schema_mode:
         raise StoreNotReady(
             f"Graph '{cfg.name}': the store {cfg.store} was initialised with schema.mode={found}, "
@@ -246,12 +246,12 @@ class Graph:
 
     def _meta(self, key: str, default: str) -> str:
         with self.store.read() as tx:
-            value = tx.meta_get(key)
+            value = tx.schema.meta_get(key)
         return default if value is None else str(value)
 
     def _set_meta(self, key: str, value: str) -> None:
         with self.store.write() as tx:
-            tx.meta_set(key, value)
+            tx.schema.meta_set(key, value)
 
     # ---- data -------------------------------------------------------------------------
     def clear(self) -> None:
@@ -266,8 +266,8 @@ class Graph:
     def stats(self) -> dict[str, Any]:
         """Figures for `/metrics`: element counts and the store's size on disk."""
         with self.store.read() as tx:
-            vertices = int(tx.vertex_count())
-            edges = int(tx.edge_count())
+            vertices = int(tx.elements.vertex_count())
+            edges = int(tx.elements.edge_count())
         path = self.config.store_path
         size = 0
         if path is not None:

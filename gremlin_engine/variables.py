@@ -26,12 +26,12 @@ class VariableService:
 
     def list(self) -> dict[str, Any]:
         with self._graph.store.read() as tx:
-            rows = tx.var_list()
+            rows = tx.records.var_list()
         return {key: _decode(raw) for key, raw in _pairs(rows)}
 
     def get(self, key: str) -> Any:
         with self._graph.store.read() as tx:
-            raw = tx.var_get(key)
+            raw = tx.records.var_get(key)
         if raw is None:
             raise NotFound(f"Variable '{key}' does not exist")
         return _decode(raw)
@@ -42,13 +42,13 @@ class VariableService:
         if value is None:
             raise IllegalArgument("The variable value can't be empty")
         with self._graph.store.write() as tx:
-            tx.var_put(key, orjson.dumps(value).decode())
+            tx.records.var_put(key, orjson.dumps(value).decode())
         return value
 
     def remove(self, key: str) -> None:
         """Removing an absent variable is not an error (HugeGraph answers 204 either way)."""
         with self._graph.store.write() as tx:
-            tx.var_delete(key)
+            tx.records.var_delete(key)
 
 
 def _decode(raw: Any) -> Any:

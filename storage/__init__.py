@@ -5,9 +5,9 @@ SQLite, through SQLAlchemy Core. Imports nothing else of hugelite and knows noth
     store.initialise()                        # once (idempotent): `hugelite init-store`
     store.check_ready()                       # raises StoreNotInitialised / StoreVersionMismatch
     with store.write() as tx:
-        key = tx.vertex_insert("marko", label_id=1, props='{"name":"marko"}')
+        key = tx.elements.vertex_insert("marko", label_id=1, props='{"name":"marko"}')
     with store.read() as tx:
-        tx.adjacent([key], "out")
+        tx.adjacency.read(Adjacency("out"), [key])
 
 See `docs/internals.md` (Storage) for the method table and `storage/tables.py` for the
 physical model.

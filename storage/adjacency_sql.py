@@ -1,4 +1,4 @@
-"""The SQL of the adjacency reads (`tx_adjacency.AdjacencyMixin`): one builder per statement
+"""The SQL of the adjacency reads (`tx_adjacency.Adjacency`): one builder per statement
 shape, each remembered per shape (`lru_cache`), and the column tables they are built from.
 
 Split out of `tx_adjacency.py` (which keeps the methods that bind and run these

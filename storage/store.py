@@ -135,24 +135,24 @@ class Store:
             created = files.check_usable(self.path) is files.FileKind.MISSING
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with self.write() as tx:
-            if migrations.can_upgrade(tx.meta_get("store_version") if _has_meta(tx) else None):
+            if migrations.can_upgrade(tx.schema.meta_get("store_version") if _has_meta(tx) else None):
                 migrations.upgrade(tx)
             metadata.create_all(tx.conn)
-            found = tx.meta_get("store_version")
+            found = tx.schema.meta_get("store_version")
             if found is not None and found != STORE_VERSION:
                 raise StoreVersionMismatch(self.display_path, found, STORE_VERSION)
             if found is None:
-                tx.meta_set("store_version", STORE_VERSION)
-                tx.meta_set("backend", "sqlite")
+                tx.schema.meta_set("store_version", STORE_VERSION)
+                tx.schema.meta_set("backend", "sqlite")
             if created:
-                tx.meta_set(files.OWNER_KEY, files.OWNER_VALUE)
+                tx.schema.meta_set(files.OWNER_KEY, files.OWNER_VALUE)
 
     def stored_version(self) -> str | None:
         """The store version recorded in the database, None when it is not initialised."""
         if self.path is not None and files.check_usable(self.path) is not files.FileKind.HUGELITE:
             return None
         with self.read() as tx:
-            return tx.meta_get("store_version") if _has_meta(tx) else None
+            return tx.schema.meta_get("store_version") if _has_meta(tx) else None
 
     def is_initialised(self) -> bool:
         return self.stored_version() is not None
@@ -175,7 +175,7 @@ class Store:
     def size_bytes(self) -> int:
         """Database size (page_count * page_size), for metrics."""
         with self.read() as tx:
-            return int(tx._scalar("PRAGMA page_count")) * int(tx._scalar("PRAGMA page_size"))
+            return int(tx.core.scalar("PRAGMA page_count")) * int(tx.core.scalar("PRAGMA page_size"))
 
     def close(self) -> None:
         """Release every connection; a memory store's data is gone afterwards."""
@@ -205,7 +205,7 @@ class Store:
 
 
 def _has_meta(tx: Tx) -> bool:
-    return tx._one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") is not None
+    return tx.core.one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") is not None
 
 
 def _end(raw: Any, statement: str) -> None:

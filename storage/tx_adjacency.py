@@ -57,7 +57,7 @@ from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable
 )
 from storage.errors import StoreError
 from storage.rows import EdgeRow
-from storage.tx_base import TxBase
+from storage.tx_base import TxCore
 
 
 def _start_keys(keys: Iterable[int], label_ids: Sequence[int] | None, limit_per_vertex: int | None = None) -> list[int]:
@@ -103,8 +103,12 @@ def _neighbour_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
 _IDS_JSON_SQL = "SELECT json_group_array(v.id) FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 
 
-class AdjacencyMixin(TxBase):
-    __slots__ = ()
+class Adjacency:
+    __slots__ = ("core", "raw")
+
+    def __init__(self, core: TxCore) -> None:
+        self.core = core
+        self.raw = core.raw
 
     def neighbour_ids(
         self, vertex_id: Any, direction: Any, label_ids: Sequence[int] | None = None,

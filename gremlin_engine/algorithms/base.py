@@ -351,7 +351,7 @@ class KeyNodes(Nodes):
                 continue
             grouped: dict[int, list[int]] = {}
             per_vertex = None if lim == NO_LIMIT else lim
-            for frm, to in self.tx.adjacent_keys(chunk, step.direction, lids, per_vertex):
+            for frm, to in self.tx.adjacency.adjacent_keys(chunk, step.direction, lids, per_vertex):
                 items = grouped.get(frm)
                 if items is None:
                     grouped[frm] = [to]
@@ -368,13 +368,13 @@ class KeyNodes(Nodes):
         the per-vertex LIMIT in SQL); else None. The hot loop of k-out / k-neighbor.
         `ordered=False` lets storage skip sorting the rows: for callers that only count
         what they reach, where the order cannot show. `with_ids`: a layer the answer lists
-        (ordered): the far ends' ids are read with the keys (`tx.adjacent_to_key_ids`) and
+        (ordered): the far ends' ids are read with the keys (`tx.adjacency.adjacent_to_key_ids`) and
         kept for `ids`, so the listing reads no vertex by key afterwards."""
         if step.skip_degree > 0 or step.sample != NO_LIMIT:
             return None
         if with_ids:
             kept = self._ids
-            read = self.tx.adjacent_to_key_ids
+            read = self.tx.adjacency.adjacent_to_key_ids
 
             def keys_and_ids(chunk: list[int], d: Any, lids: Any, lim: Any) -> list[int]:
                 tos, ids = read(chunk, d, lids, lim)
@@ -392,7 +392,7 @@ class KeyNodes(Nodes):
         return self._pairs(nodes, step)
 
     def _pairs(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[list[tuple[int, int]]]:
-        adjacent = self.tx.adjacent_keys
+        adjacent = self.tx.adjacency.adjacent_keys
         return self._chunked(nodes, step, lambda chunk, d, lids, lim: adjacent(chunk, d, lids, lim), "pairs")
 
     def _flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool) -> Iterator[list[int]]:
@@ -400,10 +400,10 @@ class KeyNodes(Nodes):
             to_keys = getattr(self.tx, "adjacent_to_keys", None)
             if to_keys is not None:
                 return self._chunked(nodes, step, to_keys, "keys")
-            adjacent = self.tx.adjacent_keys
+            adjacent = self.tx.adjacency.adjacent_keys
             return self._chunked(
                 nodes, step, lambda chunk, d, lids, lim: [to for _, to in adjacent(chunk, d, lids, lim)], "keys")
-        return self._chunked(nodes, step, self.tx.adjacent_targets, "targets")
+        return self._chunked(nodes, step, self.tx.adjacency.adjacent_targets, "targets")
 
     def _chunked(self, nodes: Sequence[int], step: EdgeStep, read: Any, shape: str) -> Iterator[list[Any]]:
         """`read(chunk, direction, label ids, per-vertex limit)` over `nodes` in chunks, with
@@ -444,12 +444,12 @@ class KeyNodes(Nodes):
         missing = [k for k in keys if k not in kept]
         for start in range(0, len(missing), self.CHUNK):
             part = missing[start:start + self.CHUNK]
-            got = self.tx.vertex_ids(part)
+            got = self.tx.adjacency.vertex_ids(part)
             if len(got) == len(part):
                 kept.update(zip(part, got, strict=True))
             else:  # a key without a vertex (left out): looked up one by one
                 for k in part:
-                    one = self.tx.vertex_ids([k])
+                    one = self.tx.adjacency.vertex_ids([k])
                     if one:
                         kept[k] = one[0]
         from_storage = idc.from_storage
@@ -465,7 +465,7 @@ class KeyNodes(Nodes):
         if lids is None:  # every label: name the only one, if so, for storage's one-label probe
             labels = self.walker.schema.edge_labels()
             lids = [labels[0].id] if len(labels) == 1 else None
-        first = self.tx.edges_joining(pairs, step.direction, lids) if lids is None or lids else {}
+        first = self.tx.adjacency.edges_joining(pairs, step.direction, lids) if lids is None or lids else {}
         rows, seen = [], set()
         for pair in pairs:
             row = first.get(pair)

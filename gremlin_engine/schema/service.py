@@ -119,7 +119,7 @@ class SchemaService(SchemaChanges, AutoSchema):
             found: dict[str, list[SchemaElement]] = {}
             for kind in KINDS:
                 model = MODEL_OF[kind]
-                found[kind] = [model.from_json(_body_of(row)) for row in t.schema_list(kind)]
+                found[kind] = [model.from_json(_body_of(row)) for row in t.schema.schema_list(kind)]
             return _Snapshot(found)
 
         if tx is not None:
@@ -164,7 +164,7 @@ class SchemaService(SchemaChanges, AutoSchema):
             raise
 
     def _put(self, tx: Any, element: SchemaElement) -> None:
-        tx.schema_put(element.kind, element.id, element.name, orjson.dumps(store_json(element)).decode())
+        tx.schema.schema_put(element.kind, element.id, element.name, orjson.dumps(store_json(element)).decode())
         with self._lock:
             self._snap = self._snapshot(tx).with_element(element)
         hook = getattr(tx, "on_rollback", None)
@@ -172,7 +172,7 @@ class SchemaService(SchemaChanges, AutoSchema):
             hook(self.invalidate)
 
     def _delete(self, tx: Any, element: SchemaElement) -> None:
-        tx.schema_delete(element.kind, element.id)
+        tx.schema.schema_delete(element.kind, element.id)
         with self._lock:
             self._snap = self._snapshot(tx).with_element(element, removed=True)
         hook = getattr(tx, "on_rollback", None)

@@ -20,11 +20,11 @@ def store():
     s = open_store(None)
     s.initialise()
     with s.write() as tx:
-        vkeys = tx.vertices_insert([(f"v{i}", 1, None) for i in range(300)])
+        vkeys = tx.elements.vertices_insert([(f"v{i}", 1, None) for i in range(300)])
         rows = [(None, rnd.randint(1, 3), rnd.choice(vkeys), rnd.choice(vkeys), rnd.choice(["", "a", "b"]), None)
                 for _ in range(4000)]
         rows += [(None, 1, vkeys[0], rnd.choice(vkeys), rnd.choice(["", "b"]), None) for _ in range(500)]  # a hub
-        tx.edges_insert(rows)
+        tx.elements.edges_insert(rows)
     s.vkeys = vkeys  # type: ignore[attr-defined]
     try:
         yield s
@@ -112,11 +112,11 @@ def test_one_key_answers_match_the_batch_form(store, direction: str, labels: lis
                 rows = tx.raw.execute(batch, [arg] * batch.count("?")).fetchall()
                 width = ta._WIDTH[keys_only]
                 want = [tuple(r[:width]) for r in rows]
-                got = (tx.adjacent_keys([key], direction, labels) if keys_only
-                       else [tuple(r) for r in tx.adjacent([key], direction, labels)])
+                got = (tx.adjacency.adjacent_keys([key], direction, labels) if keys_only
+                       else [tuple(r) for r in tx.adjacency.adjacent([key], direction, labels)])
                 assert [tuple(r) for r in got] == want
-            targets = sorted(r[1] for r in tx.adjacent_keys([key], direction, labels))
-            assert sorted(tx.adjacent_targets([key], direction, labels)) == targets
+            targets = sorted(r[1] for r in tx.adjacency.adjacent_keys([key], direction, labels))
+            assert sorted(tx.adjacency.adjacent_targets([key], direction, labels)) == targets
 
 
 @pytest.mark.parametrize("direction", ["out", "in"])
@@ -154,5 +154,5 @@ def test_to_keys_are_the_ordered_pairs_to_column(store, direction: str, labels: 
             rnd.shuffle(keys)
             batches.append(keys)
         for keys in batches:
-            want = [to for _, to in tx.adjacent_keys(keys, direction, labels, limit)]
-            assert tx.adjacent_to_keys(keys, direction, labels, limit) == want
+            want = [to for _, to in tx.adjacency.adjacent_keys(keys, direction, labels, limit)]
+            assert tx.adjacency.adjacent_to_keys(keys, direction, labels, limit) == want

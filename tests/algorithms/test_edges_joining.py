@@ -33,17 +33,17 @@ def test_edges_joining_matches_adjacency_order(seed: int) -> None:
     store = open_store(None)
     store.initialise()
     with store.write() as tx:
-        vkeys = tx.vertices_insert([(f"v{i}", 1, None) for i in range(8)])  # dense: parallel edges
+        vkeys = tx.elements.vertices_insert([(f"v{i}", 1, None) for i in range(8)])  # dense: parallel edges
         rows = [(None, rnd.randint(1, 3), rnd.choice(vkeys), rnd.choice(vkeys), rnd.choice(["", "", "a", "b"]), None)
                 for _ in range(250)]
-        ekeys = tx.edges_insert(rows)
+        ekeys = tx.elements.edges_insert(rows)
     edges = [(ek, r[1], r[2], r[3], r[4]) for ek, r in zip(ekeys, rows, strict=True)]
     with store.read() as tx:
         for _ in range(80):
             pairs = [(rnd.choice(vkeys), rnd.choice(vkeys)) for _ in range(rnd.randint(1, 6))]
             direction = rnd.choice(["out", "in", "both"])
             labels = rnd.choice([None, [1], [2], [3], [2, 3]])
-            got = tx.edges_joining(pairs, direction, label_ids=labels)
+            got = tx.adjacency.edges_joining(pairs, direction, label_ids=labels)
             for a, b in pairs:
                 want = _first(edges, a, b, direction, labels)
                 assert (got[(a, b)].key if (a, b) in got else None) == want, (a, b, direction, labels)
@@ -55,10 +55,10 @@ def test_a_hub_pair_needs_no_scan_of_the_hub() -> None:
     store = open_store(None)
     store.initialise()
     with store.write() as tx:
-        hub, *others = tx.vertices_insert([(f"v{i}", 1, None) for i in range(2001)])
-        tx.edges_insert([(None, 1, hub, o, "", None) for o in others])
+        hub, *others = tx.elements.vertices_insert([(f"v{i}", 1, None) for i in range(2001)])
+        tx.elements.edges_insert([(None, 1, hub, o, "", None) for o in others])
     with store.read() as tx:
-        got = tx.edges_joining([(hub, others[-1]), (others[5], hub)], "out", label_ids=[1])
+        got = tx.adjacency.edges_joining([(hub, others[-1]), (others[5], hub)], "out", label_ids=[1])
         assert [(r.out_key, r.in_key) for r in got.values()] == [(hub, others[-1])]
         from storage.tx_adjacency import _joining_sql
 

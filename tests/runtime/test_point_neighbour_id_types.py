@@ -54,7 +54,7 @@ def test_ids_are_what_from_storage_makes(graph: Graph) -> None:
                 if got is None:  # the in-memory store may decline; nothing to compare then
                     continue
                 wanted = idc.lookup_id(start)
-                rows = access.tx.neighbour_ids(idc.to_storage(wanted), storage_direction(d), None)
+                rows = access.tx.adjacency.neighbour_ids(idc.to_storage(wanted), storage_direction(d), None)
                 assert typed(got) == typed([idc.from_storage(r[1]) for r in rows]), (start, d)
                 seen.update(type(x) for x in got)
     assert seen >= {Long, str, uuid.UUID} or graph.config.backend == "memory"
