@@ -7,7 +7,7 @@ SQLite, through SQLAlchemy Core. Imports nothing else of hugelite and knows noth
     with store.write() as tx:
         key = tx.elements.vertex_insert("marko", label_id=1, props='{"name":"marko"}')
     with store.read() as tx:
-        tx.adjacency.read(Adjacency("out"), [key])
+        tx.adjacency.read(AdjacencyQuery("out", project=Project.PAIRS), [key])
 
 See `docs/internals.md` (Storage) for the method table and `storage/tables.py` for the
 physical model.
@@ -27,6 +27,7 @@ from storage.errors import (
     StoreVersionMismatch,
 )
 from storage.files import remove_store_files
+from storage.queries import AdjacencyQuery, Project
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
 from storage.store import Store, open_store
@@ -39,9 +40,11 @@ __all__ = [
     "snapshot_file",
     "SCHEMA_KINDS",
     "STORE_VERSION",
+    "AdjacencyQuery",
     "AggregateUnsupported",
     "EdgeRow",
     "MissingEndpoint",
+    "Project",
     "ReadOnlyTransaction",
     "ReadTx",
     "SchemaRow",

@@ -33,6 +33,9 @@ _COLS = {"vertices": _V_COLS, "edges": _E_COLS}
 _ROW = {"vertices": VertexRow._make, "edges": EdgeRow._make}
 _MIN_KEY = -(2**63)
 _META_SQL = "SELECT value FROM meta WHERE key = ?"
+#: `vertex_ids`' statements: the CROSS JOIN keeps the keys' order, which the array follows
+_IDS_JSON_SQL = "SELECT json_group_array(v.id) FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
+_IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 
 
 # edges are found by id only among id-identified rows: the condition that lets SQLite use
@@ -234,6 +237,22 @@ class Elements:
     # ---- vertices ------------------------------------------------------------------------
     def vertices_by_ids(self, ids: Iterable[Any]) -> list[VertexRow]:
         return self._by_ids("vertices", ids)
+
+    def vertex_ids(self, keys: Sequence[int]) -> list[Any]:
+        """The stored ids of the vertices among `keys` that exist, in the order of `keys`
+        (a key given twice gives its id twice): the ids-only projection of what a walk
+        reached, without building rows (label, properties) as `vertices_by_keys` does.
+        One statement whose answer is one JSON array (a row per id cost pysqlite a step
+        and a tuple each); ids JSON cannot hold (UUID blobs) come back as rows instead."""
+        if not keys:
+            return []
+        arg = orjson.dumps([int(k) for k in keys]).decode()
+        try:
+            return orjson.loads(self.raw.execute(_IDS_JSON_SQL, (arg,)).fetchone()[0])  # type: ignore[no-any-return]
+        except sqlite3.OperationalError as e:
+            if "BLOB" not in str(e):
+                raise
+        return [r[1] for r in self.raw.execute(_IDS_OF_KEYS_SQL, (arg,))]
 
     def vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
         return self._by_keys("vertices", keys)

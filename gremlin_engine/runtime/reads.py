@@ -21,6 +21,7 @@ from gremlin_engine.structure.elements import Edge, Element, Vertex
 from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.tokens import Direction
+from storage import AdjacencyQuery, Project
 
 PAGE = 1000
 
@@ -104,7 +105,7 @@ class ReadsMixin(ElementLoader):
         lids = self._edge_label_filter(labels)
         if lids is not None and not lids:
             return []
-        rows = self.tx.adjacency.neighbour_ids(idc.to_storage(wanted), storage_direction(direction), lids)
+        rows = self.tx.adjacency.from_id(AdjacencyQuery(storage_direction(direction), lids), idc.to_storage(wanted))
         if not rows:
             return []
         if rows[0][0] in self._vertices:
@@ -359,7 +360,7 @@ class ReadsMixin(ElementLoader):
         lids = self._edge_label_filter(labels)
         if not pos or (lids is not None and not lids):
             return []
-        pairs = self.tx.adjacency.adjacent_keys(list(pos), storage_direction(direction), lids)
+        pairs = self.tx.adjacency.read(AdjacencyQuery(storage_direction(direction), lids, None, Project.PAIRS), list(pos))
         neighbours = self._vertices_by_keys({to for _, to in pairs})
         grouped: dict[int, list[Vertex]] = {}
         for frm, to in pairs:
@@ -385,7 +386,7 @@ class ReadsMixin(ElementLoader):
         cache = self._vertices
         label_name = self.schema.vertex_label_by_id
         grouped: dict[int, list[Vertex]] = {}
-        for frm, to, vid, lid in self.tx.adjacency.adjacent_heads(list(pos), d, lids):
+        for frm, to, vid, lid in self.tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.HEADS), list(pos)):
             n = cache.get(to)
             if n is None:
                 n = cache[to] = Vertex(idc.from_storage(vid), label_name(lid).name, to)
@@ -403,7 +404,7 @@ class ReadsMixin(ElementLoader):
         lids = self._edge_label_filter(labels)
         if not pos or (lids is not None and not lids):
             return [0] * len(vertices)
-        counts = self.tx.adjacency.adjacent_counts(list(pos), storage_direction(direction), lids)
+        counts = self.tx.adjacency.read(AdjacencyQuery(storage_direction(direction), lids, None, Project.COUNTS), list(pos))
         return [counts.get(v.key, 0) if v.key is not None else 0 for v in vertices]
 
     def adjacent_edges(
@@ -419,7 +420,7 @@ class ReadsMixin(ElementLoader):
         # 'both' asks for each side on its own: the rows of one statement do not say which
         # input vertex they belong to when both ends are in the batch
         for side in ("out", "in") if d == "both" else (d,):
-            rows = self.tx.adjacency.adjacent(list(pos), side, lids)
+            rows = self.tx.adjacency.read(AdjacencyQuery(side, lids), list(pos))
             owner = "out_key" if side == "out" else "in_key"
             for r, e in zip(rows, self._edges_from_rows(rows), strict=True):
                 grouped.setdefault(getattr(r, owner), []).append(e)

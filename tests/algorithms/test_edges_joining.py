@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from storage import open_store
+from storage import AdjacencyQuery, open_store
 
 
 def _first(edges, a, b, direction, labels):
@@ -43,7 +43,7 @@ def test_edges_joining_matches_adjacency_order(seed: int) -> None:
             pairs = [(rnd.choice(vkeys), rnd.choice(vkeys)) for _ in range(rnd.randint(1, 6))]
             direction = rnd.choice(["out", "in", "both"])
             labels = rnd.choice([None, [1], [2], [3], [2, 3]])
-            got = tx.adjacency.edges_joining(pairs, direction, label_ids=labels)
+            got = tx.adjacency.joining(AdjacencyQuery(direction, labels), pairs)
             for a, b in pairs:
                 want = _first(edges, a, b, direction, labels)
                 assert (got[(a, b)].key if (a, b) in got else None) == want, (a, b, direction, labels)
@@ -58,10 +58,10 @@ def test_a_hub_pair_needs_no_scan_of_the_hub() -> None:
         hub, *others = tx.elements.vertices_insert([(f"v{i}", 1, None) for i in range(2001)])
         tx.elements.edges_insert([(None, 1, hub, o, "", None) for o in others])
     with store.read() as tx:
-        got = tx.adjacency.edges_joining([(hub, others[-1]), (others[5], hub)], "out", label_ids=[1])
+        got = tx.adjacency.joining(AdjacencyQuery("out", [1]), [(hub, others[-1]), (others[5], hub)])
         assert [(r.out_key, r.in_key) for r in got.values()] == [(hub, others[-1])]
-        from storage.tx_adjacency import _joining_sql
+        from storage.adjacency_sql import joining_sql
 
-        plan = [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + _joining_sql("out_key", "in_key", (1,)), ["[]"])]
+        plan = [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + joining_sql("out_key", "in_key", (1,)), ["[]"])]
         assert any("sort_values=? AND in_key=?" in line for line in plan), plan
     store.close()

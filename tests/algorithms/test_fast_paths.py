@@ -18,6 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from storage import AdjacencyQuery, Project
 from tests.algorithms.conftest import load_edges, run_step
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -53,13 +54,13 @@ def test_edges_joining_is_the_first_adjacent_edge(registry: Any, gr: Any, direct
         keys = [r.key for r in tx.elements.vertices_by_ids(list(range(n)))]
         first: dict[tuple[int, int], Any] = {}
         for k in keys:
-            for row in tx.adjacency.adjacent([k], direction, lids):
+            for row in tx.adjacency.read(AdjacencyQuery(direction, lids, None, Project.EDGES), [k]):
                 other = {"out": row.in_key, "in": row.out_key}.get(direction)
                 if other is None:  # both: an out-edge of k leads to its in end, an in-edge back
                     other = row.in_key if row.out_key == k else row.out_key
                 first.setdefault((k, other), row)
         pairs = list(itertools.product(keys, keys))
-        got = tx.adjacency.edges_joining(pairs, direction, lids)
+        got = tx.adjacency.joining(AdjacencyQuery(direction, lids), pairs)
     assert {p: r.key for p, r in got.items()} == {p: r.key for p, r in first.items()}
 
 
@@ -73,8 +74,8 @@ def test_adjacent_targets_is_the_multiset_of_adjacent_keys(registry: Any, gr: An
     with g.store.read() as tx:
         lids = None if labels is None else [g.schema.edge_label(x).id for x in labels if g.schema.edge_label(x)]
         keys = [r.key for r in tx.elements.vertices_by_ids(list(range(n)))]
-        want = Counter(to for _, to in tx.adjacency.adjacent_keys(keys, direction, lids, lim))
-        assert Counter(tx.adjacency.adjacent_targets(keys, direction, lids, lim)) == want
+        want = Counter(to for _, to in tx.adjacency.read(AdjacencyQuery(direction, lids, lim, Project.PAIRS), keys))
+        assert Counter(tx.adjacency.read(AdjacencyQuery(direction, lids, lim, Project.TARGETS), keys)) == want
 
 
 @SETTINGS

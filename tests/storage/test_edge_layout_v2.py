@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from storage import STORE_VERSION, EdgeRow, MissingEndpoint, StoreConflict, open_store
+from storage import (
+    STORE_VERSION,
+    AdjacencyQuery,
+    EdgeRow,
+    MissingEndpoint,
+    Project,
+    StoreConflict,
+    open_store,
+)
 from storage.tables import META_V1_EDGE_ROWS
 from tests.storage.past_layouts import V1_DDL
 
@@ -55,11 +63,11 @@ def test_id_identified_edges_allow_parallels_in_insertion_order(store) -> None:
             tx.elements.edge_insert("y", 2, b, c)
         assert [r.key for r in tx.elements.edges_by_ids(["y", k3, "x", "h"])] == [k2, k3, k1]
         assert tx.elements.edges_by_ids([k3])[0].id == k3
-        assert [r.key for r in tx.adjacency.adjacent([a], "out")] == [k1, k2, k3, k0]
-        assert [r.key for r in tx.adjacency.adjacent([b], "in")] == [k1, k2, k3]
-        assert [r.key for r in tx.adjacency.adjacent([a], "out", limit_per_vertex=2)] == [k1, k2]
-        assert tx.adjacency.adjacent_keys([a, b], "both") == [(a, b)] * 3 + [(a, c)] + [(b, a)] * 3
-        assert tx.adjacency.edges_joining([(a, b)], "out")[(a, b)].key == k1
+        assert [r.key for r in tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), [a])] == [k1, k2, k3, k0]
+        assert [r.key for r in tx.adjacency.read(AdjacencyQuery("in", None, None, Project.EDGES), [b])] == [k1, k2, k3]
+        assert [r.key for r in tx.adjacency.read(AdjacencyQuery("out", None, 2, Project.EDGES), [a])] == [k1, k2]
+        assert tx.adjacency.read(AdjacencyQuery("both", None, None, Project.PAIRS), [a, b]) == [(a, b)] * 3 + [(a, c)] + [(b, a)] * 3
+        assert tx.adjacency.joining(AdjacencyQuery("out", None), [(a, b)])[(a, b)].key == k1
         # parts lookup sees id-identified edges too (in insertion order), for v1 rows
         assert [r.key for r in tx.elements.edges_by_parts([(a, 1, "", b)])] == [k1, k2, k3]
 
@@ -128,15 +136,15 @@ def _snapshot(tx) -> dict[str, object]:
     keys = [1, 2, 3, 4]
     return {
         "scan": tx.elements.edges_scan(),
-        "out": tx.adjacency.adjacent(keys, "out"),
-        "in": tx.adjacency.adjacent(keys, "in"),
-        "both": tx.adjacency.adjacent_keys(keys, "both"),
-        "limited": tx.adjacency.adjacent(keys, "out", limit_per_vertex=1),
-        "labels": tx.adjacency.adjacent(keys, "out", label_ids=[2, 3]),
-        "joining": tx.adjacency.edges_joining([(1, 2), (2, 3), (3, 1)], "out"),
+        "out": tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), keys),
+        "in": tx.adjacency.read(AdjacencyQuery("in", None, None, Project.EDGES), keys),
+        "both": tx.adjacency.read(AdjacencyQuery("both", None, None, Project.PAIRS), keys),
+        "limited": tx.adjacency.read(AdjacencyQuery("out", None, 1, Project.EDGES), keys),
+        "labels": tx.adjacency.read(AdjacencyQuery("out", [2, 3], None, Project.EDGES), keys),
+        "joining": tx.adjacency.joining(AdjacencyQuery("out", None), [(1, 2), (2, 3), (3, 1)]),
         "ids": tx.elements.edges_by_ids([row[1] for row in V1_EDGES] + ["gone"]),
         "index": (tx.index.index_eq(7, [1, 2]), tx.index.index_eq(8, ["x", "y"])),
-        "counts": (tx.elements.edge_count(), tx.elements.edge_count([2]), tx.adjacency.adjacent_counts(keys, "both")),
+        "counts": (tx.elements.edge_count(), tx.elements.edge_count([2]), tx.adjacency.read(AdjacencyQuery("both", None, None, Project.COUNTS), keys)),
     }
 
 
@@ -191,7 +199,7 @@ def test_v1_store_is_upgraded_on_open_and_answers_the_same(tmp_path: Path) -> No
             tx.elements.edge_insert("par", 1, 4, 4)
         assert tx.elements.edge_insert("S1:d>1>1>>S1:a", 1, 4, 1, "", None, unique_parts=True) == 11
         assert tx.elements.edge_insert("new", 2, 2, 3) == 12
-        assert [r.key for r in tx.adjacency.adjacent([2], "out", label_ids=[2])] == [3, 4, 12]
+        assert [r.key for r in tx.adjacency.read(AdjacencyQuery("out", [2], None, Project.EDGES), [2])] == [3, 4, 12]
         # the cascade and index cleanup of v1 rows
         tx.elements.vertices_delete([3])
         assert [r.key for r in tx.elements.edges_scan()] == [1, 7, 8, 9, 11]

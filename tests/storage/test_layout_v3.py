@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from storage import STORE_VERSION, MissingEndpoint, StoreConflict, open_store
+from storage import STORE_VERSION, AdjacencyQuery, MissingEndpoint, Project, StoreConflict, open_store
+from storage.adjacency_sql import TIE
 from storage.tables import IN_SIDE_IDS
-from storage.tx_adjacency import TIE
 from tests.storage.past_layouts import V2_DDL
 
 # ---- a v2 store, as hugelite's layout v2 wrote it -------------------------------------------
@@ -81,11 +81,11 @@ def _answers(tx: Any) -> dict[str, Any]:
         for d in _SIDE:
             for labels in ((), (1,), (2,), (1, 2)):
                 lids = list(labels) or None
-                pairs = tx.adjacency.adjacent_keys([key], d, lids)
-                ids = [r[1] for r in tx.adjacency.neighbour_ids(vid, d, lids)]
-                assert [to for _, to in pairs] == tx.adjacency.adjacent_to_keys([key], d, lids)
-                assert sorted(tx.adjacency.adjacent_targets([key], d, lids)) == sorted(to for _, to in pairs)
-                assert [(r.out_key, r.in_key) for r in tx.adjacency.adjacent([key], d, lids)] == [
+                pairs = tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.PAIRS), [key])
+                ids = [r[1] for r in tx.adjacency.from_id(AdjacencyQuery(d, lids), vid)]
+                assert [to for _, to in pairs] == tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.TO_KEYS), [key])
+                assert sorted(tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.TARGETS), [key])) == sorted(to for _, to in pairs)
+                assert [(r.out_key, r.in_key) for r in tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.EDGES), [key])] == [
                     (key, to) if (d == "out" or (d == "both" and n < _outs(tx, key, lids))) else (to, key)
                     for n, (_, to) in enumerate(pairs)]
                 out[f"{key}/{d}/{labels}"] = [(to, i) for (_, to), i in zip(pairs, ids, strict=True)]
@@ -93,7 +93,7 @@ def _answers(tx: Any) -> dict[str, Any]:
 
 
 def _outs(tx: Any, key: int, lids: Any) -> int:
-    return len(tx.adjacency.adjacent_keys([key], "out", lids))
+    return len(tx.adjacency.read(AdjacencyQuery("out", lids, None, Project.PAIRS), [key]))
 
 
 def _typed(rows: list[tuple[Any, Any]]) -> list[tuple[Any, Any, type]]:
@@ -207,8 +207,8 @@ def test_every_insert_path_fills_the_end_ids(v3: Any) -> None:
         assert [tuple(map(type, g)) for g in got] == [(str, bytes), (bytes, str), (int, int), (str, bytes),
                                                       (bytes, int), (int, str)]
         # and the reads see them at once, in adjacency order
-        assert [r[1] for r in tx.adjacency.neighbour_ids("1", "out", [2])] == [1, b"1"]  # in keys 1, 3
-        assert [r[1] for r in tx.adjacency.neighbour_ids(7, "both", [1])] == ["1", 7, b"1", 7]  # out: keys 2, 5; in: 3, 5
+        assert [r[1] for r in tx.adjacency.from_id(AdjacencyQuery("out", [2]), "1")] == [1, b"1"]  # in keys 1, 3
+        assert [r[1] for r in tx.adjacency.from_id(AdjacencyQuery("both", [1]), 7)] == ["1", 7, b"1", 7]  # out: keys 2, 5; in: 3, 5
 
 
 def test_a_v3_store_accepts_what_v2_did_and_refuses_the_same(v3: Any) -> None:
@@ -217,7 +217,7 @@ def test_a_v3_store_accepts_what_v2_did_and_refuses_the_same(v3: Any) -> None:
         tx.elements.edges_insert([("p3", 2, 1, 4, "", None), ("p4", 2, 1, 4, "", None)])
         tx.elements.edge_insert("1>1>c>3", 1, 1, 3, "c", None, unique_parts=True)
         tx.elements.edge_insert("self", 1, 6, 6, "", None, unique_parts=True)
-        assert [r[1] for r in tx.adjacency.neighbour_ids(1, "out", [2])] == ["1:marko"] * 4
+        assert [r[1] for r in tx.adjacency.from_id(AdjacencyQuery("out", [2]), 1)] == ["1:marko"] * 4
         # the same parts twice: refused with the message v2 gave (single and batch paths)
         v2_msg = "UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup"
         with pytest.raises(StoreConflict) as single:
@@ -235,4 +235,4 @@ def test_a_v3_store_accepts_what_v2_did_and_refuses_the_same(v3: Any) -> None:
         # a deleted vertex takes its edges (and so their copies of its id) with it
         tx.elements.vertices_delete([4])
         assert tx.raw.execute("SELECT count(*) FROM edges WHERE out_id = '1:marko' OR in_id = '1:marko'").fetchone() == (0,)
-        assert tx.adjacency.neighbour_ids(1, "out", [2]) == []
+        assert tx.adjacency.from_id(AdjacencyQuery("out", [2]), 1) == []

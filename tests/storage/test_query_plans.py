@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from storage import Store, open_store, tables
+from storage import AdjacencyQuery, Project, Store, open_store, tables
 
 
 @pytest.fixture(scope="module")
@@ -68,19 +68,19 @@ def assert_indexed(plans: list[tuple[str, list[str]]], *needles: str) -> None:
 
 
 def test_adjacency_uses_adjacency_index(big_store) -> None:
-    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.adjacent([1, 2, 3], "out")), "USING INDEX ix_edges_out")
-    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.adjacent([1, 2], "in", label_ids=[1])),
+    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), [1, 2, 3])), "USING INDEX ix_edges_out")
+    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.read(AdjacencyQuery("in", [1], None, Project.EDGES), [1, 2])),
                    "USING INDEX ix_edges_in (in_key=? AND label_id=?)")
-    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.adjacent([1, 2], "both", label_ids=[1, 2])),
+    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.read(AdjacencyQuery("both", [1, 2], None, Project.EDGES), [1, 2])),
                    "ix_edges_out", "ix_edges_in")
-    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.adjacent([1, 2], "out", limit_per_vertex=2)),
+    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.read(AdjacencyQuery("out", None, 2, Project.EDGES), [1, 2])),
                    "USING COVERING INDEX ix_edges_out", "USING INTEGER PRIMARY KEY")
 
 
 def test_adjacent_keys_is_index_only(big_store) -> None:
-    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.adjacent_keys([1, 2, 3], "out", label_ids=[9])),
+    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.read(AdjacencyQuery("out", [9], None, Project.PAIRS), [1, 2, 3])),
                    "USING COVERING INDEX ix_edges_out (out_key=? AND label_id=?)")
-    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.adjacent_keys([1, 2, 3], "both")),
+    assert_indexed(plans_of(big_store, lambda tx: tx.adjacency.read(AdjacencyQuery("both", None, None, Project.PAIRS), [1, 2, 3])),
                    "USING COVERING INDEX ix_edges_out", "USING COVERING INDEX ix_edges_in")
 
 
@@ -155,7 +155,7 @@ def test_results_are_right_on_the_big_store(big_store) -> None:
     with big_store.read() as tx:
         assert tx.elements.vertex_count([2]) == 600
         assert len(tx.index.index_eq(1, [5])) == 30
-        assert len(tx.adjacency.adjacent_keys(list(range(1, 3001)), "out", label_ids=[9])) == 3000
+        assert len(tx.adjacency.read(AdjacencyQuery("out", [9], None, Project.PAIRS), list(range(1, 3001)))) == 3000
 
 
 def test_neighbour_ids_read_the_adjacency_index_alone(big_store) -> None:
@@ -168,9 +168,9 @@ def test_neighbour_ids_read_the_adjacency_index_alone(big_store) -> None:
     cases = (("out", [start, "SEARCH e USING COVERING INDEX ix_edges_out (out_key=? AND label_id=?)"]),
              ("in", [start, "SEARCH e USING COVERING INDEX ix_edges_in (in_key=? AND label_id=?)", *by_key]))
     for direction, want in cases:
-        for sql, lines in plans_of(big_store, lambda tx, d=direction: tx.adjacency.neighbour_ids("v1", d, [1])):
+        for sql, lines in plans_of(big_store, lambda tx, d=direction: tx.adjacency.from_id(AdjacencyQuery(d, [1]), "v1")):
             assert lines == want, (sql, lines)
-    plans = plans_of(big_store, lambda tx: tx.adjacency.neighbour_ids("v1", "both", None))
+    plans = plans_of(big_store, lambda tx: tx.adjacency.from_id(AdjacencyQuery("both", None), "v1"))
     assert_indexed(plans, "USING COVERING INDEX ix_edges_out (out_key=?)", "USING COVERING INDEX ix_edges_in (in_key=?)")
     assert sum("SEARCH v " in ln for _sql, lines in plans for ln in lines) == len(by_key), plans
 
@@ -180,9 +180,9 @@ def test_in_side_order_by_is_the_index_walk(big_store) -> None:
     out_id named before the key when the index holds it), so the one-key reads sort
     nothing, and a per-vertex
     limit's sub-select neither (the one sort is the outer, across vertices, as in v2)."""
-    for call in (lambda tx: tx.adjacency.adjacent_keys([5], "in", [1]), lambda tx: tx.adjacency.adjacent([5], "in")):
+    for call in (lambda tx: tx.adjacency.read(AdjacencyQuery("in", [1], None, Project.PAIRS), [5]), lambda tx: tx.adjacency.read(AdjacencyQuery("in", None, None, Project.EDGES), [5])):
         for sql, lines in plans_of(big_store, call):
             assert not any("TEMP B-TREE" in ln for ln in lines), (sql, lines)
             assert any("ix_edges_in" in ln for ln in lines), (sql, lines)
-    for _sql, lines in plans_of(big_store, lambda tx: tx.adjacency.adjacent_keys([5, 6], "in", [1], limit_per_vertex=2)):
+    for _sql, lines in plans_of(big_store, lambda tx: tx.adjacency.read(AdjacencyQuery("in", [1], 2, Project.PAIRS), [5, 6])):
         assert sum("TEMP B-TREE" in ln for ln in lines) == 1 and lines[-1] == "USE TEMP B-TREE FOR ORDER BY", lines

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from storage import open_store
+from storage import AdjacencyQuery, Project, open_store
 
 
 def _model(edges, keys, direction, labels, limit):
@@ -43,8 +43,8 @@ def test_adjacency_matches_model(seed: int) -> None:
             labels = rnd.choice([None, [1], [2, 3], [3, 1]])
             limit = rnd.choice([None, None, 1, 2, 5])
             want = _model(edges, batch, direction, labels, limit)
-            got = tx.adjacency.adjacent(batch, direction, label_ids=labels, limit_per_vertex=limit)
+            got = tx.adjacency.read(AdjacencyQuery(direction, labels, limit, Project.EDGES), batch)
             assert [r.key for r in got] == [ek for _f, _t, ek in want], (batch, direction, labels, limit)
-            pairs = tx.adjacency.adjacent_keys(batch, direction, label_ids=labels, limit_per_vertex=limit)
+            pairs = tx.adjacency.read(AdjacencyQuery(direction, labels, limit, Project.PAIRS), batch)
             assert pairs == [(f, t) for f, t, _ek in want], (batch, direction, labels, limit)
     store.close()

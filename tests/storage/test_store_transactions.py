@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import ReadOnlyTransaction, StoreBusy, StoreError, open_store
+from storage import AdjacencyQuery, Project, ReadOnlyTransaction, StoreBusy, StoreError, open_store
 
 
 class Boom(Exception):
@@ -185,7 +185,7 @@ def _hammer(store, writers: int, readers: int, batches: int) -> list[str]:
                     if v % 10 or e != v // 10 * 9:
                         errors.append(f"torn snapshot: {v} vertices, {e} edges")
                     rows = tx.elements.vertices_scan(limit=50)
-                    tx.adjacency.adjacent_keys([r.key for r in rows], "both")
+                    tx.adjacency.read(AdjacencyQuery("both", None, None, Project.PAIRS), [r.key for r in rows])
                 time.sleep(0)
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(f"reader: {exc!r}")

@@ -1,0 +1,83 @@
+"""Query objects: what a caller asks of the store, as a value, not as a method name.
+
+A query object names a *shape* (direction, label set, per-vertex limit, projection); the
+batch it runs over (vertex keys) is passed beside it. Query objects are frozen and
+hashable, so the statement of each shape is compiled once (`lru_cache` keyed by the shape)
+and a caller that asks the same shape for many batches (a step, once per batch) builds its
+query once and keeps it. This replaces one storage method per caller (``adjacent``,
+``adjacent_keys``, ``adjacent_to_keys``, ``adjacent_heads``, ...): the caller says which
+projection it wants, and the one reader (`Adjacency.read`) chooses the statement.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from storage.errors import StoreError
+
+DIRECTIONS = ("out", "in", "both")
+
+
+class Project(enum.Enum):
+    """What an adjacency read returns, in adjacency order unless said otherwise.
+
+    ``EDGES``: an `EdgeRow` per incident edge. ``PAIRS``: (from key, to key) per edge, from
+    the adjacency index alone. ``TO_KEYS``: the to keys of ``PAIRS``. ``TO_KEY_IDS``:
+    (``TO_KEYS``, {to key: stored id}). ``TARGETS``: the to keys in no particular order (a
+    set of neighbours, counted). ``HEADS``: (from key, to key, to id, to label id), one
+    direction only. ``COUNTS``: {from key: number of incident edges}, every key present.
+    ``NEIGHBOUR_IDS``: (start key, far id) per edge of one vertex given by its stored id
+    (`Adjacency.from_id`)."""
+
+    EDGES = "edges"
+    PAIRS = "pairs"
+    TO_KEYS = "to_keys"
+    TO_KEY_IDS = "to_key_ids"
+    TARGETS = "targets"
+    HEADS = "heads"
+    COUNTS = "counts"
+    NEIGHBOUR_IDS = "neighbour_ids"
+
+
+def direction_name(direction: Any) -> str:
+    """'out', 'in' or 'both' from a string or any enum member of those names."""
+    d = str(getattr(direction, "name", direction)).lower()
+    if d not in DIRECTIONS:
+        raise StoreError(f"direction must be 'out', 'in' or 'both', not {direction!r}")
+    return d
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class AdjacencyQuery:
+    """The incident edges of a batch of vertices: `direction` ('out', 'in', 'both'),
+    `labels` (edge label ids; None: any label, empty: none, so no row), `per_vertex` (keep
+    each vertex's first n edges in adjacency order; for 'both' n in total, out-edges
+    first), `project` (what comes back, `Project`). Normalised on construction (labels
+    sorted and distinct), so equal shapes are equal keys of the statement caches."""
+
+    direction: str
+    labels: tuple[int, ...] | None
+    per_vertex: int | None
+    project: Project
+
+    def __init__(
+        self, direction: Any = "both", labels: Any = None, per_vertex: int | None = None,
+        project: Project = Project.EDGES,
+    ) -> None:
+        object.__setattr__(self, "direction", direction_name(direction))
+        object.__setattr__(self, "labels", None if labels is None else tuple(sorted({int(i) for i in labels})))
+        object.__setattr__(self, "per_vertex", None if per_vertex is None else int(per_vertex))
+        object.__setattr__(self, "project", project)
+
+    @property
+    def empty(self) -> bool:
+        """True when no vertex can have a row of this shape (an empty label set, a limit
+        of 0 or less): the reader answers without SQL."""
+        return (self.labels is not None and not self.labels) or (self.per_vertex is not None and self.per_vertex <= 0)
+
+    @property
+    def label_key(self) -> tuple[int, ...]:
+        """The label filter for the statement builders: () means any label."""
+        return self.labels or ()
