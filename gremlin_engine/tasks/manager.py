@@ -329,8 +329,7 @@ class TaskManager:
 
 def _in_transaction(store: Any) -> bool:
     """Whether this thread has a store transaction open (then we must not open another)."""
-    local = getattr(store, "_local", None)
-    return getattr(local, "tx", None) is not None
+    return bool(store.in_transaction())
 
 
 class _Serialized:

@@ -249,16 +249,23 @@ def test_waiting_writer_gives_up_with_store_busy(tmp_path: Path) -> None:
 
 
 def test_connections_are_reused_between_transactions(file_store) -> None:
-    """A cleanly ended transaction leaves its connection idle for the next one (no pool
-    round trip per call), and a failed one never leaves a transaction open on it."""
+    """A cleanly ended read leaves its connection idle for the next one (no pool round trip
+    per call); every write runs on the writer's own connection, and a failed one never
+    leaves a transaction open on it."""
     with file_store.read() as tx:
         first = tx.raw
     with file_store.read() as tx:
         assert tx.raw is first
+    with file_store.write() as tx:
+        writer = tx.raw
+        assert writer is not first
     with pytest.raises(RuntimeError):
         with file_store.write() as tx:
-            assert tx.raw is first
+            assert tx.raw is writer
             raise RuntimeError("boom")
+    assert not writer.in_transaction
+    with file_store.write() as tx:
+        assert tx.raw is writer
     with file_store.read() as tx:
         assert tx.raw is first
         assert tx.raw.in_transaction
