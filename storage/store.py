@@ -61,6 +61,11 @@ GROUP_MAX = max(1, int(os.environ.get("HUGELITE_GROUP_COMMIT_MAX", "8")))
 #: how often a writer waiting for its group's commit checks that someone will commit it
 GROUP_POLL_S = 0.05
 
+#: per thread, how many write transactions (of any store) it holds: a block hands its
+#: group on only when it holds no other, since it then waits for that group's commit and a
+#: writer continuing the group might need the other store's lock (a script writing two graphs)
+_held = threading.local()
+
 Pair = tuple[Any, sqlite3.Connection]
 """(SQLAlchemy connection, the driver connection under it): one database connection."""
 
@@ -406,6 +411,8 @@ class _Scope:
         if on_writer:
             store._writer.acquire(wait=not self.readonly)
             self.locked = True
+            if not self.readonly:
+                _held.writes = getattr(_held, "writes", 0) + 1
         try:
             pair = self.pair = store._writer.checkout() if on_writer else store._readers.checkout()
             try:
@@ -484,7 +491,7 @@ class _Scope:
                 raw.execute("ROLLBACK TO hl_member")
                 raw.execute("RELEASE hl_member")
             if group is not None:
-                if writer.waiting and group.members < GROUP_MAX and not store._closed:
+                if writer.waiting and group.members < GROUP_MAX and not store._closed and _held.writes == 1:
                     writer.group = group
                     handed = True
                 else:
@@ -523,4 +530,6 @@ class _Scope:
     def _release(self) -> None:
         if self.locked:
             self.locked = False
+            if not self.readonly:
+                _held.writes -= 1
             self.store._writer.lock.release()

@@ -104,3 +104,32 @@ def test_a_lone_writer_commits_at_once(tmp_path: Path, memory: bool) -> None:
     with store.read() as tx:
         assert tx.elements.vertex_count() == 1
     store.close()
+
+
+def test_writers_holding_two_stores_do_not_deadlock(tmp_path: Path) -> None:
+    """A script writing two graphs holds both writers, ending the first while it still holds
+    the second: it must not wait for a group that a writer blocked on its second store would
+    have to commit."""
+    a, b = open_store(tmp_path / "a.db"), open_store(tmp_path / "b.db")
+    a.initialise()
+    b.initialise()
+
+    def writer(w: int) -> None:
+        for n in range(40):
+            wa = a.write()
+            txa = wa.__enter__()
+            txa.elements.vertex_insert(f"a{w}-{n}", 1, None)
+            with b.write() as txb:
+                txb.elements.vertex_insert(f"b{w}-{n}", 1, None)
+                wa.__exit__(None, None, None)  # ends a's block while b's is still open
+
+    threads = [threading.Thread(target=writer, args=(w,), daemon=True) for w in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    for store, prefix in ((a, "a"), (b, "b")):
+        with store.read() as tx:
+            assert tx.elements.vertex_count() == 120, prefix
+        store.close()
