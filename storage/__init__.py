@@ -27,7 +27,7 @@ from storage.errors import (
     StoreVersionMismatch,
 )
 from storage.files import remove_store_files
-from storage.queries import AdjacencyQuery, Project
+from storage.queries import AdjacencyQuery, Lookup, Project
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
 from storage.store import Store, open_store
@@ -43,6 +43,7 @@ __all__ = [
     "AdjacencyQuery",
     "AggregateUnsupported",
     "EdgeRow",
+    "Lookup",
     "MissingEndpoint",
     "Project",
     "ReadOnlyTransaction",

@@ -89,3 +89,30 @@ class AdjacencyQuery(_Shape):
 
 
 _DIRECTION_SET = frozenset(DIRECTIONS)
+
+
+class Lookup(enum.Enum):
+    """The element lookups (`Elements.find(lookup, values)`): which table, what names the
+    elements, and what comes back. Each is one statement shape (or one per chunk of 900
+    values), answering the whole batch. Rows come in order of first occurrence of each
+    distinct value, unknown ones skipped, unless said otherwise.
+
+    ``VERTICES_BY_IDS`` / ``VERTICES_BY_KEYS`` -> `VertexRow`s. ``VERTEX_HEADS_BY_IDS`` ->
+    (key, id, label_id) in no particular order (the end vertices of an edge batch: no props;
+    a write transaction remembers them for its edge inserts). ``VERTEX_IDS_BY_KEYS`` -> the
+    stored ids in the order of the keys (a key given twice gives its id twice): the ids-only
+    projection of what a walk reached. ``EDGES_BY_IDS`` (id-identified edges only),
+    ``EDGES_BY_KEYS``, ``EDGES_BY_PARTS`` ((out_key, label_id, sort_values, in_key) tuples;
+    per tuple the HugeGraph-mode edge first, then id-identified ones in insertion order) and
+    ``EDGES_BY_END_IDS`` ((out_id, label_id, sort_values, in_id) tuples: the ends by stored
+    id, one statement per tuple: one HugeGraph edge id, `E(id)`) -> `EdgeRow`s."""
+
+    VERTICES_BY_IDS = "vertices_by_ids"
+    VERTICES_BY_KEYS = "vertices_by_keys"
+    VERTEX_HEADS_BY_IDS = "vertex_heads_by_ids"
+    VERTEX_IDS_BY_KEYS = "vertex_ids_by_keys"
+    EDGES_BY_IDS = "edges_by_ids"
+    EDGES_BY_KEYS = "edges_by_keys"
+    EDGES_BY_PARTS = "edges_by_parts"
+    EDGES_BY_END_IDS = "edges_by_end_ids"
+

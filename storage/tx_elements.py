@@ -23,6 +23,7 @@ import orjson
 
 from storage._sql import json_keys, label_filter, label_key, padded_chunks, placeholders, unique
 from storage.errors import MissingEndpoint, StoreConflict
+from storage.queries import Lookup
 from storage.rows import EdgeRow, VertexRow
 from storage.tables import META_V1_EDGE_ROWS
 from storage.tx_base import TxCore, translate
@@ -183,6 +184,10 @@ class Elements:
         self.core = core
         self.raw = core.raw
 
+    def find(self, lookup: Lookup, values: Any) -> list[Any]:
+        """The elements `lookup` (a `queries.Lookup`) names by `values`, as it says."""
+        return _FINDERS[lookup](self, values)
+
     # ---- shared helpers ------------------------------------------------------------------
     def _by_ids(self, table: str, ids: Iterable[Any]) -> list[Any]:
         if type(ids) is list and len(ids) == 1:  # a point lookup: one probe of the id index
@@ -235,10 +240,10 @@ class Elements:
         return int(self.core.scalar(_NEXT_KEY[table]))
 
     # ---- vertices ------------------------------------------------------------------------
-    def vertices_by_ids(self, ids: Iterable[Any]) -> list[VertexRow]:
+    def _vertices_by_ids(self, ids: Iterable[Any]) -> list[VertexRow]:
         return self._by_ids("vertices", ids)
 
-    def vertex_ids(self, keys: Sequence[int]) -> list[Any]:
+    def _vertex_ids_by_keys(self, keys: Sequence[int]) -> list[Any]:
         """The stored ids of the vertices among `keys` that exist, in the order of `keys`
         (a key given twice gives its id twice): the ids-only projection of what a walk
         reached, without building rows (label, properties) as `vertices_by_keys` does.
@@ -254,10 +259,10 @@ class Elements:
                 raise
         return [r[1] for r in self.raw.execute(_IDS_OF_KEYS_SQL, (arg,))]
 
-    def vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
+    def _vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
         return self._by_keys("vertices", keys)
 
-    def vertex_heads_by_ids(self, ids: Iterable[Any]) -> list[tuple[int, Any, int]]:
+    def _vertex_heads_by_ids(self, ids: Iterable[Any]) -> list[tuple[int, Any, int]]:
         """(key, id, label_id) of the vertices with these ids, in no particular order: the
         end vertices of an edge batch need no properties, and skipping the props column
         saves building a string and a row object per vertex (write path)."""
@@ -344,12 +349,12 @@ class Elements:
         return self._delete("vertices", keys)
 
     # ---- edges ---------------------------------------------------------------------------
-    def edges_by_ids(self, ids: Iterable[Any]) -> list[EdgeRow]:
+    def _edges_by_ids(self, ids: Iterable[Any]) -> list[EdgeRow]:
         """Id-identified edges (auto mode, v1 rows) by id; HugeGraph-mode edges (inserted
         with ``unique_parts=True``) are not found here: see `edges_by_parts`."""
         return self._by_ids("edges", ids)
 
-    def edges_by_parts(self, parts: Iterable[tuple[int, int, str, int]]) -> list[EdgeRow]:
+    def _edges_by_parts(self, parts: Iterable[tuple[int, int, str, int]]) -> list[EdgeRow]:
         """The edges with these (out_key, label_id, sort_values, in_key), in order of first
         occurrence of each distinct tuple; per tuple the ``dup = 0`` edge first, then any
         id-identified ones in insertion order. One probe of ``ix_edges_out`` per tuple."""
@@ -361,13 +366,14 @@ class Elements:
             return [make(r) for r in self.raw.execute(_ONE_PARTS_SQL, wanted[0])]
         return [make(r) for r in self.raw.execute(_BY_PARTS_SQL, (json.dumps(wanted),))]
 
-    def edges_by_end_ids(self, out_id: Any, label_id: int, sort_values: str, in_id: Any) -> list[EdgeRow]:
-        """`edges_by_parts` for one edge whose end vertices are given by public id: one
-        statement (the form for one HugeGraph edge id, `E(id)`)."""
-        rows = self.raw.execute(_BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
-        return [EdgeRow._make(r) for r in rows]
+    def _edges_by_end_ids(self, ends: Iterable[tuple[Any, int, str, Any]]) -> list[EdgeRow]:
+        out: list[EdgeRow] = []
+        for out_id, label_id, sort_values, in_id in ends:
+            rows = self.raw.execute(_BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
+            out += map(EdgeRow._make, rows)
+        return out
 
-    def edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:
+    def _edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:
         return self._by_keys("edges", keys)
 
     def edges_scan(
@@ -511,3 +517,15 @@ class Elements:
     def edges_delete(self, keys: Iterable[int]) -> int:
         """Delete edges and their index entries; returns the number deleted."""
         return self._delete("edges", keys)
+
+
+_FINDERS: dict[Lookup, Callable[[Elements, Any], list[Any]]] = {
+    Lookup.VERTICES_BY_IDS: Elements._vertices_by_ids,
+    Lookup.VERTICES_BY_KEYS: Elements._vertices_by_keys,
+    Lookup.VERTEX_HEADS_BY_IDS: Elements._vertex_heads_by_ids,
+    Lookup.VERTEX_IDS_BY_KEYS: Elements._vertex_ids_by_keys,
+    Lookup.EDGES_BY_IDS: Elements._edges_by_ids,
+    Lookup.EDGES_BY_KEYS: Elements._edges_by_keys,
+    Lookup.EDGES_BY_PARTS: Elements._edges_by_parts,
+    Lookup.EDGES_BY_END_IDS: Elements._edges_by_end_ids,
+}

@@ -30,7 +30,7 @@ from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.steps.base import Step
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
-from storage import AdjacencyQuery, Project
+from storage import AdjacencyQuery, Lookup, Project
 
 from .steps import NO_LIMIT, EdgeStep, check_vertex_label, conditions, rule_matches
 
@@ -434,12 +434,12 @@ class KeyNodes(Nodes):
         missing = [k for k in keys if k not in kept]
         for start in range(0, len(missing), self.CHUNK):
             part = missing[start:start + self.CHUNK]
-            got = self.tx.elements.vertex_ids(part)
+            got = self.tx.elements.find(Lookup.VERTEX_IDS_BY_KEYS, part)
             if len(got) == len(part):
                 kept.update(zip(part, got, strict=True))
             else:  # a key without a vertex (left out): looked up one by one
                 for k in part:
-                    one = self.tx.elements.vertex_ids([k])
+                    one = self.tx.elements.find(Lookup.VERTEX_IDS_BY_KEYS, [k])
                     if one:
                         kept[k] = one[0]
         from_storage = idc.from_storage

@@ -43,7 +43,7 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import encode_edge_props, encode_vertex_values
-from storage import StoreConflict
+from storage import Lookup, StoreConflict
 
 # properties: (key, value[, cardinality, meta]) tuples, or a dict key -> value (a REST item)
 VertexSpec = tuple[Any, Any, Any]  # (label, id, properties)
@@ -134,7 +134,7 @@ class BatchWritesMixin(MutationsMixin):
         return vertices
 
     def _upsert_vertex_groups(self, groups: list[list[Any]], vertices: list[Vertex], rows: list[Any]) -> list[Vertex]:
-        existing = {r.id: r for r in self.tx.elements.vertices_by_ids([g[3] for g in groups if g[3] is not None])}
+        existing = {r.id: r for r in self.tx.elements.find(Lookup.VERTICES_BY_IDS, [g[3] for g in groups if g[3] is not None])}
         for vl, vid, _values, sid in groups:  # label checks first, in spec order
             row = existing.get(sid) if sid is not None else None
             if row is not None and row.label_id != vl.id:
@@ -201,7 +201,7 @@ class BatchWritesMixin(MutationsMixin):
                         keys[idc.to_storage(lid)] = lid
         if not keys:
             return {}
-        rows = self.tx.elements.vertex_heads_by_ids(list(keys))
+        rows = self.tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, list(keys))
         if not rows:
             return {}
         row_keys, sids, label_ids = zip(*rows, strict=True)
@@ -279,7 +279,7 @@ class BatchWritesMixin(MutationsMixin):
     def _upsert_edge_groups(self, glist: Sequence[PreparedEdge], rows: list[Any]) -> list[Edge]:
         # an edge's id is derived from its parts: look the batch up by them (layout v2 keeps
         # no index on HugeGraph edge ids)
-        existing = {r.id for r in self.tx.elements.edges_by_parts([(g[4].key, g[0].id, g[2], g[5].key) for g in glist])}
+        existing = {r.id for r in self.tx.elements.find(Lookup.EDGES_BY_PARTS, [(g[4].key, g[0].id, g[2], g[5].key) for g in glist])}
         fresh = [n for n, g in enumerate(glist) if g[1] not in existing]
         made: list[Any] = [None] * len(glist)
         new = self._finish_new_edges(

@@ -21,7 +21,7 @@ from gremlin_engine.structure.elements import Edge, Element, Vertex
 from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.tokens import Direction
-from storage import AdjacencyQuery, Project
+from storage import AdjacencyQuery, Lookup, Project
 
 PAGE = 1000
 
@@ -69,7 +69,7 @@ class ReadsMixin(ElementLoader):
         wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
         if wanted is None:
             return
-        rows = self.tx.elements.vertices_by_ids([idc.to_storage(wanted)])
+        rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [idc.to_storage(wanted)])
         if rows:
             yield self._vertex(rows[0])
 
@@ -84,7 +84,7 @@ class ReadsMixin(ElementLoader):
         wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
         if wanted is None:
             return ()
-        rows = self.tx.elements.vertices_by_ids([idc.to_storage(wanted)])
+        rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [idc.to_storage(wanted)])
         if not rows:
             return ()
         row = rows[0]
@@ -249,7 +249,7 @@ class ReadsMixin(ElementLoader):
         alternates = self._numeric_alternates(wanted) if self.schema.auto else {}
         keys.extend(idc.to_storage(a) for a in alternates.values())
         if q.kind == "vertex":
-            rows = self.tx.elements.vertices_by_ids(keys)
+            rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, keys)
         else:
             rows = edge_rows(self.tx, keys, self.schema.auto)
         make = self._vertex if q.kind == "vertex" else None
@@ -291,10 +291,10 @@ class ReadsMixin(ElementLoader):
         for start in range(0, len(ordered), PAGE):
             chunk = ordered[start:start + PAGE]
             if q.kind == "vertex":
-                rows = [r for r in self.tx.elements.vertices_by_keys(chunk) if allowed is None or r.label_id in allowed]
+                rows = [r for r in self.tx.elements.find(Lookup.VERTICES_BY_KEYS, chunk) if allowed is None or r.label_id in allowed]
                 batch: list[Any] = [self._vertex(r) for r in rows]
             else:
-                rows = [r for r in self.tx.elements.edges_by_keys(chunk) if allowed is None or r.label_id in allowed]
+                rows = [r for r in self.tx.elements.find(Lookup.EDGES_BY_KEYS, chunk) if allowed is None or r.label_id in allowed]
                 batch = self._edges_from_rows(rows)
             for el in sorted(batch, key=lambda x: x.key):
                 if self._matches(q, el):

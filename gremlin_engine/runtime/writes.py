@@ -31,7 +31,7 @@ from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import default_vp_id, encode_edge_props, encode_vertex_props
 from gremlin_engine.traversal.compare import equals
 from gremlin_engine.traversal.tokens import Cardinality, T
-from storage import StoreConflict
+from storage import Lookup, StoreConflict
 
 DEFAULT_VERTEX_LABEL = "vertex"
 DEFAULT_EDGE_LABEL = "edge"
@@ -331,7 +331,7 @@ class WritesMixin(ReadsMixin):
             try:
                 v.key = self.tx.elements.vertex_insert(idc.to_storage(vid), label_id, text)
             except StoreConflict:
-                rows = self.tx.elements.vertices_by_ids([idc.to_storage(vid)])
+                rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [idc.to_storage(vid)])
                 if not rows:
                     raise
                 if not upsert:

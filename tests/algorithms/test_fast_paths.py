@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from storage import AdjacencyQuery, Project
+from storage import AdjacencyQuery, Lookup, Project
 from tests.algorithms.conftest import load_edges, run_step
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -51,7 +51,7 @@ def test_edges_joining_is_the_first_adjacent_edge(registry: Any, gr: Any, direct
     g = build(registry, f"j{next(_count)}", n, edges)
     with g.store.read() as tx:
         lids = None if labels is None else [g.schema.edge_label(x).id for x in labels if g.schema.edge_label(x)]
-        keys = [r.key for r in tx.elements.vertices_by_ids(list(range(n)))]
+        keys = [r.key for r in tx.elements.find(Lookup.VERTICES_BY_IDS, list(range(n)))]
         first: dict[tuple[int, int], Any] = {}
         for k in keys:
             for row in tx.adjacency.read(AdjacencyQuery(direction, lids, None, Project.EDGES), [k]):
@@ -73,7 +73,7 @@ def test_adjacent_targets_is_the_multiset_of_adjacent_keys(registry: Any, gr: An
     g = build(registry, f"t{next(_count)}", n, edges)
     with g.store.read() as tx:
         lids = None if labels is None else [g.schema.edge_label(x).id for x in labels if g.schema.edge_label(x)]
-        keys = [r.key for r in tx.elements.vertices_by_ids(list(range(n)))]
+        keys = [r.key for r in tx.elements.find(Lookup.VERTICES_BY_IDS, list(range(n)))]
         want = Counter(to for _, to in tx.adjacency.read(AdjacencyQuery(direction, lids, lim, Project.PAIRS), keys))
         assert Counter(tx.adjacency.read(AdjacencyQuery(direction, lids, lim, Project.TARGETS), keys)) == want
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from storage import MissingEndpoint, StoreConflict, open_store
+from storage import Lookup, MissingEndpoint, StoreConflict, open_store
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ def test_vertex_batches_undo_a_taken_id(tmp_path: Path) -> None:
                 assert tx.raw.execute("SELECT * FROM vertices ORDER BY key").fetchall() == before
             assert tx.index.index_eq(5, ["x"]) == [1]
             assert tx.elements.vertices_insert([(None, 1, "{}"), ("g", 1, "{}")]) == [5, 6]  # the keys were not used up
-            assert [r.id for r in tx.elements.vertices_by_keys([5])] == [5]
+            assert [r.id for r in tx.elements.find(Lookup.VERTICES_BY_KEYS, [5])] == [5]
     finally:
         st.close()
 

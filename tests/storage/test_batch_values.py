@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from storage import Store, StoreConflict, StoreError
+from storage import Lookup, Store, StoreConflict, StoreError
 from storage.tx_base import ROW_BUCKETS, ROWS_MAX, _chunks
 
 SIZES = [2, 3, 5, 100, ROWS_MAX - 1, ROWS_MAX, ROWS_MAX + 1, 2 * ROWS_MAX + 3]  # padded: 5, 100, 511, +1, +3
@@ -41,7 +41,7 @@ def test_vertex_batch_of_any_size_writes_every_row(store: Store, n: int) -> None
         keys = _vertices(tx, n)
     assert keys == list(range(keys[0], keys[0] + n))
     with store.read() as tx:
-        rows = tx.elements.vertices_by_keys(keys)
+        rows = tx.elements.find(Lookup.VERTICES_BY_KEYS, keys)
     assert [(r.key, r.id, r.label_id, r.props) for r in rows] == [
         (k, f"v{i}", 1, f'{{"i":{i}}}') for i, k in enumerate(keys)
     ]
@@ -164,7 +164,7 @@ def test_a_batch_is_one_insert_statement(store: Store) -> None:
             vk = _vertices(tx, 500)
             vertices = list(seen)
             seen.clear()
-            heads = tx.elements.vertex_heads_by_ids([f"v{i}" for i in range(500)])
+            heads = tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, [f"v{i}" for i in range(500)])
             tx.elements.edges_insert([(f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(499)], unique_parts=True)
             edges = list(seen)
             seen.clear()

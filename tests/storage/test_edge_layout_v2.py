@@ -12,6 +12,7 @@ from storage import (
     STORE_VERSION,
     AdjacencyQuery,
     EdgeRow,
+    Lookup,
     MissingEndpoint,
     Project,
     StoreConflict,
@@ -31,18 +32,18 @@ def test_parts_identified_edges(store) -> None:
         e1, e2 = tx.elements.edges_insert([("Sa>1>1>>Sb", 1, a, b, "", "p1"), ("Sa>1>1>x>Sc", 1, a, c, "x", None)],
                                  unique_parts=True)
         e3 = tx.elements.edge_insert("Sb>2>2>>Sa", 2, b, a, "", "p3", unique_parts=True)
-        assert tx.elements.edges_by_parts([(b, 2, "", a), (a, 1, "", b), (a, 1, "x", c), (a, 1, "", b), (a, 1, "", c)]) == [
+        assert tx.elements.find(Lookup.EDGES_BY_PARTS, [(b, 2, "", a), (a, 1, "", b), (a, 1, "x", c), (a, 1, "", b), (a, 1, "", c)]) == [
             EdgeRow(e3, "Sb>2>2>>Sa", 2, b, a, "", "p3"),
             EdgeRow(e1, "Sa>1>1>>Sb", 1, a, b, "", "p1"),
             EdgeRow(e2, "Sa>1>1>x>Sc", 1, a, c, "x", None),
         ]
-        assert [r.key for r in tx.elements.edges_by_parts([(a, 1, "x", c)])] == [e2]
-        assert tx.elements.edges_by_end_ids("a", 1, "x", "c") == [EdgeRow(e2, "Sa>1>1>x>Sc", 1, a, c, "x", None)]
-        assert tx.elements.edges_by_end_ids("a", 1, "", "c") == [] and tx.elements.edges_by_end_ids("zz", 1, "x", "c") == []
-        assert tx.elements.edges_by_parts([(a, 2, "", b)]) == [] and tx.elements.edges_by_parts([]) == []
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_PARTS, [(a, 1, "x", c)])] == [e2]
+        assert tx.elements.find(Lookup.EDGES_BY_END_IDS, [("a", 1, "x", "c")]) == [EdgeRow(e2, "Sa>1>1>x>Sc", 1, a, c, "x", None)]
+        assert tx.elements.find(Lookup.EDGES_BY_END_IDS, [("a", 1, "", "c")]) == [] and tx.elements.find(Lookup.EDGES_BY_END_IDS, [("zz", 1, "x", "c")]) == []
+        assert tx.elements.find(Lookup.EDGES_BY_PARTS, [(a, 2, "", b)]) == [] and tx.elements.find(Lookup.EDGES_BY_PARTS, []) == []
         # not id-identified: the partial id index does not hold them
-        assert tx.elements.edges_by_ids(["Sa>1>1>>Sb", "Sb>2>2>>Sa"]) == []
-        assert [r.key for r in tx.elements.edges_by_keys([e3, e1])] == [e3, e1]
+        assert tx.elements.find(Lookup.EDGES_BY_IDS, ["Sa>1>1>>Sb", "Sb>2>2>>Sa"]) == []
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_KEYS, [e3, e1])] == [e3, e1]
         # the same parts again: a conflict, and the batch leaves nothing behind
         with pytest.raises(StoreConflict):
             tx.elements.edge_insert("Sa>1>1>>Sb", 1, a, b, "", None, unique_parts=True)
@@ -61,15 +62,15 @@ def test_id_identified_edges_allow_parallels_in_insertion_order(store) -> None:
         k0 = tx.elements.edge_insert("h", 1, a, c, "", None, unique_parts=True)
         with pytest.raises(StoreConflict):
             tx.elements.edge_insert("y", 2, b, c)
-        assert [r.key for r in tx.elements.edges_by_ids(["y", k3, "x", "h"])] == [k2, k3, k1]
-        assert tx.elements.edges_by_ids([k3])[0].id == k3
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_IDS, ["y", k3, "x", "h"])] == [k2, k3, k1]
+        assert tx.elements.find(Lookup.EDGES_BY_IDS, [k3])[0].id == k3
         assert [r.key for r in tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), [a])] == [k1, k2, k3, k0]
         assert [r.key for r in tx.adjacency.read(AdjacencyQuery("in", None, None, Project.EDGES), [b])] == [k1, k2, k3]
         assert [r.key for r in tx.adjacency.read(AdjacencyQuery("out", None, 2, Project.EDGES), [a])] == [k1, k2]
         assert tx.adjacency.read(AdjacencyQuery("both", None, None, Project.PAIRS), [a, b]) == [(a, b)] * 3 + [(a, c)] + [(b, a)] * 3
         assert tx.adjacency.joining(AdjacencyQuery("out", None), [(a, b)])[(a, b)].key == k1
         # parts lookup sees id-identified edges too (in insertion order), for v1 rows
-        assert [r.key for r in tx.elements.edges_by_parts([(a, 1, "", b)])] == [k1, k2, k3]
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_PARTS, [(a, 1, "", b)])] == [k1, k2, k3]
 
 
 def test_vertex_delete_cascades_to_both_kinds_and_their_index_entries(store) -> None:
@@ -142,7 +143,7 @@ def _snapshot(tx) -> dict[str, object]:
         "limited": tx.adjacency.read(AdjacencyQuery("out", None, 1, Project.EDGES), keys),
         "labels": tx.adjacency.read(AdjacencyQuery("out", [2, 3], None, Project.EDGES), keys),
         "joining": tx.adjacency.joining(AdjacencyQuery("out", None), [(1, 2), (2, 3), (3, 1)]),
-        "ids": tx.elements.edges_by_ids([row[1] for row in V1_EDGES] + ["gone"]),
+        "ids": tx.elements.find(Lookup.EDGES_BY_IDS, [row[1] for row in V1_EDGES] + ["gone"]),
         "index": (tx.index.index_eq(7, [1, 2]), tx.index.index_eq(8, ["x", "y"])),
         "counts": (tx.elements.edge_count(), tx.elements.edge_count([2]), tx.adjacency.read(AdjacencyQuery("both", None, None, Project.COUNTS), keys)),
     }
@@ -186,7 +187,7 @@ def test_v1_store_is_upgraded_on_open_and_answers_the_same(tmp_path: Path) -> No
     assert by_key[5].id == b"\x01\x02"
     # v1 rows are found by their parts as well (a strict graph looks its edges up that way)
     with s.read() as tx:
-        assert [r.key for r in tx.elements.edges_by_parts([(1, 1, "", 2), (2, 2, "", 3), (1, 1, "1", 2)])] == [1, 3, 4, 9]
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_PARTS, [(1, 1, "", 2), (2, 2, "", 3), (1, 1, "1", 2)])] == [1, 3, 4, 9]
     with s.write() as tx:
         # a HugeGraph-mode insert may not repeat a v1 row's parts ...
         with pytest.raises(StoreConflict):

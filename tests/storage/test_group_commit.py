@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import open_store
+from storage import Lookup, open_store
 
 WRITERS = 4
 BLOCKS = 60
@@ -20,7 +20,7 @@ def _other_store_sees(path: Path, vid: str) -> bool:
     other = open_store(path)
     try:
         with other.read() as tx:
-            return bool(tx.elements.vertices_by_ids([vid]))
+            return bool(tx.elements.find(Lookup.VERTICES_BY_IDS, [vid]))
     finally:
         other.close()
 
@@ -46,7 +46,7 @@ def test_concurrent_writes_are_committed_when_they_return_and_failures_undo_only
                     continue
                 # returned: committed, so a reader on its own connection sees it now
                 with store.read() as tx:
-                    if not tx.elements.vertices_by_ids([vid]):
+                    if not tx.elements.find(Lookup.VERTICES_BY_IDS, [vid]):
                         unseen.append(vid)
         except BaseException as exc:
             errors.append(exc)

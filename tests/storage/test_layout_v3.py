@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from storage import STORE_VERSION, AdjacencyQuery, MissingEndpoint, Project, StoreConflict, open_store
+from storage import STORE_VERSION, AdjacencyQuery, Lookup, MissingEndpoint, Project, StoreConflict, open_store
 from storage.adjacency_sql import TIE
 from storage.tables import IN_SIDE_IDS
 from tests.storage.past_layouts import V2_DDL
@@ -121,9 +121,9 @@ def test_v2_store_is_upgraded_and_answers_the_same(tmp_path: Path) -> None:
         # the indexes are the ones a fresh store builds
         assert _layout(tx) == _fresh_layout(tmp_path)
         assert tx.raw.execute("PRAGMA integrity_check(edges)").fetchall() == [("ok",)]
-        assert [r.key for r in tx.elements.edges_by_ids(["p1", "p2", 99, b"e\x00"])] == [4, 5, 8, 9]
-        assert [r.key for r in tx.elements.edges_by_parts([(1, 1, "a", 3), (1, 2, "", 4)])] == [3, 4, 5]
-        assert [r.key for r in tx.elements.edges_by_end_ids(1, 1, "b", b"1")] == [2]
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_IDS, ["p1", "p2", 99, b"e\x00"])] == [4, 5, 8, 9]
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_PARTS, [(1, 1, "a", 3), (1, 2, "", 4)])] == [3, 4, 5]
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_END_IDS, [(1, 1, "b", b"1")])] == [2]
     s.close()
     s2 = open_store(path)
     s2.check_ready()  # already current: nothing to do
@@ -198,7 +198,7 @@ def test_every_insert_path_fills_the_end_ids(v3: Any) -> None:
     with v3.write() as tx:
         one = tx.elements.edge_insert("x1", 2, 2, 3)  # ends not looked up: the check reads their ids
         batch = tx.elements.edges_insert([("x2", 2, 3, 2, "", None), (None, 1, 5, 5, None, "{}")])
-        heads = {k: i for k, i, _ in tx.elements.vertex_heads_by_ids(["1", b"1", 7])}
+        heads = {k: i for k, i, _ in tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, ["1", b"1", 7])}
         assert heads == {2: "1", 3: b"1", 5: 7}
         fast = tx.elements.edges_insert([("x4", 1, 2, 3, "s", None), ("x5", 1, 3, 5, "", None)], unique_parts=True)
         single = tx.elements.edges_insert([("x6", 1, 5, 2, "", None)], unique_parts=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from storage import AdjacencyQuery, Project, Store, open_store, tables
+from storage import AdjacencyQuery, Lookup, Project, Store, open_store, tables
 
 
 @pytest.fixture(scope="module")
@@ -85,19 +85,19 @@ def test_adjacent_keys_is_index_only(big_store) -> None:
 
 
 def test_id_and_key_lookups(big_store) -> None:
-    assert_indexed(plans_of(big_store, lambda tx: tx.elements.vertices_by_ids(["v1", "v2", "v9"])),
+    assert_indexed(plans_of(big_store, lambda tx: tx.elements.find(Lookup.VERTICES_BY_IDS, ["v1", "v2", "v9"])),
                    "SEARCH vertices USING INDEX sqlite_autoindex_vertices_1 (id=?)")
-    assert_indexed(plans_of(big_store, lambda tx: tx.elements.edges_by_ids([1, 2])),
+    assert_indexed(plans_of(big_store, lambda tx: tx.elements.find(Lookup.EDGES_BY_IDS, [1, 2])),
                    "SEARCH edges USING INDEX ix_edges_id (id=?)")
-    assert_indexed(plans_of(big_store, lambda tx: tx.elements.edges_by_ids([7])), "SEARCH edges USING INDEX ix_edges_id (id=?)")
+    assert_indexed(plans_of(big_store, lambda tx: tx.elements.find(Lookup.EDGES_BY_IDS, [7])), "SEARCH edges USING INDEX ix_edges_id (id=?)")
     parts = "SEARCH e USING INDEX ix_edges_out (out_key=? AND label_id=? AND sort_values=? AND in_key=?)"
-    assert_indexed(plans_of(big_store, lambda tx: tx.elements.edges_by_parts([(1, 9, "", 2), (3, 1, "1", 22)])), parts)
-    assert_indexed(plans_of(big_store, lambda tx: tx.elements.edges_by_parts([(1, 9, "", 2)])), parts.replace(" e ", " edges "))
-    assert_indexed(plans_of(big_store, lambda tx: tx.elements.edges_by_end_ids("v1", 9, "", "v2")),
+    assert_indexed(plans_of(big_store, lambda tx: tx.elements.find(Lookup.EDGES_BY_PARTS, [(1, 9, "", 2), (3, 1, "1", 22)])), parts)
+    assert_indexed(plans_of(big_store, lambda tx: tx.elements.find(Lookup.EDGES_BY_PARTS, [(1, 9, "", 2)])), parts.replace(" e ", " edges "))
+    assert_indexed(plans_of(big_store, lambda tx: tx.elements.find(Lookup.EDGES_BY_END_IDS, [("v1", 9, "", "v2")])),
                    "SEARCH o USING COVERING INDEX sqlite_autoindex_vertices_1 (id=?)",
                    "SEARCH i USING COVERING INDEX sqlite_autoindex_vertices_1 (id=?)", parts)
-    assert_indexed(plans_of(big_store, lambda tx: tx.elements.vertices_by_keys([5, 1])), "USING INTEGER PRIMARY KEY")
-    assert_indexed(plans_of(big_store, lambda tx: tx.elements.edges_by_keys([5, 1])), "USING INTEGER PRIMARY KEY")
+    assert_indexed(plans_of(big_store, lambda tx: tx.elements.find(Lookup.VERTICES_BY_KEYS, [5, 1])), "USING INTEGER PRIMARY KEY")
+    assert_indexed(plans_of(big_store, lambda tx: tx.elements.find(Lookup.EDGES_BY_KEYS, [5, 1])), "USING INTEGER PRIMARY KEY")
 
 
 def test_label_counts_and_scans(big_store) -> None:

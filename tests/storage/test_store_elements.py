@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from storage import EdgeRow, MissingEndpoint, StoreConflict, VertexRow
+from storage import EdgeRow, Lookup, MissingEndpoint, StoreConflict, VertexRow
 
 
 def test_vertex_crud(store) -> None:
     with store.write() as tx:
         k = tx.elements.vertex_insert("marko", 1, '{"age":29}')
-        assert tx.elements.vertices_by_keys([k]) == [VertexRow(k, "marko", 1, '{"age":29}')]
+        assert tx.elements.find(Lookup.VERTICES_BY_KEYS, [k]) == [VertexRow(k, "marko", 1, '{"age":29}')]
         assert tx.elements.vertex_update(k, props='{"age":30}') is True
         assert tx.elements.vertex_update(k, label_id=2) is True
         assert tx.elements.vertex_update(k) is True
         assert tx.elements.vertex_update(999) is False
     with store.read() as tx:
-        assert tx.elements.vertices_by_ids(["marko"]) == [VertexRow(k, "marko", 2, '{"age":30}')]
+        assert tx.elements.find(Lookup.VERTICES_BY_IDS, ["marko"]) == [VertexRow(k, "marko", 2, '{"age":30}')]
     with store.write() as tx:
         assert tx.elements.vertices_delete([k, 12345]) == 1
-        assert tx.elements.vertices_by_keys([k]) == []
+        assert tx.elements.find(Lookup.VERTICES_BY_KEYS, [k]) == []
         assert tx.elements.vertices_delete([]) == 0
 
 
@@ -27,7 +27,7 @@ def test_ids_of_different_types_are_distinct(store) -> None:
     with store.write() as tx:
         keys = tx.elements.vertices_insert([(1, 1, "int"), ("1", 1, "str"), (b"1", 1, "bytes"), (2**62, 1, "big")])
     with store.read() as tx:
-        rows = tx.elements.vertices_by_ids([b"1", "1", 1, 2**62])
+        rows = tx.elements.find(Lookup.VERTICES_BY_IDS, [b"1", "1", 1, 2**62])
         assert [r.props for r in rows] == ["bytes", "str", "int", "big"]
         assert [type(r.id) for r in rows] == [bytes, str, int, int]
         assert [r.key for r in rows] == [keys[2], keys[1], keys[0], keys[3]]
@@ -37,10 +37,10 @@ def test_lookup_order_dedupes_and_skips_unknown(store) -> None:
     with store.write() as tx:
         a, b, c = tx.elements.vertices_insert([("a", 1, None), ("b", 1, None), ("c", 1, None)])
     with store.read() as tx:
-        assert [r.id for r in tx.elements.vertices_by_ids(["c", "x", "a", "c", "b"])] == ["c", "a", "b"]
-        assert [r.key for r in tx.elements.vertices_by_keys([c, 999, a, c])] == [c, a]
-        assert tx.elements.vertices_by_ids([]) == []
-        assert tx.elements.vertices_by_keys([]) == []
+        assert [r.id for r in tx.elements.find(Lookup.VERTICES_BY_IDS, ["c", "x", "a", "c", "b"])] == ["c", "a", "b"]
+        assert [r.key for r in tx.elements.find(Lookup.VERTICES_BY_KEYS, [c, 999, a, c])] == [c, a]
+        assert tx.elements.find(Lookup.VERTICES_BY_IDS, []) == []
+        assert tx.elements.find(Lookup.VERTICES_BY_KEYS, []) == []
 
 
 def test_large_id_batches_cross_chunks(store) -> None:
@@ -49,9 +49,9 @@ def test_large_id_batches_cross_chunks(store) -> None:
         keys = tx.elements.vertices_insert([(i, 1, None) for i in ids])
     with store.read() as tx:
         wanted = list(reversed(ids)) + ["missing"]
-        rows = tx.elements.vertices_by_ids(wanted)
+        rows = tx.elements.find(Lookup.VERTICES_BY_IDS, wanted)
         assert [r.id for r in rows] == list(reversed(ids))
-        assert [r.key for r in tx.elements.vertices_by_keys(list(reversed(keys)))] == list(reversed(keys))
+        assert [r.key for r in tx.elements.find(Lookup.VERTICES_BY_KEYS, list(reversed(keys)))] == list(reversed(keys))
 
 
 def test_id_none_means_id_equals_key(store) -> None:
@@ -60,8 +60,8 @@ def test_id_none_means_id_equals_key(store) -> None:
         k2, k3 = tx.elements.vertices_insert([(None, 1, None), ("named", 1, None)])
         e = tx.elements.edge_insert(None, 5, k1, k2)
     with store.read() as tx:
-        assert [(r.key, r.id) for r in tx.elements.vertices_by_keys([k1, k2, k3])] == [(k1, k1), (k2, k2), (k3, "named")]
-        assert tx.elements.edges_by_keys([e])[0].id == e
+        assert [(r.key, r.id) for r in tx.elements.find(Lookup.VERTICES_BY_KEYS, [k1, k2, k3])] == [(k1, k1), (k2, k2), (k3, "named")]
+        assert tx.elements.find(Lookup.EDGES_BY_KEYS, [e])[0].id == e
 
 
 def test_duplicate_vertex_id_conflicts_and_batch_is_atomic(store) -> None:
@@ -72,7 +72,7 @@ def test_duplicate_vertex_id_conflicts_and_batch_is_atomic(store) -> None:
         with pytest.raises(StoreConflict):
             tx.elements.vertices_insert([("b", 1, None), ("c", 1, None), ("a", 1, None)])
         # the failed batch left nothing behind, the transaction goes on
-        assert tx.elements.vertices_by_ids(["b", "c"]) == []
+        assert tx.elements.find(Lookup.VERTICES_BY_IDS, ["b", "c"]) == []
         assert tx.elements.vertex_count() == 1
 
 
@@ -108,21 +108,21 @@ def test_vertices_update_batch(store) -> None:
         a, b = tx.elements.vertices_insert([("a", 1, "x"), ("b", 1, "y")])
         tx.elements.vertices_update([(a, "X"), (b, "Y")])
     with store.read() as tx:
-        assert [r.props for r in tx.elements.vertices_by_keys([a, b])] == ["X", "Y"]
+        assert [r.props for r in tx.elements.find(Lookup.VERTICES_BY_KEYS, [a, b])] == ["X", "Y"]
 
 
 def test_edge_crud(store) -> None:
     with store.write() as tx:
         a, b = tx.elements.vertices_insert([("a", 1, None), ("b", 1, None)])
         e = tx.elements.edge_insert("a>knows>b", 7, a, b, "2020", '{"w":1}')
-        assert tx.elements.edges_by_ids(["a>knows>b"]) == [EdgeRow(e, "a>knows>b", 7, a, b, "2020", '{"w":1}')]
+        assert tx.elements.find(Lookup.EDGES_BY_IDS, ["a>knows>b"]) == [EdgeRow(e, "a>knows>b", 7, a, b, "2020", '{"w":1}')]
         assert tx.elements.edge_update(e, '{"w":2}') is True
         assert tx.elements.edge_update(999, "x") is False
         e2, e3 = tx.elements.edges_insert([("e2", 8, b, a, "", None), ("e3", 7, b, b, None, None)])
         tx.elements.edges_update([(e2, "p2")])
     with store.read() as tx:
-        assert [r.props for r in tx.elements.edges_by_keys([e, e2])] == ['{"w":2}', "p2"]
-        assert tx.elements.edges_by_keys([e3])[0].sort_values == ""
+        assert [r.props for r in tx.elements.find(Lookup.EDGES_BY_KEYS, [e, e2])] == ['{"w":2}', "p2"]
+        assert tx.elements.find(Lookup.EDGES_BY_KEYS, [e3])[0].sort_values == ""
         assert [r.key for r in tx.elements.edges_scan()] == [e, e2, e3]
         assert [r.key for r in tx.elements.edges_scan(label_ids=[7])] == [e, e3]
         assert [r.key for r in tx.elements.edges_scan(after_key=e, limit=1)] == [e2]
@@ -154,4 +154,4 @@ def test_vertex_delete_cascades_to_edges(store) -> None:
         tx.elements.vertices_delete([a])
     with store.read() as tx:
         assert [r.id for r in tx.elements.edges_scan()] == ["bc"]
-        assert tx.elements.edges_by_ids(["ab", "ca", "aa"]) == []
+        assert tx.elements.find(Lookup.EDGES_BY_IDS, ["ab", "ca", "aa"]) == []
