@@ -246,7 +246,7 @@ class Walker:
         """How a BFS over `step` should hold its vertices: as storage keys when the runtime's
         index-only adjacency can answer the step (no property rules), else as `Vertex`es."""
         tx = getattr(self.store, "tx", None)
-        if (not step.edge_rules and not step.vertex_rules and tx is not None and hasattr(tx, "adjacent_keys")
+        if (not step.edge_rules and not step.vertex_rules and tx is not None and hasattr(tx, "adjacency")
                 and hasattr(self.schema, "edge_label_ids")):
             return KeyNodes(self, tx)
         return VertexNodes(self)
