@@ -66,6 +66,15 @@ GROUP_POLL_S = 0.05
 #: writer continuing the group might need the other store's lock (a script writing two graphs)
 _held = threading.local()
 
+
+def _writes_held() -> list[int]:
+    """The calling thread's count of open write transactions (a one-item list, so a scope
+    keeps the count of the thread that opened it even if another thread ends it)."""
+    count: list[int] | None = getattr(_held, "count", None)
+    if count is None:
+        count = _held.count = [0]
+    return count
+
 Pair = tuple[Any, sqlite3.Connection]
 """(SQLAlchemy connection, the driver connection under it): one database connection."""
 
@@ -387,7 +396,7 @@ class _Scope:
     """One transaction's `with` block (a class, not a generator: it runs on every call,
     and two nested generator context managers cost several microseconds)."""
 
-    __slots__ = ("store", "begin", "readonly", "nested", "locked", "pair")
+    __slots__ = ("store", "begin", "readonly", "nested", "locked", "pair", "held")
 
     def __init__(self, store: Store, begin: str, readonly: bool) -> None:
         self.store = store
@@ -412,7 +421,8 @@ class _Scope:
             store._writer.acquire(wait=not self.readonly)
             self.locked = True
             if not self.readonly:
-                _held.writes = getattr(_held, "writes", 0) + 1
+                self.held = _writes_held()
+                self.held[0] += 1
         try:
             pair = self.pair = store._writer.checkout() if on_writer else store._readers.checkout()
             try:
@@ -491,7 +501,7 @@ class _Scope:
                 raw.execute("ROLLBACK TO hl_member")
                 raw.execute("RELEASE hl_member")
             if group is not None:
-                if writer.waiting and group.members < GROUP_MAX and not store._closed and _held.writes == 1:
+                if writer.waiting and group.members < GROUP_MAX and not store._closed and self.held[0] == 1:
                     writer.group = group
                     handed = True
                 else:
@@ -531,5 +541,5 @@ class _Scope:
         if self.locked:
             self.locked = False
             if not self.readonly:
-                _held.writes -= 1
+                self.held[0] -= 1
             self.store._writer.lock.release()
