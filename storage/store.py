@@ -36,7 +36,6 @@ task manager's workers (`/jobs/gremlin` runs beside requests).
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -55,25 +54,6 @@ MEMORY_NAMES = (None, "", ":memory:")
 
 #: idle read connections a file store keeps between transactions
 IDLE_CONNECTIONS = 8
-
-#: most write transactions one commit holds (group commit, `_Writer`); 1 turns it off
-GROUP_MAX = max(1, int(os.environ.get("HUGELITE_GROUP_COMMIT_MAX", "8")))
-#: how often a writer waiting for its group's commit checks that someone will commit it
-GROUP_POLL_S = 0.05
-
-#: per thread, how many write transactions (of any store) it holds: a block hands its
-#: group on only when it holds no other, since it then waits for that group's commit and a
-#: writer continuing the group might need the other store's lock (a script writing two graphs)
-_held = threading.local()
-
-
-def _writes_held() -> list[int]:
-    """The calling thread's count of open write transactions (a one-item list, so a scope
-    keeps the count of the thread that opened it even if another thread ends it)."""
-    count: list[int] | None = getattr(_held, "count", None)
-    if count is None:
-        count = _held.count = [0]
-    return count
 
 Pair = tuple[Any, sqlite3.Connection]
 """(SQLAlchemy connection, the driver connection under it): one database connection."""
@@ -121,77 +101,21 @@ class _Connections:
         return True
 
 
-class _Group:
-    """One open write transaction shared by several `write()` blocks (group commit): how
-    many have finished in it, and its outcome once committed."""
-
-    __slots__ = ("members", "done", "error")
-
-    def __init__(self) -> None:
-        self.members = 0
-        self.done = threading.Event()
-        self.error: StoreError | None = None
-
-
 class _Writer:
     """The one writer: a lock and the connection every write transaction of the store runs
-    on (a memory store's only connection, which its reads share under the same lock).
-
-    Group commit (file stores): a write that ends while other writers wait for the lock
-    does not commit; it leaves the transaction open (`group`) and the next writer
-    continues it inside a savepoint of its own (``hl_member``), so that writer's error
-    rolls back its part only. The writer that finds nobody waiting, or the group full
-    (`GROUP_MAX`), commits for all; each member returns only once that commit is done (or
-    raises `StoreError` if it failed), so a returned write is as durable as before.
-    Concurrent REST batches thus share one commit, which writes each index page they all
-    dirtied once."""
+    on (a memory store's only connection, which its reads share under the same lock)."""
 
     def __init__(self, connections: _Connections, lock: threading.Lock | threading.RLock, wait_s: float) -> None:
         self.connections = connections
         self.lock = lock
         self.wait_s = wait_s
         self.pair: Pair | None = None
-        #: the open transaction handed from one write block to the next, when grouping
-        self.group: _Group | None = None
-        self.waiting = 0
-        self._count = threading.Lock()
 
     def acquire(self, wait: bool) -> None:
         if not wait:
             self.lock.acquire()
-            return
-        with self._count:
-            self.waiting += 1
-        try:
-            if not self.lock.acquire(timeout=self.wait_s):
-                raise StoreBusy(f"store at {self.connections.display_path}: no write lock after {self.wait_s:g}s")
-        finally:
-            with self._count:
-                self.waiting -= 1
-
-    def commit(self, group: _Group, raw: sqlite3.Connection) -> None:
-        """Commit the open transaction for every member of `group` (the lock is held)."""
-        self.group = None
-        try:
-            raw.execute("COMMIT")
-        except sqlite3.Error as err:
-            _end(raw, "ROLLBACK")
-            group.error = StoreError(f"store at {self.connections.display_path}: commit failed: {err}")
-        group.done.set()
-
-    def wait_for(self, group: _Group) -> None:
-        """Wait until `group` is committed. Whoever holds the lock next continues or commits
-        it; should the lock fall free with the group still open (the next writer gave up
-        waiting), this member takes the lock and commits it."""
-        while not group.done.wait(GROUP_POLL_S):
-            if self.lock.acquire(blocking=False):
-                try:
-                    if self.group is group and self.pair is not None:
-                        self.commit(group, self.pair[1])
-                finally:
-                    self.lock.release()
-        if group.error is not None:
-            raise group.error
+        elif not self.lock.acquire(timeout=self.wait_s):
+            raise StoreBusy(f"store at {self.connections.display_path}: no write lock after {self.wait_s:g}s")
 
     def checkout(self) -> Pair:
         """The writer's connection (the lock is held)."""
@@ -358,10 +282,7 @@ class Store:
             self._closed = True
             self._readers.close()
             with self._writer.lock:
-                writer = self._writer
-                if writer.group is not None and writer.pair is not None:
-                    writer.commit(writer.group, writer.pair[1])
-                writer.close()
+                self._writer.close()
             self.engine.dispose()
 
     @property
@@ -396,7 +317,7 @@ class _Scope:
     """One transaction's `with` block (a class, not a generator: it runs on every call,
     and two nested generator context managers cost several microseconds)."""
 
-    __slots__ = ("store", "begin", "readonly", "nested", "locked", "pair", "held")
+    __slots__ = ("store", "begin", "readonly", "nested", "locked", "pair")
 
     def __init__(self, store: Store, begin: str, readonly: bool) -> None:
         self.store = store
@@ -420,20 +341,12 @@ class _Scope:
         if on_writer:
             store._writer.acquire(wait=not self.readonly)
             self.locked = True
-            if not self.readonly:
-                self.held = _writes_held()
-                self.held[0] += 1
         try:
             pair = self.pair = store._writer.checkout() if on_writer else store._readers.checkout()
             try:
-                pair[1].execute(self.begin if store._writer.group is None or self.readonly else "SAVEPOINT hl_member")
+                pair[1].execute(self.begin)
             except sqlite3.Error as exc:
                 _end(pair[1], "ROLLBACK")
-                group = store._writer.group if on_writer else None
-                if group is not None:  # the open group went with that ROLLBACK
-                    store._writer.group = None
-                    group.error = StoreError(f"store at {store.display_path}: {exc}")
-                    group.done.set()
                 self._checkin()
                 raise StoreError(f"store at {store.display_path}: {self.begin} failed: {exc}") from exc
         except BaseException:
@@ -454,8 +367,6 @@ class _Scope:
             _end(raw, "ROLLBACK")
             store._readers.checkin(self.pair, store._closed)
             return
-        if not self.readonly and not store.memory:
-            return self._end_write(exc)
         try:
             store._local.tx = None
             if exc is not None:
@@ -479,57 +390,6 @@ class _Scope:
             finally:
                 self._release()
 
-    def _end_write(self, exc: BaseException | None) -> None:
-        """End a file store's write block: join it to the open group and hand the group on
-        when writers wait, else commit the group (`_Writer`); on error undo this block only."""
-        store, writer, raw = self.store, self.store._writer, self.pair[1]
-        store._local.tx = None
-        group = writer.group  # the transaction this block continued, None if it began it
-        member = False
-        handed = False
-        try:
-            if exc is None:
-                if group is None:
-                    group = _Group()
-                else:
-                    raw.execute("RELEASE hl_member")
-                group.members += 1
-                member = True
-            elif group is None:
-                _end(raw, "ROLLBACK")
-            else:
-                raw.execute("ROLLBACK TO hl_member")
-                raw.execute("RELEASE hl_member")
-            if group is not None:
-                if writer.waiting and group.members < GROUP_MAX and not store._closed and self.held[0] == 1:
-                    writer.group = group
-                    handed = True
-                else:
-                    writer.commit(group, raw)
-        except sqlite3.Error as err:  # the savepoint could not be released or undone
-            _end(raw, "ROLLBACK")
-            if group is not None:
-                group.error = StoreError(f"store at {store.display_path}: {err}")
-                writer.group = None
-                group.done.set()
-            if exc is None:
-                raise group.error if group is not None and group.error is not None else StoreError(str(err)) from err
-        finally:
-            if not handed:
-                _end(raw, "ROLLBACK")  # never keep a connection inside a transaction
-                self._checkin()
-            self._release()
-        if exc is not None:
-            if isinstance(exc, sqlite3.Error | DBAPIError):
-                orig = getattr(exc, "orig", exc)
-                raise StoreError(f"store at {store.display_path}: {orig}") from exc
-            return
-        if member and group is not None:
-            if handed:
-                writer.wait_for(group)
-            elif group.error is not None:
-                raise group.error
-
     def _checkin(self) -> None:
         store = self.store
         if self.locked:
@@ -540,6 +400,4 @@ class _Scope:
     def _release(self) -> None:
         if self.locked:
             self.locked = False
-            if not self.readonly:
-                self.held[0] -= 1
             self.store._writer.lock.release()

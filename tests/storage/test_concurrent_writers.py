@@ -1,6 +1,6 @@
-"""Concurrent writers of one file store (group commit, `storage/store.py`): a write block that
-returned is committed, whoever committed it; a block that failed leaves nothing; the other
-writers' blocks are untouched by it."""
+"""Concurrent writers of one file store (the one writer, `storage/store.py`): a write block
+that returned is committed; a block that failed leaves nothing; the other writers' blocks are
+untouched by it; threads holding two stores' writers do not deadlock."""
 
 from __future__ import annotations
 
@@ -108,8 +108,7 @@ def test_a_lone_writer_commits_at_once(tmp_path: Path, memory: bool) -> None:
 
 def test_writers_holding_two_stores_do_not_deadlock(tmp_path: Path) -> None:
     """A script writing two graphs holds both writers, ending the first while it still holds
-    the second: it must not wait for a group that a writer blocked on its second store would
-    have to commit."""
+    the second."""
     a, b = open_store(tmp_path / "a.db"), open_store(tmp_path / "b.db")
     a.initialise()
     b.initialise()
