@@ -7,7 +7,7 @@ PORT ?= 8080
 CONF ?= conf
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install init-store lint bench clean anchors anchors-stop compare compare-ci
+.PHONY: run test install console init-store lint bench clean anchors anchors-stop compare compare-ci
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,15 +17,29 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The web console (issue 22): npm packages pinned by console/package-lock.json, bundled by esbuild
+# into rest_adapter/console_dist/ (package data, not committed). Built when missing or older
+# than its sources; needs node and npm, which a wheel's users do not.
+CONSOLE_DIST := rest_adapter/console_dist/console.js
+CONSOLE_SRC := $(wildcard console/src/*) console/build.mjs console/package-lock.json
 
-init-store: $(STAMP)
+# Without npm, `make run` still serves everything else (/console answers 503 saying how to build).
+$(CONSOLE_DIST): $(CONSOLE_SRC)
+	@if command -v npm >/dev/null; then \
+	  cd console && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build; \
+	else echo "make: npm not found: the web console (/console) is not built; install Node.js, then make console"; fi
+
+console: $(CONSOLE_DIST)
+
+install: $(STAMP) $(CONSOLE_DIST)
+
+init-store: install
 	$(BIN)/hugelite init-store --conf $(CONF) --if-needed
 
 run: init-store
 	$(BIN)/hugelite serve --conf $(CONF) --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
+test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
@@ -54,4 +68,4 @@ compare-ci: $(STAMP)
 	$(BIN)/python -m compare.anchors ci
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache console/node_modules rest_adapter/console_dist

@@ -3,7 +3,7 @@
     git worktree add --detach /tmp/ab-base HEAD~1      # the "before" tree
     cp STORE /tmp/a.db; cp STORE /tmp/b.db             # one copy per server: never share a file
     python -m bench.rest_ab /tmp/ab-base /tmp/a.db /work/main /tmp/b.db \\
-        [--mode strict|auto] [--graph bench] [--rounds 20] [--n 200] [--ops getv kout1 ...] [--cold K]
+        [--mode strict|auto] [--graph bench] [--rounds 20] [--n 200] [--ops getv kout1 ...] [--cold K] [--ids N]
 
 Why this shape: on a shared machine wall clock (and req/s) mostly measures the other load.
 Here each tree gets its own `python -m rest_adapter serve` (PYTHONPATH = the tree) over its
@@ -104,7 +104,7 @@ class Server:
         self.proc.wait(timeout=15)
 
 
-def paths(op: str, n: int, graph: str) -> list[str]:
+def paths(op: str, n: int, graph: str, ids: int = 100_000) -> list[str]:
     """`n` request paths of `op`, the same list for both servers (a fixed seed)."""
     rnd = random.Random(44)
     trav = f"/graphs/{graph}/traversers"
@@ -119,7 +119,7 @@ def paths(op: str, n: int, graph: str) -> list[str]:
         "versions": lambda v: "/versions",
     }
     form = forms[op]
-    return [form(rnd.randrange(100_000) + 1) for _ in range(n)]
+    return [form(rnd.randrange(ids) + 1) for _ in range(n)]
 
 
 def _same(a: list[tuple[int, bytes, bytes]], b: list[tuple[int, bytes, bytes]]) -> tuple[bool, bool]:
@@ -177,12 +177,13 @@ def main() -> None:
     ap.add_argument("--ops", nargs="*", default=["kout1", "kout2", "kneighbor2", "getv"])
     ap.add_argument("--mode", default="auto")
     ap.add_argument("--graph", default="bench")
+    ap.add_argument("--ids", type=int, default=100_000, help="person ids drawn from 1..IDS (10000 at small)")
     args = ap.parse_args()
     servers = {"A": Server(args.a_tree, args.a_store, args.mode, args.graph),
                "B": Server(args.b_tree, args.b_store, args.mode, args.graph)}
     try:
         for op in args.ops:
-            compare(servers, op, paths(op, args.n, args.graph), args.rounds, args.cold)
+            compare(servers, op, paths(op, args.n, args.graph, args.ids), args.rounds, args.cold)
     finally:
         for s in servers.values():
             s.stop()

@@ -14,7 +14,9 @@ outlives the process anyway.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
+from gremlin_engine.traversal.prepared import PreparedCache
 from gremlin_engine.variables import VariableService
 
 log = logging.getLogger("hugelite.engine")
@@ -35,6 +38,8 @@ SCHEMA_MODES = ("strict", "auto")
 
 _MODE_KEY = "graph.mode"
 _READ_MODE_KEY = "graph.read_mode"
+#: who holds the graph's mode for a bulk job, and the mode to give back (`Graph.hold_mode`)
+_MODE_HOLD_KEY = "graph.mode_hold"
 INIT_HINT = "hugelite init-store --conf DIR"
 
 
@@ -185,6 +190,10 @@ class Graph:
         self._tasks: Any = None
         self.variables = VariableService(self)
         self.closed = False
+        # False when the config says `gremlin.strategies=none`: the conformance suite runs
+        # graphs unoptimised to check that the strategies change nothing but speed (read
+        # once: a graph's config does not change while it is open)
+        self.runs_strategies = str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
 
     # ---- identity -------------------------------------------------------------------
     @property
@@ -198,6 +207,11 @@ class Graph:
     @property
     def schema_mode(self) -> str:
         return self.config.schema_mode
+
+    @property
+    def prepared(self) -> Any:
+        """The registry's prepared-traversal cache (None for a graph outside a registry)."""
+        return self.registry.prepared if self.registry is not None else None
 
     def __repr__(self) -> str:
         return f"hugegraph[{self.name}]"
@@ -233,6 +247,48 @@ class Graph:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
         self._set_meta(_MODE_KEY, mode)
         return mode
+
+    def hold_mode(self, mode: str, job: str) -> str:
+        """Puts the graph in `mode` for a bulk job of this process (a load, a restore) and
+        returns the mode it had. The mode to give back is kept in the store beside the id of
+        the process holding it, so a job killed before `release_mode` (kill -9, power loss)
+        does not leave the graph in LOADING or RESTORING for good: the next open of the
+        store gives the mode back (`repair_held_mode`). A second job while one holds the
+        graph is refused: two loads at once would fight over the mode to restore."""
+        if mode not in GRAPH_MODES:
+            raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
+        with self.store.write() as tx:
+            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
+            if held is not None and _process_alive(held["pid"]):
+                raise IllegalArgument(
+                    f"The graph '{self.name}' is held in {tx.schema.meta_get(_MODE_KEY)} mode by a {held['job']} "
+                    f"running in process {held['pid']}; wait for it to end, or stop it")
+            previous = (held or {}).get("previous") or str(tx.schema.meta_get(_MODE_KEY) or "NONE")
+            tx.schema.meta_set(_MODE_HOLD_KEY, json.dumps({"job": job, "pid": os.getpid(), "previous": previous}))
+            tx.schema.meta_set(_MODE_KEY, mode)
+        return previous
+
+    def release_mode(self, mode: str | None = None) -> None:
+        """Ends this process's hold: the graph gets `mode`, or the mode it had before."""
+        with self.store.write() as tx:
+            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
+            tx.schema.meta_set(_MODE_HOLD_KEY, "")  # no hold
+            back = mode or (held or {}).get("previous") or "NONE"
+            tx.schema.meta_set(_MODE_KEY, back if back in GRAPH_MODES else "NONE")
+
+    def repair_held_mode(self) -> str | None:
+        """Gives the graph its mode back when the job that held it is gone (its process
+        ended without `release_mode`); returns the mode given back, or None."""
+        with self.store.write() as tx:
+            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
+            if held is None or _process_alive(held["pid"]):
+                return None
+            tx.schema.meta_set(_MODE_HOLD_KEY, "")  # no hold
+            back = held.get("previous") if held.get("previous") in GRAPH_MODES else "NONE"
+            tx.schema.meta_set(_MODE_KEY, back)
+        log.warning("graph '%s': a %s (process %s) ended without giving the graph its mode back; "
+                     "mode set back to %s", self.name, held["job"], held["pid"], back)
+        return str(back)
 
     @property
     def read_mode(self) -> str:
@@ -330,6 +386,18 @@ class Graph:
 
         return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel)
 
+    def traverse_together(self, irs: list[Any], note: tuple[str, str] | None = None) -> list[list[Any]]:
+        """Runs writing traversals in one transaction with a store note (`store_note` reads
+        it back): what a bulk loader needs to keep its progress exact."""
+        from gremlin_engine.runtime import api
+
+        return api.run_traversals(self, irs, note, timeout_ms=self.server_timeout_ms(None))
+
+    def store_note(self, key: str) -> str | None:
+        """A note `traverse_together` recorded (None when there is none)."""
+        with self.store.read() as tx:
+            return tx.schema.meta_get(key)
+
     def read_ready(self) -> bool:
         """True when a read-only call could start at once, without waiting for a lock or a
         connection (a file store with an idle pooled connection; a memory store's reads
@@ -370,16 +438,22 @@ class GraphRegistry:
 
     `evaluation_timeout_ms` is the time limit of scripts and REST calls; `job_timeout_ms`
     that of async Gremlin jobs (None or 0: none); `import_dir` is the only folder
-    `g.io(path).read()` may read from.
+    `g.io(path).read()` may read from, `export_dir` the only one `g.io(path).write()` may
+    write to (None: refused).
     """
 
     def __init__(self, evaluation_timeout_ms: float | None = 30000, import_dir: Path | str | None = None,
-                 job_timeout_ms: float | None = None) -> None:
+                 job_timeout_ms: float | None = None, export_dir: Path | str | None = None) -> None:
         self.evaluation_timeout_ms = evaluation_timeout_ms
         self.job_timeout_ms = job_timeout_ms
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
+        self.export_dir = Path(export_dir).resolve() if export_dir is not None else None
         self._graphs: dict[str, Graph] = {}
         self._lock = threading.RLock()
+        # every prepared traversal of this registry's graphs (script text or IR shape ->
+        # compiled steps and slot binder); cleared whenever a graph comes or goes, since a
+        # script entry records which graph each of its names resolved to
+        self.prepared = PreparedCache()
 
     # ---- stores -----------------------------------------------------------------------
     @staticmethod
@@ -478,7 +552,9 @@ class GraphRegistry:
                     raise
             graph = Graph(cfg, store, self)
             self._graphs[cfg.name] = graph
+            self.prepared.clear()
         if cfg.backend != "memory":
+            graph.repair_held_mode()  # a load or restore killed half-way
             graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
 
@@ -502,6 +578,7 @@ class GraphRegistry:
         with self._lock:
             graph = self.get(name)
             del self._graphs[name]
+            self.prepared.clear()
         graph.close()
         path = graph.config.store_path
         if delete_store and path is not None and not _store_api().remove_store_files(path):
@@ -566,3 +643,27 @@ class GraphRegistry:
         # copies what it keeps), and a point read should not pay for a copy
         args = bindings if type(bindings) is dict else dict(bindings or {})
         return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value)
+
+
+def _read_hold(text: str | None) -> dict[str, Any] | None:
+    """The hold record `Graph.hold_mode` writes; None when there is none (or it is unreadable:
+    a record we cannot read names no process to wait for)."""
+    if not text:
+        return None
+    try:
+        held = json.loads(text)
+    except ValueError:
+        return None
+    return held if isinstance(held, dict) and isinstance(held.get("pid"), int) else None
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this machine (a SQLite store is only ever
+    shared by processes of one machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True

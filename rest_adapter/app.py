@@ -16,7 +16,8 @@ protocol on `/gremlin`).
 
 A request goes through Starlette's own stack: its `ServerErrorMiddleware` (a bug is a
 logged 500 with HugeGraph's body), then ours (`middleware.py`: trailing-slash tolerance,
-request telemetry, the request body's size and time bounds; `compression.py`: gzip for
+request telemetry, the request body's size and time bounds; `auth.py`: the request's
+principal, or a 401/400 when auth is on and the credentials are missing or wrong; `compression.py`: gzip for
 large 2xx bodies), its `ExceptionMiddleware` with the one error table of
 `rest_adapter/errors.py`, and its router. Handlers never run engine work on the event
 loop: `context.run` hands it to the app's one worker pool (`Workers`).
@@ -41,6 +42,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from gremlin_engine import GraphRegistry
 from gremlin_engine.limits import cancel_running
 from rest_adapter import resources as resources_pkg
+from rest_adapter.auth import AuthMiddleware, build_authenticator
 from rest_adapter.compression import GZIP_LEVEL, GZIP_MINIMUM_SIZE, GzipMiddleware
 from rest_adapter.errors import exception_handlers
 from rest_adapter.login_throttle import LoginThrottle
@@ -147,7 +149,7 @@ def build_routes() -> list[BaseRoute]:
 def open_registry(settings: Settings) -> GraphRegistry:
     """Opens every configured graph; raises `StoreNotReady` naming the graph and the fix."""
     registry = GraphRegistry(evaluation_timeout_ms=settings.evaluation_timeout_ms, import_dir=settings.import_dir,
-                             job_timeout_ms=settings.job_timeout_ms)
+                             job_timeout_ms=settings.job_timeout_ms, export_dir=settings.export_dir)
     try:
         for cfg in settings.graphs:
             registry.open(cfg)
@@ -182,6 +184,12 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         reg = registry if registry is not None else open_registry(settings)
+        try:
+            app.state.authenticator = build_authenticator(settings, reg)  # None: auth off
+        except BaseException:
+            if registry is None:
+                reg.close_all()
+            raise
         app.state.registry = reg
         if isinstance(app, HugeliteApp):
             app.registry = reg
@@ -204,6 +212,7 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
             *cors,
             Middleware(TrailingSlashMiddleware),
             Middleware(TelemetryMiddleware, telemetry=telemetry),
+            Middleware(AuthMiddleware),  # inside telemetry: a refused request is counted too
             Middleware(BodyBoundsMiddleware, max_size=settings.max_request_body_bytes,
                        timeout_s=settings.request_body_timeout_s),
             Middleware(GzipMiddleware, minimum_size=GZIP_MINIMUM_SIZE, level=GZIP_LEVEL),

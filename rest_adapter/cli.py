@@ -29,7 +29,7 @@ import click
 
 from gremlin_engine import GraphConfig, GraphRegistry, HugeliteError, IllegalArgument, StoreNotReady
 from gremlin_engine.limits import cancel_running
-from rest_adapter import cli_data
+from rest_adapter import cli_data, cli_users
 from rest_adapter.resources.versions import API, GREMLIN, HUGEGRAPH_CORE
 from rest_adapter.settings import Settings, SettingsError, check_graph_name
 
@@ -280,8 +280,11 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--conf", default="conf", show_default=True, help=CONF_HELP)
 @click.option("--if-needed", is_flag=True,
               help="only report stores that were initialised now (quiet when all are ready)")
-def init_store(conf: str, if_needed: bool) -> None:
-    """Create the tables of every configured graph's store (idempotent)."""
+@click.option("--admin-password", default=None,
+              help=f"with auth on: the password of the user 'admin' when it is created (else ${cli_users.ADMIN_PASSWORD_ENV}, "
+                   "else a prompt)")
+def init_store(conf: str, if_needed: bool, admin_password: str | None) -> None:
+    """Create the tables of every configured graph's store (idempotent); with auth on, the user `admin`."""
     settings = _load_settings(conf)
     failed = False
     for cfg in settings.graphs:
@@ -301,6 +304,7 @@ def init_store(conf: str, if_needed: bool) -> None:
             click.echo(f"{cfg.name}: store {cfg.store_path} is already initialised")
     if failed:
         sys.exit(2)
+    cli_users.bootstrap_admin(settings, admin_password)
 
 
 @main.command()
@@ -313,6 +317,7 @@ main.add_command(cli_data.load)
 main.add_command(cli_data.backup_command)
 main.add_command(cli_data.restore_command)
 main.add_command(cli_data.snapshot_command)
+main.add_command(cli_users.users)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

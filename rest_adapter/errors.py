@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from gremlin_engine import errors as E
+from gremlin_engine.auth import AuthenticationFailed
 
 log = logging.getLogger("hugelite.rest")
 
@@ -60,6 +61,7 @@ TABLE: dict[type[BaseException], tuple[int, int]] = {
     E.TraversalCancelled: (400, EVALUATION_ERROR),
     E.TransactionError: (400, EVALUATION_ERROR),
     MemoryError: (400, EVALUATION_ERROR),
+    AuthenticationFailed: (401, UNAUTHORIZED),
 }
 
 INTERNAL_ERROR_MESSAGE = "Internal server error; the server log has the details"

@@ -35,6 +35,7 @@ from typing import Any
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from rest_adapter.auth import PRINCIPAL_KEY, authenticator_of
 from rest_adapter.serializers.mime import (
     GRAPHBINARY_V1,
     Codec,
@@ -45,7 +46,7 @@ from rest_adapter.serializers.mime import (
     split_frame,
 )
 from rest_adapter.ws.requests import Job, run_job
-from rest_adapter.ws.sasl import auth_enabled, authenticate, challenge, login, parse_basic
+from rest_adapter.ws.sasl import authenticate, challenge
 from rest_adapter.ws.sessions import WRITER_IDLE_TIMEOUT_S, SessionExpired, SessionManager
 from rest_adapter.ws.status import (
     INVALID_REQUEST_ARGUMENTS,
@@ -91,7 +92,10 @@ class GremlinConnection:
         self.jobs: set[Job] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.closed = False
-        self.authenticated = not auth_enabled(self.settings)
+        #: the server's authenticator (None: auth off); the connection is authenticated once
+        #: its scope holds a principal (`rest_adapter/auth.py`: Basic on the upgrade, else SASL)
+        self.authenticator = authenticator_of(websocket.scope)
+        self.authenticated = PRINCIPAL_KEY in websocket.scope
         self.pending: dict[Any, tuple[Codec, RequestMessage]] = {}
         self.throttle = app.state.login_throttle
         self.address = websocket.client.host if websocket.client else None
@@ -100,13 +104,6 @@ class GremlinConnection:
         self.idle_timeout_s: float | None = getattr(self.settings, "ws_idle_timeout_s", None) or None
 
     async def serve(self) -> None:
-        if not self.authenticated:
-            basic = parse_basic(self.ws.headers.get("authorization"))
-            if basic is not None:
-                try:
-                    self.authenticated = await login(self.settings, self.throttle, *basic, self.address)
-                except RequestError:
-                    pass  # throttled: the connection is asked for SASL like any other
         await self.ws.accept()
         try:
             while True:
@@ -148,11 +145,12 @@ class GremlinConnection:
 
     async def on_authentication(self, codec: Codec, req: RequestMessage) -> None:
         try:
-            await authenticate(self.settings, req.args, self.throttle, self.address)
+            principal = await authenticate(self.authenticator, req.args, self.throttle, self.address)
         except RequestError as exc:
             self.pending.pop(req.request_id, None)
             await self.send_error(codec, req.request_id, exc)
             return
+        self.ws.scope[PRINCIPAL_KEY] = principal  # what the engine's doors read from now on
         self.authenticated = True
         pending = self.pending.pop(req.request_id, None)
         if pending is not None:

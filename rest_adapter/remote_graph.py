@@ -14,6 +14,7 @@ a 5xx) raises `RemoteError` and stops the load.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -23,6 +24,8 @@ import httpx
 import orjson
 
 from gremlin_engine.errors import IllegalArgument
+
+log = logging.getLogger("hugelite.load")
 
 CONFIRM_CLEAR = "I'm sure to delete all data"
 
@@ -107,6 +110,20 @@ class RemoteGraph:
 
     def set_mode(self, mode: str) -> None:
         self.call("PUT", f"{self.base}/mode", mode)
+
+    def hold_mode(self, mode: str, job: str) -> str:
+        """Over REST the server keeps no hold record: a client killed half-way leaves the
+        mode set (`hugelite load --url` says so at its next start; PUT .../mode repairs it)."""
+        previous = self.mode()
+        if previous == mode:
+            log.warning("graph '%s' is already in %s mode (a %s killed half-way?); it is set to NONE "
+                        "at the end", self.name, mode, job)
+        self._previous_mode = previous if previous != mode else "NONE"
+        self.set_mode(mode)
+        return self._previous_mode
+
+    def release_mode(self, mode: str | None = None) -> None:
+        self.set_mode(mode or getattr(self, "_previous_mode", "NONE"))
 
     def clear(self) -> None:
         self.call("DELETE", f"{self.base}/clear", params={"confirm_message": CONFIRM_CLEAR})

@@ -22,7 +22,15 @@ from urllib.parse import urlparse
 import javaproperties
 
 from gremlin_engine import GraphConfig, IllegalArgument
-from rest_adapter.ws.sasl import EmptyCredential, credential_table
+from rest_adapter.auth import (
+    CONFIG,
+    STANDARD,
+    AuthConfigError,
+    auth_mode,
+    credential_table,
+    graph_store,
+    token_expire_s,
+)
 
 GRAPH_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,47}$")
 
@@ -69,6 +77,7 @@ class Settings:
     job_timeout_ms: int = 600000
     gremlin_port: int = 0
     import_dir: Path | None = None
+    export_dir: Path | None = None
     max_vertices_per_batch: int = 500
     max_edges_per_batch: int = 500
     # connection and request bounds (issue 16 items 4 and 6; README "Configuration")
@@ -107,11 +116,14 @@ class Settings:
         s._load_bounds(raw, server_file)
         if raw.get("gremlin.import_dir"):
             s.import_dir = Path(raw["gremlin.import_dir"]).expanduser().resolve()
-        if str(raw.get("auth.authenticator", "")).strip():
-            try:
+        if raw.get("gremlin.export_dir"):
+            s.export_dir = Path(raw["gremlin.export_dir"]).expanduser().resolve()
+        try:  # the auth.* keys (rest_adapter/auth.py); the graph store is checked once graphs are open
+            if auth_mode(raw) == CONFIG:
                 credential_table(raw)
-            except EmptyCredential as e:
-                raise SettingsError(f"{server_file}: {e}") from None
+            token_expire_s(raw)
+        except AuthConfigError as e:
+            raise SettingsError(f"{server_file}: {e}") from None
         graphs = raw.get("graphs")
         s.graphs_dir = Path(graphs).expanduser().resolve() if graphs else (conf / "graphs").resolve()
         if not s.graphs_dir.is_dir():
@@ -123,6 +135,9 @@ class Settings:
                 s.graphs.append(graph_config_from_text(name, f.read_text(encoding="utf-8")))
             except IllegalArgument as e:
                 raise SettingsError(f"{f}: {e}") from e
+        if auth_mode(raw) == STANDARD and graph_store(raw) not in {g.name for g in s.graphs}:
+            raise SettingsError(f"{server_file}: auth.graph_store names the graph '{graph_store(raw)}', which "
+                                f"{s.graphs_dir} lacks: declare it, or name one of its graphs")
         return s
 
     def _load_bounds(self, raw: dict[str, str], where: Path) -> None:

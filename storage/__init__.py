@@ -15,6 +15,7 @@ physical model.
 
 from __future__ import annotations
 
+from storage.auth_records import AuthTable, ensure_auth_tables
 from storage.errors import (
     MissingEndpoint,
     ReadOnlyTransaction,
@@ -36,6 +37,8 @@ from storage.tx import ReadTx, Tx, WriteTx
 from storage.tx_aggregates import CHAIN_MAX_HOPS, WALK_MAX_HOPS, AggregateUnsupported
 
 __all__ = [
+    "AuthTable",
+    "ensure_auth_tables",
     "CHAIN_MAX_HOPS",
     "snapshot_file",
     "SCHEMA_KINDS",

@@ -251,6 +251,35 @@ Index("ix_tasks_status", tasks.c.status, tasks.c.id)
 TASK_FIELDS = tuple(c.name for c in tasks.columns if c.name != "id")
 
 
+# ---- auth records (issue 19) -----------------------------------------------------------
+#: ``auth_records(kind, id, name, body) PK (kind, id)``: users, groups, targets, belongs and
+#: accesses of the graph named by ``auth.graph_store``, one table with a kind column (they are
+#: few, and read by id or name). ``name`` is the user, group or target name (unique per kind,
+#: ``ix_auth_records_name``) and NULL for belongs and accesses; ``body`` is the record's JSON.
+#: ``auth_revoked(digest PK, exp)``: tokens ended by a logout, kept until they expire anyway.
+#: Added without a store version bump: an older hugelite never reads them, and
+#: `auth_records.ensure_auth_tables` creates them in a store initialised before they existed.
+auth_records = Table(
+    "auth_records",
+    metadata,
+    Column("kind", Text, nullable=False),
+    Column("id", Text, nullable=False),
+    Column("name", Text),
+    Column("body", Text, nullable=False),
+    PrimaryKeyConstraint("kind", "id"),
+)
+Index("ix_auth_records_name", auth_records.c.kind, auth_records.c.name, unique=True)
+
+auth_revoked = Table(
+    "auth_revoked",
+    metadata,
+    Column("digest", Text, primary_key=True),
+    Column("exp", Integer, nullable=False),
+)
+
+AUTH_TABLES = (auth_records, auth_revoked)
+
+
 #: trigger name -> table it is on, and its DDL. Created with their table (`after_create`) and
 #: by the migration, which rebuilds `edges` under an existing `vertices`.
 TRIGGERS: dict[str, tuple[str, str]] = {

@@ -167,8 +167,6 @@ KNOWN_PRIVATE_IMPORTS = {
     # issue 17 (write side): batch writes fold into the write steps
     ("gremlin_engine/runtime/batch_writes.py", "gremlin_engine.runtime.writes"),
     ("gremlin_engine/runtime/mutations.py", "gremlin_engine.runtime.writes"),
-    # issue 17 item 2: templates become the prepared-traversal cache
-    ("gremlin_engine/syntax/templates.py", "gremlin_engine.syntax.interpreter"),
 }
 
 
@@ -202,17 +200,43 @@ def test_no_module_imports_another_modules_private_names():
     assert known_seen == KNOWN_PRIVATE_IMPORTS, f"gone, take them off the list: {KNOWN_PRIVATE_IMPORTS - known_seen}"
 
 
-def test_nobody_reads_the_schema_services_private_snapshot():
-    """What is derived from the schema is cached on its snapshot through the service
-    (`SchemaService.derived`): no module outside the service reads its `_snap`."""
+def _schema_service_private_names() -> set[str]:
+    """The `_names` the schema service module defines (its attributes and functions)."""
+    tree = ast.parse((ROOT / "gremlin_engine" / "schema" / "service.py").read_text())
+    found = {"_snap", "_derived"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name.startswith("_") and not node.name.startswith("__"):
+            found.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            if node.attr.startswith("_") and not node.attr.startswith("__"):
+                found.add(node.attr)
+    return found
+
+
+def test_nobody_reads_the_schema_services_private_state():
+    """What is derived from the schema is cached on its public snapshot (`SchemaSnapshot.derive`,
+    through `SchemaService.derived`): no module outside the service reads its private state,
+    by attribute (`service._snap`, `schema._lock`), by name in a string (`getattr(s, "_snap")`)
+    or reaches the snapshot's private memo. Mixins of the service use its public methods."""
     owner = ROOT / "gremlin_engine" / "schema" / "service.py"
+    private = _schema_service_private_names() - {"_lock", "_load"}  # names other classes use for their own
     bad = [
         f"{path.relative_to(ROOT)}:{node.lineno}"
         for package in PACKAGES
         for path in _modules(package)
         if path != owner
         for node in ast.walk(ast.parse(path.read_text(), str(path)))
-        if (isinstance(node, ast.Attribute) and node.attr == "_snap")
-        or (isinstance(node, ast.Constant) and node.value == "_snap")
+        if (isinstance(node, ast.Attribute) and node.attr in private)
+        or (isinstance(node, ast.Constant) and node.value in private)
     ]
     assert not bad, "\n".join(bad)
+    schema_modules = (ROOT / "gremlin_engine" / "schema").glob("*.py")
+    reach = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.attr}"
+        for path in schema_modules
+        if path != owner
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "service"
+        and node.attr.startswith("_") and not node.attr.startswith("__")
+    ]
+    assert not reach, "\n".join(reach)

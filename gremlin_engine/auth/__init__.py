@@ -4,3 +4,34 @@
 The user, group, target, belong and access records, passwords and tokens, and the
 permission model that turns a user's role into checks inside the engine live beside it.
 """
+
+from gremlin_engine.auth.authenticator import (
+    AuthenticationFailed,
+    ConfigAuthenticator,
+    StandardAuthenticator,
+    authenticate,
+)
+from gremlin_engine.auth.principal import ANONYMOUS_ADMIN, Principal
+from gremlin_engine.auth.records import (
+    ADMIN,
+    BY_PLURAL,
+    SYSTEM_PRINCIPAL,
+    AuthRecords,
+    ensure_admin,
+    records_in_file,
+)
+
+__all__ = [
+    "ADMIN",
+    "ANONYMOUS_ADMIN",
+    "BY_PLURAL",
+    "AuthRecords",
+    "AuthenticationFailed",
+    "ConfigAuthenticator",
+    "Principal",
+    "StandardAuthenticator",
+    "SYSTEM_PRINCIPAL",
+    "authenticate",
+    "ensure_admin",
+    "records_in_file",
+]

@@ -1,7 +1,8 @@
 """Getting data in and out of a graph.
 
 * GraphSON 3.0 adjacency-list files (the TinkerPop toy graphs, `g.io().read()`):
-  `graphson.py`, `loader.py`;
+  `graphson.py`, `loader.py`; GraphML (`graphml.py`), GraphSON writing (`graphson_write.py`)
+  and `g.io().write()` (`export.py`); the folders and formats `g.io()` accepts (`folders.py`);
 * hugegraph-loader mappings (`struct.json` over CSV/TEXT/JSON files): `mapping.py` (the
   model), `csv_input.py` (reading), `field_values.py` (text to values), `row_elements.py`
   (records to batch items), `load_job.py` (the load), `load_progress.py` (resume and reject

@@ -184,7 +184,7 @@ def restore(target: RestoreTarget, folder: Path, mode: str | None = None,
     if mode not in ("RESTORING", "MERGING"):
         raise BackupError(f"restore runs in RESTORING or MERGING mode, not {mode!r}")
     summary = BackupSummary()
-    target.set_mode(mode)
+    target.hold_mode(mode, "restore")
     try:
         _restore_schema(target, schema, keep_ids=mode == "RESTORING")
         remap = _label_id_remap(schema, target.schema_json())
@@ -209,7 +209,7 @@ def restore(target: RestoreTarget, folder: Path, mode: str | None = None,
         summary.vertices, summary.edges = counts["vertex"], counts["edge"]
         target.wait_for_tasks()
     finally:
-        target.set_mode("NONE")
+        target.release_mode("NONE")
     summary.seconds = time.perf_counter() - started
     return summary
 

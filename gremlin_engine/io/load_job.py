@@ -8,7 +8,9 @@ the refused items are found: those go to the insert-error file with the graph's 
 the rest are written. A record that cannot be read or mapped goes to the parse-error file.
 
 The graph is put in LOADING mode for the load and given its previous mode back afterwards,
-whatever happens (`run_load`'s `finally`). What a watcher sees comes through a
+whatever happens (`run_load`'s `finally`); in process, even when the loader is killed: the
+hold is recorded in the store and the next open of the graph gives the mode back
+(`Graph.hold_mode`). What a watcher sees comes through a
 `LoadObserver`: the CLI draws it as progress bars (`rest_adapter/cli_progress.py`).
 """
 
@@ -104,8 +106,7 @@ def run_load(sink: GraphSink, mapping: LoadMapping, options: LoadOptions,
         sink.clear()
     if options.schema_script:
         sink.run_schema(options.schema_script)
-    previous = sink.mode()
-    sink.set_mode("LOADING")
+    sink.hold_mode("LOADING", "load")
     job = None
     try:
         job = _Job(sink, options, observer or QuietObserver())
@@ -116,7 +117,7 @@ def run_load(sink: GraphSink, mapping: LoadMapping, options: LoadOptions,
     finally:
         if job is not None:
             job.close()
-        sink.set_mode(previous if previous != "LOADING" else "NONE")
+        sink.release_mode()
     job.summary.seconds = time.perf_counter() - started
     return job.summary
 
@@ -135,7 +136,11 @@ class _Job:
         self.summary = LoadSummary()
         self.facts = SchemaFacts(sink.schema_json(), auto=sink.auto)
         self.rejects: dict[Path, RejectFile] = {}
-        self.progress = ProgressFile(options.progress_path, options.incremental) if options.progress_path else None
+        # in process the progress also commits with the data (a note in the store): exact resume
+        self.together = getattr(sink, "write_together", None)
+        notes = getattr(sink, "read_note", None)
+        self.progress = (ProgressFile(options.progress_path, options.incremental, notes)
+                         if options.progress_path else None)
 
     def struct(self, phase: str, struct: Struct) -> None:
         mappings = struct.vertices if phase == "vertex" else struct.edges
@@ -179,19 +184,23 @@ class _Job:
                         p.records.append(rec)
                         buffered += 1
                     if buffered >= self.options.batch_size:
-                        self._flush(pending, insert_errors)
+                        self._flush(pending, insert_errors, self._note(key, path, last))
                         buffered = 0
                         if progress is not None:
                             progress.save(key, path, last)
                         advance(f.consumed())
                     elif rec.ordinal % 1000 == 0:
                         advance(f.consumed())
-                self._flush(pending, insert_errors)
+                finished = self.options.max_records is None
+                self._flush(pending, insert_errors, self._note(key, path, last, finished))
                 if progress is not None:
-                    progress.save(key, path, last, finished=self.options.max_records is None)
+                    progress.save(key, path, last, finished=finished)
                 advance(f.size)
             finally:
                 self.observer.end_input()
+
+    def _note(self, key: str, path: Path, records: int, finished: bool = False) -> tuple[str, str] | None:
+        return self.progress.note(key, path, records, finished) if self.progress is not None else None
 
     def _rejects(self, path: Path) -> RejectFile:
         """One reject file per path for the whole run (an input read for vertices and then
@@ -233,11 +242,25 @@ class _Job:
                 f"the last, line {rec.line} of {rejects.path.name[:-len('.parse-error')]}: {reason}; "
                 f"see {rejects.path}")
 
-    def _flush(self, pending: dict[Any, _Pending], rejects: RejectFile) -> None:
-        for (kind, strategies), p in pending.items():
-            if p.items:
-                self._write(kind, dict(strategies) or None, p.items, p.records, rejects)
+    def _flush(self, pending: dict[Any, _Pending], rejects: RejectFile, note: tuple[str, str] | None = None) -> None:
+        """Writes what is pending; with a `note` (and a sink that can), every batch and the
+        note in one transaction. A refusal rolls that back and writes batch by batch, halving
+        to find the refused items, and the note after them (`load_progress` says why)."""
+        batches = [(kind, dict(strategies) or None, p) for (kind, strategies), p in pending.items() if p.items]
         pending.clear()
+        if note is not None and self.together is not None:
+            try:
+                self.together([(kind, p.items, strategies) for kind, strategies, p in batches], note)
+            except HugeliteError:
+                pass
+            else:
+                for kind, _, p in batches:
+                    self.summary.inserted[kind] += len(p.items)
+                return
+        for kind, strategies, p in batches:
+            self._write(kind, strategies, p.items, p.records, rejects)
+        if note is not None and self.together is not None:
+            self.together([], note)
 
     def _write(self, kind: str, strategies: dict[str, str] | None, items: list[dict[str, Any]],
                records: list[Record], rejects: RejectFile) -> None:

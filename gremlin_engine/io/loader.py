@@ -6,9 +6,10 @@ exactly as to data written by a traversal; there is no bulk side door into stora
 vertex and edge ids are kept, which needs a graph in `schema.mode=auto` (or a strict schema
 whose labels use customized ids).
 
-`read_into(access, path, import_dir)` is the hook behind `g.io(path).read()`: it refuses
-any file outside the configured import folder (resolving `..` and symlinks first), since a
-Gremlin script is untrusted input and must never name arbitrary server files.
+`read_into(access, path, import_dir, reader)` is the hook behind `g.io(path).read()`: it
+refuses any file outside the configured import folder (`folders.py`), since a Gremlin
+script is untrusted input and must never name arbitrary server files, and reads GraphSON
+3.0 or GraphML (`graphml.py`) into the same records.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from gremlin_engine.errors import Forbidden, IllegalArgument, NotFound
+from gremlin_engine.io.folders import detect_format, resolve_import_path
+from gremlin_engine.io.graphml import read_graphml
 from gremlin_engine.io.graphson import GraphRecords, GraphSONError, read_graphson_lines
 from gremlin_engine.traversal.tokens import T
 
-#: file suffixes `g.io()` can read; anything else is refused with a message naming it
-READABLE_SUFFIXES = (".json", ".graphson")
+__all__ = ["load_graph_records", "load_graphson", "load_records", "read_into", "resolve_import_path",
+           "write_access"]
 
 
 def load_records(access: Any, records: GraphRecords) -> tuple[int, int]:
@@ -51,32 +53,14 @@ def load_records(access: Any, records: GraphRecords) -> tuple[int, int]:
     return len(added), n_edges
 
 
-def resolve_import_path(path: str | Path, import_dir: str | Path | None) -> Path:
-    """The file `path` names inside `import_dir`, or an error: relative paths are taken
-    relative to the folder, and the resolved file must lie inside it."""
-    if import_dir is None:
-        raise Forbidden("g.io() reads files only from the configured import folder, and none is configured")
-    if any(ord(ch) < 0x20 or ch == "\x7f" for ch in str(path)):
-        raise IllegalArgument(f"g.io(): a file name has no control characters (NUL, newline, ...); got {str(path)!r}")
-    root = Path(import_dir).resolve()
-    p = Path(path)
-    target = (p if p.is_absolute() else root / p).resolve()
-    if not target.is_relative_to(root):
-        raise Forbidden(f"g.io() may only read files under the import folder {root}; refused {str(path)!r}")
-    if not target.is_file():
-        raise NotFound(f"g.io(): no such file {str(path)!r} in the import folder")
-    if target.suffix.lower() not in READABLE_SUFFIXES:
-        raise IllegalArgument(
-            f"g.io(): only GraphSON 3.0 adjacency files ({', '.join(READABLE_SUFFIXES)}) can be read, "
-            f"not {target.name!r}"
-        )
-    return target
-
-
-def read_into(access: Any, path: str | Path, import_dir: str | Path | None) -> tuple[int, int]:
-    """`g.io(path).read()`: checks the path, then loads the file through `access` (which the
-    caller holds inside its write transaction). Returns (vertices, edges) added."""
-    target = resolve_import_path(path, import_dir)
+def read_into(access: Any, path: str | Path, import_dir: str | Path | None,
+              reader: str | None = None) -> tuple[int, int]:
+    """`g.io(path).read()`: checks the path and its format (`reader`, else the suffix), then
+    loads the file through `access` (which the caller holds inside its write transaction).
+    Returns (vertices, edges) added."""
+    target = resolve_import_path(path, import_dir, reader)
+    if detect_format(target, reader) == "graphml":
+        return load_records(access, read_graphml(target))
     return load_records(access, read_graphson_lines(target))
 
 

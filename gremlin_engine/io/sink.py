@@ -33,6 +33,14 @@ class GraphSink(Protocol):
 
     def set_mode(self, mode: str) -> None: ...
 
+    def hold_mode(self, mode: str, job: str) -> str:
+        """Puts the graph in `mode` for this job; returns the mode to give back."""
+        ...
+
+    def release_mode(self, mode: str | None = None) -> None:
+        """Ends the job's hold: `mode`, or the mode the graph had before."""
+        ...
+
     def clear(self) -> None: ...
 
     def write(self, kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, str] | None = None) -> int: ...
@@ -83,12 +91,28 @@ class GraphWriter:
     def set_mode(self, mode: str) -> None:
         self.graph.set_mode(mode)
 
+    def hold_mode(self, mode: str, job: str) -> str:
+        return str(self.graph.hold_mode(mode, job))  # kept in the store: a killed job is repaired
+
+    def release_mode(self, mode: str | None = None) -> None:
+        self.graph.release_mode(mode)
+
     def clear(self) -> None:
         self.graph.clear()
 
     def write(self, kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, str] | None = None) -> int:
         result = self.graph.traverse(batch_ir(kind, items, strategies, self.check_vertex))
         return int(result[0]) if result else 0
+
+    def write_together(self, batches: Sequence[tuple[str, Sequence[dict[str, Any]], dict[str, str] | None]],
+                       note: tuple[str, str]) -> None:
+        """Writes several batches and the load's progress note in one transaction (a
+        `ProgressFile` reads the note back through `read_note` on resume)."""
+        irs = [batch_ir(kind, items, strategies, self.check_vertex) for kind, items, strategies in batches]
+        self.graph.traverse_together(irs, note)
+
+    def read_note(self, key: str) -> str | None:
+        return self.graph.store_note(key)
 
     # ---- restore (`backup.py`) ------------------------------------------------------------
     def create_schema(self, kind: str, body: dict[str, Any]) -> None:

@@ -30,6 +30,7 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self.graph_name: str | None = None
         self.strategies = True
         self.import_dir: Any = None
+        self.export_dir: Any = None
 
     @property
     def graph_mode(self) -> str:  # type: ignore[override]
@@ -56,9 +57,15 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         access.graph_name = graph.name
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed
-        access.strategies = str(graph.config.extra.get("gremlin.strategies", "default")).lower() != "none"
+        access.strategies = graph.runs_strategies
         # `g.io(path).read()` may only read below the server's configured import folder
         access.import_dir = getattr(graph.registry, "import_dir", None)
+        # and `g.io(path).write()` may only write below its export folder
+        access.export_dir = getattr(graph.registry, "export_dir", None)
+        # TinkerPop 3.7's AllowNullPropertyValues, for TinkerGraph-like (auto) graphs only:
+        # a strict graph keeps HugeGraph's rules (a null value is refused or removes the key)
+        access.allow_nulls = graph.config.schema_mode == "auto" and str(
+            graph.config.extra.get("gremlin.allow_null_property_values", "false")).strip().lower() == "true"
         return access
 
     @property

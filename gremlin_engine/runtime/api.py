@@ -31,7 +31,7 @@ from gremlin_engine.runtime import intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, make_token, translate_store_error
-from gremlin_engine.syntax import interpret, parse
+from gremlin_engine.syntax import checked, interpret
 from gremlin_engine.traversal.ir import TraversalIR
 from storage import ReadOnlyTransaction
 
@@ -52,6 +52,7 @@ class _SingleGraph:
 
     def __init__(self, graph: Any) -> None:
         self._graph = graph
+        self.prepared = getattr(graph, "prepared", None)
 
     def get(self, name: str) -> Any:
         return self._graph
@@ -97,14 +98,18 @@ def execute_script(
     `__g_<name>`, `graph_name` is the default graph (`g`, `graph`). The result is a list,
     or with `as_value` the bare value of a script that does not end in a traversal."""
     token = make_token(timeout_ms, cancel)
-    tree = parse(script, token)
-    write = intent.script_text_may_write(script, tree)
+    tree = checked(script, token)
+    cache = getattr(registry, "prepared", None)
+    if cache is not None:
+        write = cache.remembered(("writes", script), lambda: intent.script_may_write(tree))
+    else:
+        write = intent.script_may_write(tree)
     names = list(registry.names())
     while True:
         session = Session(registry, write, token)
         host = RuntimeHost(session, graph_name, names, bindings, aliases)
         try:
-            results = interpret(script, host, as_value=as_value)
+            results = interpret(script, host, as_value=as_value, tree=tree)
             if session.last_graph is not None:
                 load_results(session.access(session.last_graph), results if isinstance(results, list) else [results])
         except ReadOnlyTransaction as exc:
@@ -123,12 +128,12 @@ def execute_script(
 def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[Any]:
     """Runs a traversal IR (bytecode, REST handlers) to a fully loaded result list."""
     token = make_token(timeout_ms, cancel)
-    write = intent.ir_may_write(ir)
+    compiled, write = _prepare(graph, ir)
     while True:
         session = Session(_SingleGraph(graph), write, token)
         try:
             access = session.access(graph.name)
-            results = list(engine.run(ir, access, cancel=token, strategies=access.strategies))
+            results = list(engine.run_compiled(compiled, access, cancel=token))
             load_results(access, results)
         except ReadOnlyTransaction as exc:
             session.close(exc)
@@ -141,6 +146,40 @@ def run_traversal(graph: Any, ir: TraversalIR, timeout_ms: float | None = None, 
             _reraise(exc)
         session.close(None)
         return results
+
+
+def run_traversals(graph: Any, irs: list[TraversalIR], note: tuple[str, str] | None = None,
+                   timeout_ms: float | None = None, cancel: CancelToken | None = None) -> list[list[Any]]:
+    """Runs writing traversals one after the other in ONE write transaction, and records
+    `note` (a store metadata key and its value) in it: a bulk job's progress commits with
+    the data it describes, or neither does (a load killed between the two cannot write the
+    same AUTOMATIC-id vertices twice). Any error rolls everything back."""
+    token = make_token(timeout_ms, cancel)
+    session = Session(_SingleGraph(graph), True, token)
+    try:
+        access = session.access(graph.name)
+        out = []
+        for ir in irs:
+            results = list(engine.run(ir, access, cancel=token, strategies=access.strategies, cache=graph.prepared))
+            load_results(access, results)
+            out.append(results)
+        if note is not None:
+            access.tx.schema.meta_set(*note)
+    except BaseException as exc:
+        session.close(exc)
+        _reraise(exc)
+    session.close(None)
+    return out
+
+
+def _prepare(graph: Any, ir: TraversalIR) -> tuple[Any, bool]:
+    """The compiled traversal of `ir` (through the registry's prepared traversals) and whether
+    it may write, both known before the transaction opens."""
+    cache = graph.prepared
+    if cache is None:
+        return engine.compile_traversal(ir, strategies=graph.runs_strategies), intent.ir_may_write(ir)
+    compiled, write = cache.prepare(ir, graph.runs_strategies, intent.ir_may_write)
+    return compiled, bool(write)
 
 
 def _stream_worker(
@@ -166,12 +205,17 @@ def _stream_worker(
                 continue
         return False
 
-    session = Session(_SingleGraph(graph), intent.ir_may_write(ir), token)
     failure: BaseException | None = None
+    try:
+        compiled, write = _prepare(graph, ir)
+    except BaseException as exc:
+        put(("error", exc))
+        return
+    session = Session(_SingleGraph(graph), write, token)
     try:
         access = session.access(graph.name)
         batch: list[Any] = []
-        for item in engine.run(ir, access, cancel=token, strategies=access.strategies):
+        for item in engine.run_compiled(compiled, access, cancel=token):
             batch.append(item)
             if len(batch) >= STREAM_BATCH:
                 load_results(access, batch)

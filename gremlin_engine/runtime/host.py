@@ -76,6 +76,12 @@ class RuntimeHost:
         self.graph_names = set(graph_names)
         self.bindings = dict(bindings or {})
         self.aliases = dict(aliases or {})
+        # the registry's prepared traversals (script entries and IR shapes), when it has them
+        self.prepared = getattr(session.graphs, "prepared", None)
+
+    def strategies_for(self, graph: str) -> bool:
+        """Whether `graph`'s traversals run with the strategies (`gremlin.strategies=none`)."""
+        return bool(self.session.graph(graph).runs_strategies)
 
     # ---- names ------------------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
@@ -109,7 +115,11 @@ class RuntimeHost:
         if terminal == "explain":
             return engine.explain(traversal.ir)
         access = self.session.access(traversal.graph)
-        it = engine.run(traversal.ir, access, cancel=self.session.cancel, strategies=access.strategies)
+        if traversal.prepared is not None:
+            it = engine.run_compiled(traversal.prepared, access, cancel=self.session.cancel)
+        else:
+            it = engine.run(traversal.ir, access, cancel=self.session.cancel, strategies=access.strategies,
+                            cache=self.prepared)
         try:
             result = _terminal(it, terminal, args)
         finally:

@@ -14,15 +14,14 @@ write steps, and any step that sets it) is added to the list from the step regis
 writing step cannot be forgotten here. Arguments of `inject()` are data, never run, so big
 REST batches (`inject(item x 500).hgAddVertices()`) are not walked item by item.
 
-Both answers are remembered: scripts by their text (the parser caches trees the same way),
-small IRs by value. A server sends the same few texts and REST shapes over and over, and the
-scan was a measurable share of a point lookup's fixed cost.
+Neither answer is remembered here: the registry's prepared-traversal cache keeps each one with
+what it derives from the same text or shape (`traversal/prepared.py`: an IR shape's entry
+asks `ir_may_write` once, a script's text asks `script_may_write` once), since a server sends
+the same few texts and REST shapes over and over.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from gremlin_engine.syntax import ast
@@ -54,54 +53,6 @@ MUTATING = _NAMED | _declared()
 _DATA_ARGS = frozenset({"inject"})
 
 
-#: answers remembered per script text and per small IR
-CACHE_SIZE = 2048
-#: IRs with more arguments than this (REST batches) are scanned, not remembered
-_IR_CACHE_MAX_ARGS = 64
-#: IRs with at most this many arguments are scanned too: that costs what a memo hit costs,
-#: and a REST read carries a new id each time, so remembering it would only churn the memo
-_IR_SCAN_MAX_ARGS = 12
-
-
-class _Memo:
-    """A small thread-safe LRU of booleans."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._data: OrderedDict[Any, bool] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Any) -> bool | None:
-        with self._lock:
-            found = self._data.get(key)
-            if found is not None:
-                self._data.move_to_end(key)
-            return found
-
-    def put(self, key: Any, value: bool) -> None:
-        with self._lock:
-            self._data[key] = value
-            if len(self._data) > self._size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-
-_SCRIPTS = _Memo(CACHE_SIZE)
-_IRS = _Memo(CACHE_SIZE)
-
-
-def script_text_may_write(text: str, tree: ast.Script) -> bool:
-    """`script_may_write(tree)` remembered by the script's text (`tree` is its parse)."""
-    found = _SCRIPTS.get(text)
-    if found is None:
-        found = script_may_write(tree)
-        _SCRIPTS.put(text, found)
-    return found
-
-
 def script_may_write(tree: ast.Script) -> bool:
     """True when any method call or property access in the script has a mutating name."""
     stack: list[ast.Node] = [tree]
@@ -114,19 +65,8 @@ def script_may_write(tree: ast.Script) -> bool:
 
 
 def ir_may_write(ir: TraversalIR) -> bool:
-    """True when the IR or any traversal nested in its arguments has a mutating step
-    (remembered for mid-sized hashable IRs: the answer depends on step names only)."""
-    n_args = sum(len(ins.args) for ins in ir.steps)
-    if n_args <= _IR_SCAN_MAX_ARGS or n_args > _IR_CACHE_MAX_ARGS:
-        return _scan_ir(ir)
-    try:
-        found = _IRS.get(ir)
-    except TypeError:  # a list or dict among the arguments
-        return _scan_ir(ir)
-    if found is None:
-        found = _scan_ir(ir)
-        _IRS.put(ir, found)
-    return found
+    """True when the IR or any traversal nested in its arguments has a mutating step."""
+    return _scan_ir(ir)
 
 
 def _scan_ir(ir: TraversalIR) -> bool:

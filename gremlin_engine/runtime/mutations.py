@@ -31,7 +31,7 @@ class MutationsMixin(WritesMixin):
         meta: dict[str, Any] | None = None,
     ) -> VertexProperty | Property | None:
         """Sets a property; a None value removes every property `key` (TinkerPop 3.8) and
-        returns None."""
+        returns None, unless the graph allows null values (`allow_nulls`): then it is stored."""
         value, cardinality = unwrap_cardinality(value, cardinality)
         if isinstance(element, VertexProperty):
             return self.set_meta_property(element, key, value)
@@ -44,14 +44,14 @@ class MutationsMixin(WritesMixin):
         self, v: Vertex, key: str, value: Any, card: Cardinality | None, meta: dict[Any, Any] | None
     ) -> VertexProperty | None:
         props = v._props
-        if value is None:
+        if value is None and not self.allow_nulls:
             for vp in list(props.get(key, ())):
                 self.remove_property(vp)
             return None
         if self.schema.auto:
             self.schema.ensure_property_key(key, value)
             self.schema.ensure_label_keys(self.schema.ensure_vertex_label(v.label), [key])
-            vp_id, m = _split_meta(meta)
+            vp_id, m = _split_meta(meta, self.allow_nulls)
             values = [value]
             single = card is None or card is Cardinality.single
             is_set = card is Cardinality.set
@@ -85,7 +85,7 @@ class MutationsMixin(WritesMixin):
 
     def _set_edge_property(self, e: Edge, key: str, value: Any) -> Property | None:
         props = e._props
-        if value is None:
+        if value is None and not self.allow_nulls:
             if key in props:
                 self.remove_property(Property(key, props[key], e))
             return None
@@ -114,7 +114,7 @@ class MutationsMixin(WritesMixin):
         if v is None:
             raise IllegalArgument(f"vertex property {vp!r} has no vertex")
         target = self._find_vp(v, vp)
-        if value is None:
+        if value is None and not self.allow_nulls:
             target.meta.pop(key, None)
         else:
             target.meta[key] = value

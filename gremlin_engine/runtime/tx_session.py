@@ -79,7 +79,8 @@ class SessionTransaction:
         def work(session: Session) -> list[Any]:
             access = session.access(self.graph.name)
             results = list(engine.run(ir, access, cancel=session.cancel,
-                                      strategies=getattr(access, "strategies", True)))
+                                      strategies=getattr(access, "strategies", True),
+                                      cache=getattr(self.graph, "prepared", None)))
             load_results(access, results)
             return results
 

@@ -73,12 +73,13 @@ def _norm_props(properties: Sequence[tuple[Any, ...]]) -> tuple[list[PropInput],
     return out, id_, label
 
 
-def _split_meta(meta: dict[Any, Any] | None) -> tuple[Any, dict[str, Any]]:
-    """(user-supplied vertex-property id, the remaining meta-properties)."""
+def _split_meta(meta: dict[Any, Any] | None, keep_nulls: bool = False) -> tuple[Any, dict[str, Any]]:
+    """(user-supplied vertex-property id, the remaining meta-properties; null ones only
+    where the graph allows null values)."""
     if not meta:
         return None, {}
     vp_id = meta.pop(T.id, None)
-    return vp_id, {str(k): v for k, v in meta.items() if v is not None}
+    return vp_id, {str(k): v for k, v in meta.items() if keep_nulls or v is not None}
 
 
 class _Key:
@@ -144,6 +145,9 @@ class LabelRules:
 class WritesMixin(ReadsMixin):
     schema_mode: str
     graph_mode: str
+    #: whether a null property value is stored (`gremlin.allow_null_property_values=true` on
+    #: an auto graph, TinkerPop 3.7's AllowNullPropertyValues); else null removes or skips
+    allow_nulls: bool = False
 
     @property
     def _loading(self) -> bool:
@@ -298,10 +302,10 @@ class WritesMixin(ReadsMixin):
         vid = None if id is None else idc.auto_mode_id(id)
         values: dict[str, list[tuple[Any, Any, dict[str, Any]]]] = {}
         for key, value, card, meta in props:
-            if value is None:
+            if value is None and not self.allow_nulls:
                 continue
             self.schema.ensure_property_key(key, value)
-            vp_id, m = _split_meta(meta)
+            vp_id, m = _split_meta(meta, self.allow_nulls)
             entry = (vp_id, value, m)
             # as TinkerGraph's addVertex: a key given twice without a cardinality keeps both
             if card is Cardinality.single:
@@ -453,7 +457,7 @@ class WritesMixin(ReadsMixin):
         el = self.schema.ensure_edge_label(label, out_v.label, in_v.label)
         values: dict[str, Any] = {}
         for key, value, _card, _meta in props:
-            if value is None:
+            if value is None and not self.allow_nulls:
                 continue
             self.schema.ensure_property_key(key, value)
             values[key] = value

@@ -51,7 +51,7 @@ class AutoSchema:
             user_data=self.new_user_data({}),  # type: ignore[attr-defined]
             **fields,
         )
-        self._put(tx, element)  # type: ignore[attr-defined]
+        self.put_element(tx, element)  # type: ignore[attr-defined]
         return element
 
     def ensure_property_key(
@@ -77,7 +77,7 @@ class AutoSchema:
         if sample_value is not None and not coercion.fits(changed, sample_value):
             changed = dataclasses.replace(changed, data_type=DataType.OBJECT)
         if changed != pk:
-            self._put(tx, changed)  # type: ignore[attr-defined]
+            self.put_element(tx, changed)  # type: ignore[attr-defined]
         return changed
 
     def ensure_vertex_label(self, tx: Any, name: str, id_strategy: IdStrategy | str | None = None) -> VertexLabel:
@@ -104,7 +104,7 @@ class AutoSchema:
             )
         if (out_label, in_label) not in el.links and self._auto():
             el = dataclasses.replace(el, links=(*el.links, (out_label, in_label)))
-            self._put(tx, el)  # type: ignore[attr-defined]
+            self.put_element(tx, el)  # type: ignore[attr-defined]
         return el
 
     def ensure_label_properties(self, tx: Any, label: VertexLabel | EdgeLabel, keys: list[str]) -> VertexLabel | EdgeLabel:
@@ -116,5 +116,5 @@ class AutoSchema:
         props = tuple(sorted({*label.properties, *missing}, key=lambda n: order.get(n, 1 << 62)))
         nullable = tuple(sorted({*label.nullable_keys, *missing}, key=lambda n: order.get(n, 1 << 62)))
         label = dataclasses.replace(label, properties=props, nullable_keys=nullable)
-        self._put(tx, label)  # type: ignore[attr-defined]
+        self.put_element(tx, label)  # type: ignore[attr-defined]
         return label

@@ -55,7 +55,7 @@ class SchemaChanges:
             raise IllegalArgument("The request body must be a JSON object")
         name = validation.check_name(body.get("name"))
         check_exist = body.get("check_exist", True) is not False
-        with self._writing(tx) as t:  # type: ignore[attr-defined]
+        with self.writing(tx) as t:  # type: ignore[attr-defined]
             existing = self.element(kind, name)  # type: ignore[attr-defined]
             candidate = families.build(self, kind, body, new_id=0, mode=self._mode_of(t))
             if existing is not None:
@@ -66,7 +66,7 @@ class SchemaChanges:
             element = dataclasses.replace(candidate, id=int(given) if given else t.schema.schema_next_id(kind))
             if isinstance(element, IndexLabel) and element.rebuild:
                 element = dataclasses.replace(element, status=SchemaStatus.CREATING)
-            self._put(t, element)  # type: ignore[attr-defined]
+            self.put_element(t, element)  # type: ignore[attr-defined]
             task_id = 0
             if isinstance(element, IndexLabel):
                 self._attach_index(t, element)
@@ -84,13 +84,13 @@ class SchemaChanges:
         """Adds an index label's name to its base label's `index_labels`."""
         base = self._base_of(index)
         if base is not None and index.name not in base.index_labels:
-            self._put(tx, dataclasses.replace(base, index_labels=(*base.index_labels, index.name)))  # type: ignore[attr-defined]
+            self.put_element(tx, dataclasses.replace(base, index_labels=(*base.index_labels, index.name)))  # type: ignore[attr-defined]
 
-    def _detach_index(self, tx: Any, index: IndexLabel) -> None:
+    def detach_index(self, tx: Any, index: IndexLabel) -> None:
         base = self._base_of(index)
         if base is not None and index.name in base.index_labels:
             names = tuple(n for n in base.index_labels if n != index.name)
-            self._put(tx, dataclasses.replace(base, index_labels=names))  # type: ignore[attr-defined]
+            self.put_element(tx, dataclasses.replace(base, index_labels=names))  # type: ignore[attr-defined]
 
     def _base_of(self, index: IndexLabel) -> VertexLabel | EdgeLabel | None:
         if index.base_type == BaseType.VERTEX_LABEL:
@@ -108,7 +108,7 @@ class SchemaChanges:
             raise IllegalArgument(f"The name in url({name}) and body({body_name}) are different")
         if action not in (APPEND, ELIMINATE):
             raise IllegalArgument("The action param can't be empty" if not action else f"Not support action '{action}'")
-        with self._writing(tx) as t:  # type: ignore[attr-defined]
+        with self.writing(tx) as t:  # type: ignore[attr-defined]
             current = self.element(kind, name)  # type: ignore[attr-defined]
             if current is None:
                 raise NotFound(f"Can't update {READABLE[kind]} '{name}' since it doesn't exist")
@@ -117,21 +117,21 @@ class SchemaChanges:
             else:
                 updated = families.eliminate(self, current, body)
             if updated != current:
-                self._put(t, updated)  # type: ignore[attr-defined]
+                self.put_element(t, updated)  # type: ignore[attr-defined]
             return updated
 
     # ---- remove -------------------------------------------------------------------------------
     def remove(self, kind: str, name: str, tx: Any = None) -> int:
         """Deletes a schema element; returns the id of the removal task (0 when removal was
         synchronous: property keys)."""
-        with self._writing(tx) as t:  # type: ignore[attr-defined]
+        with self.writing(tx) as t:  # type: ignore[attr-defined]
             element = self.get(kind, name)  # type: ignore[attr-defined]
             if isinstance(element, PropertyKey):
                 self._check_key_unused(element)
-                self._delete(t, element)  # type: ignore[attr-defined]
+                self.delete_element(t, element)  # type: ignore[attr-defined]
                 return 0
             if isinstance(element, IndexLabel):
-                self._put(t, dataclasses.replace(element, status=SchemaStatus.DELETING))  # type: ignore[attr-defined]
+                self.put_element(t, dataclasses.replace(element, status=SchemaStatus.DELETING))  # type: ignore[attr-defined]
                 return self._submit_job(t, "remove_schema", element, "IndexLabelRemoveJob")
             job = "VertexLabelRemoveJob" if kind == VERTEX_LABEL else "EdgeLabelRemoveJob"
             return self._submit_job(t, "remove_schema", element, job)
@@ -149,10 +149,10 @@ class SchemaChanges:
         """`PUT /jobs/rebuild/{kind}/{name}`: refills one index label, or all of a label's."""
         if kind not in (INDEX_LABEL, VERTEX_LABEL, EDGE_LABEL):
             raise IllegalArgument(f"Can't rebuild index of {kind}")
-        with self._writing(tx) as t:  # type: ignore[attr-defined]
+        with self.writing(tx) as t:  # type: ignore[attr-defined]
             element = self.get(kind, name)  # type: ignore[attr-defined]
             if isinstance(element, IndexLabel):
-                self._put(t, dataclasses.replace(element, status=SchemaStatus.REBUILDING))  # type: ignore[attr-defined]
+                self.put_element(t, dataclasses.replace(element, status=SchemaStatus.REBUILDING))  # type: ignore[attr-defined]
             return self._submit_job(t, "rebuild_index", element, "IndexLabelRebuildJob" if kind == INDEX_LABEL else "RebuildIndexJob")
 
     # ---- tasks ----------------------------------------------------------------------------------
@@ -168,7 +168,7 @@ class SchemaChanges:
         if not unfinished:
             return []
         ids = []
-        with self._writing() as t:  # type: ignore[attr-defined]
+        with self.writing() as t:  # type: ignore[attr-defined]
             for il in unfinished:
                 if il.status is SchemaStatus.DELETING:
                     ids.append(self._submit_job(t, "remove_schema", il, "IndexLabelRemoveJob"))

@@ -104,8 +104,8 @@ def _delete_by_label(service: Any, label_id: int, vertices: bool, ctx: Any) -> i
 
 def _drop_index(service: Any, tx: Any, index: IndexLabel) -> None:
     tx.index.index_drop(index.id)
-    service._detach_index(tx, index)
-    service._delete(tx, index)
+    service.detach_index(tx, index)
+    service.delete_element(tx, index)
 
 
 def remove_vertex_label(service: Any, name: str, ctx: Any = None) -> Any:
@@ -130,15 +130,15 @@ def remove_edge_label(service: Any, name: str, ctx: Any = None) -> Any:
 def _remove_label(service: Any, label: VertexLabel | EdgeLabel, ctx: Any) -> None:
     """Marks the label DELETING, removes its elements in batches, then drops its indexes and
     the label itself (the DELETING version the first step stored)."""
-    with service._writing() as tx:
-        service._put(tx, dataclasses.replace(label, status=SchemaStatus.DELETING))
+    with service.writing() as tx:
+        service.put_element(tx, dataclasses.replace(label, status=SchemaStatus.DELETING))
     on_vertices = label.kind == VERTEX_LABEL
     _delete_by_label(service, label.id, on_vertices, ctx)
     base_type = BaseType.VERTEX_LABEL if on_vertices else BaseType.EDGE_LABEL
-    with service._writing() as tx:
+    with service.writing() as tx:
         for index in service.index_labels_for(base_type, label.name):
             _drop_index(service, tx, index)
-        service._delete(tx, service.element(label.kind, label.name))
+        service.delete_element(tx, service.element(label.kind, label.name))
     return None
 
 
@@ -147,7 +147,7 @@ def remove_index_label(service: Any, name: str, ctx: Any = None) -> Any:
     if index is None:
         return None
     _check(ctx)
-    with service._writing() as tx:
+    with service.writing() as tx:
         _drop_index(service, tx, index)
     return None
 
@@ -173,11 +173,11 @@ def rebuild(service: Any, element: SchemaElement, ctx: Any = None) -> Any:
     by_base: dict[tuple[BaseType, str], list[IndexLabel]] = {}
     for il in indexes:
         by_base.setdefault((il.base_type, il.base_value), []).append(il)
-    with service._writing() as tx:
+    with service.writing() as tx:
         for il in indexes:
             tx.index.index_drop(il.id)
             if il.status is SchemaStatus.CREATED:
-                service._put(tx, dataclasses.replace(il, status=SchemaStatus.REBUILDING))
+                service.put_element(tx, dataclasses.replace(il, status=SchemaStatus.REBUILDING))
     done = 0
     for (base_type, base_value), group in by_base.items():
         vertices = base_type is BaseType.VERTEX_LABEL
@@ -204,11 +204,11 @@ def rebuild(service: Any, element: SchemaElement, ctx: Any = None) -> Any:
             done += len(rows)
             if ctx is not None:
                 ctx.progress(done)
-    with service._writing() as tx:
+    with service.writing() as tx:
         for il in indexes:
             current = service.index_label(il.name)
             if current is not None and current.status is not SchemaStatus.CREATED:
-                service._put(tx, dataclasses.replace(current, status=SchemaStatus.CREATED))
+                service.put_element(tx, dataclasses.replace(current, status=SchemaStatus.CREATED))
     return None
 
 

@@ -1,7 +1,7 @@
 """The schema service: one per graph, the only way schema is read or changed.
 
 Schema is small and read on every element write and most queries, so the whole of it is held
-in memory as an immutable snapshot (`_Snapshot`) and replaced wholesale after a change.
+in memory as an immutable snapshot (`SchemaSnapshot`) and replaced wholesale after a change.
 Changes are written to the store in a transaction first; the snapshot is updated in the same
 step so that later statements of the same transaction see the new element. If the
 transaction rolls back, the snapshot is dropped (`invalidate()`) and reloaded from the store
@@ -44,13 +44,15 @@ from gremlin_engine.schema.model import (
 )
 
 
-class _Snapshot:
-    """All schema of a graph, by kind, by name and by id."""
+class SchemaSnapshot:
+    """All schema of a graph at one version, by kind, by name and by id: immutable, replaced
+    wholesale after a change. What is derived from the schema is cached on it (`derive`) and
+    dies with it."""
 
-    __slots__ = ("by_name", "by_id", "derived")
+    __slots__ = ("by_name", "by_id", "_derived")
 
     def __init__(self, elements: dict[str, list[SchemaElement]]) -> None:
-        self.derived: dict[Hashable, Any] = {}  # see `SchemaService.derived`
+        self._derived: dict[Hashable, Any] = {}
         self.by_name: dict[str, dict[str, SchemaElement]] = {}
         self.by_id: dict[str, dict[int, SchemaElement]] = {}
         for kind in KINDS:
@@ -58,13 +60,25 @@ class _Snapshot:
             self.by_name[kind] = {e.name: e for e in items}
             self.by_id[kind] = {e.id: e for e in items}
 
-    def with_element(self, element: SchemaElement, removed: bool = False) -> _Snapshot:
+    def derive(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """`make()`, computed once for this snapshot under `key`. A None result is not kept
+        (an unknown label named by a client must not grow the cache)."""
+        cache = self._derived
+        try:
+            return cache[key]
+        except KeyError:
+            found = make()
+            if found is not None:
+                cache[key] = found
+            return found
+
+    def with_element(self, element: SchemaElement, removed: bool = False) -> SchemaSnapshot:
         elements = {k: list(v.values()) for k, v in self.by_id.items()}
         kind = element.kind
         elements[kind] = [e for e in elements[kind] if e.id != element.id]
         if not removed:
             elements[kind].append(element)
-        return _Snapshot(elements)
+        return SchemaSnapshot(elements)
 
 
 def _body_of(row: Any) -> dict[str, Any]:
@@ -85,7 +99,7 @@ class SchemaService(SchemaChanges, AutoSchema):
     def __init__(self, graph: Any) -> None:
         self.graph = graph
         self._lock = threading.RLock()
-        self._snap: _Snapshot | None = None
+        self._snap: SchemaSnapshot | None = None
 
     # ---- plumbing ------------------------------------------------------------------------
     @property
@@ -114,20 +128,22 @@ class SchemaService(SchemaChanges, AutoSchema):
 
     reload = invalidate
 
-    def _load(self, tx: Any = None) -> _Snapshot:
-        def read(t: Any) -> _Snapshot:
+    def _load(self, tx: Any = None) -> SchemaSnapshot:
+        def read(t: Any) -> SchemaSnapshot:
             found: dict[str, list[SchemaElement]] = {}
             for kind in KINDS:
                 model = MODEL_OF[kind]
                 found[kind] = [model.from_json(_body_of(row)) for row in t.schema.schema_list(kind)]
-            return _Snapshot(found)
+            return SchemaSnapshot(found)
 
         if tx is not None:
             return read(tx)
         with self.store.read() as t:
             return read(t)
 
-    def _snapshot(self, tx: Any = None) -> _Snapshot:
+    def snapshot(self, tx: Any = None) -> SchemaSnapshot:
+        """The current schema snapshot (loaded through `tx`, or a read of our own, when none
+        is held)."""
         snap = self._snap
         if snap is None:
             with self._lock:
@@ -138,21 +154,14 @@ class SchemaService(SchemaChanges, AutoSchema):
 
     def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """`make()`, computed once per schema version and kept on the snapshot it was derived
-        from, so it dies with it: what callers derive from the schema (a label's write rules)
-        is never stale, and no caller keeps its own cache keyed by schema state. A None
-        result is not kept (an unknown label named by a client must not grow the cache)."""
-        cache = self._snapshot().derived
-        try:
-            return cache[key]
-        except KeyError:
-            found = make()
-            if found is not None:
-                cache[key] = found
-            return found
+        from (`SchemaSnapshot.derive`), so it dies with it: what callers derive from the schema
+        (a label's write rules) is never stale, and no caller keeps its own cache keyed by
+        schema state."""
+        return self.snapshot().derive(key, make)
 
     @contextmanager
-    def _writing(self, tx: Any = None) -> Iterator[Any]:
-        """The caller's transaction, or one of our own that invalidates the cache on failure."""
+    def writing(self, tx: Any = None) -> Iterator[Any]:
+        """The caller's transaction, or one of our own that drops the snapshot on failure."""
         if tx is not None:
             yield tx
             return
@@ -163,56 +172,58 @@ class SchemaService(SchemaChanges, AutoSchema):
             self.invalidate()
             raise
 
-    def _put(self, tx: Any, element: SchemaElement) -> None:
+    def put_element(self, tx: Any, element: SchemaElement) -> None:
+        """Writes `element` in `tx` and puts it in a new snapshot (dropped if `tx` rolls back)."""
         tx.schema.schema_put(element.kind, element.id, element.name, orjson.dumps(store_json(element)).decode())
         with self._lock:
-            self._snap = self._snapshot(tx).with_element(element)
+            self._snap = self.snapshot(tx).with_element(element)
         hook = getattr(tx, "on_rollback", None)
         if callable(hook):
             hook(self.invalidate)
 
-    def _delete(self, tx: Any, element: SchemaElement) -> None:
+    def delete_element(self, tx: Any, element: SchemaElement) -> None:
+        """Deletes `element` in `tx` and from a new snapshot (dropped if `tx` rolls back)."""
         tx.schema.schema_delete(element.kind, element.id)
         with self._lock:
-            self._snap = self._snapshot(tx).with_element(element, removed=True)
+            self._snap = self.snapshot(tx).with_element(element, removed=True)
         hook = getattr(tx, "on_rollback", None)
         if callable(hook):
             hook(self.invalidate)
 
     # ---- reads ----------------------------------------------------------------------------
     def element(self, kind: str, name: str) -> SchemaElement | None:
-        return self._snapshot().by_name[kind].get(name)
+        return self.snapshot().by_name[kind].get(name)
 
     def element_by_id(self, kind: str, id: int) -> SchemaElement | None:
-        return self._snapshot().by_id[kind].get(int(id))
+        return self.snapshot().by_id[kind].get(int(id))
 
     def elements(self, kind: str) -> list[SchemaElement]:
         """All elements of a kind in id order."""
-        return list(self._snapshot().by_id[kind].values())
+        return list(self.snapshot().by_id[kind].values())
 
     def property_key(self, name: str) -> PropertyKey | None:
-        return self._snapshot().by_name[PROPERTY_KEY].get(name)  # type: ignore[return-value]
+        return self.snapshot().by_name[PROPERTY_KEY].get(name)  # type: ignore[return-value]
 
     def property_key_by_id(self, id: int) -> PropertyKey | None:
-        return self._snapshot().by_id[PROPERTY_KEY].get(int(id))  # type: ignore[return-value]
+        return self.snapshot().by_id[PROPERTY_KEY].get(int(id))  # type: ignore[return-value]
 
     def vertex_label(self, name: str) -> VertexLabel | None:
-        return self._snapshot().by_name[VERTEX_LABEL].get(name)  # type: ignore[return-value]
+        return self.snapshot().by_name[VERTEX_LABEL].get(name)  # type: ignore[return-value]
 
     def vertex_label_by_id(self, id: int) -> VertexLabel | None:
-        return self._snapshot().by_id[VERTEX_LABEL].get(int(id))  # type: ignore[return-value]
+        return self.snapshot().by_id[VERTEX_LABEL].get(int(id))  # type: ignore[return-value]
 
     def edge_label(self, name: str) -> EdgeLabel | None:
-        return self._snapshot().by_name[EDGE_LABEL].get(name)  # type: ignore[return-value]
+        return self.snapshot().by_name[EDGE_LABEL].get(name)  # type: ignore[return-value]
 
     def edge_label_by_id(self, id: int) -> EdgeLabel | None:
-        return self._snapshot().by_id[EDGE_LABEL].get(int(id))  # type: ignore[return-value]
+        return self.snapshot().by_id[EDGE_LABEL].get(int(id))  # type: ignore[return-value]
 
     def index_label(self, name: str) -> IndexLabel | None:
-        return self._snapshot().by_name[INDEX_LABEL].get(name)  # type: ignore[return-value]
+        return self.snapshot().by_name[INDEX_LABEL].get(name)  # type: ignore[return-value]
 
     def index_label_by_id(self, id: int) -> IndexLabel | None:
-        return self._snapshot().by_id[INDEX_LABEL].get(int(id))  # type: ignore[return-value]
+        return self.snapshot().by_id[INDEX_LABEL].get(int(id))  # type: ignore[return-value]
 
     def property_keys(self) -> list[PropertyKey]:
         return self.elements(PROPERTY_KEY)  # type: ignore[return-value]

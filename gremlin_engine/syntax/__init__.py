@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from gremlin_engine.syntax.interpreter import interpret
+from gremlin_engine.syntax.interpreter import checked, interpret
 from gremlin_engine.syntax.parser import parse
 
-__all__ = ["interpret", "parse"]
+__all__ = ["checked", "interpret", "parse"]

@@ -10,7 +10,7 @@ choke point is what keeps scripts away from Python objects, files and the networ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gremlin_engine.traversal.ir import TraversalIR
@@ -28,10 +28,14 @@ class TraversalSourceRef:
 
 @dataclass(frozen=True)
 class BoundTraversal:
-    """A spawned traversal not yet iterated: `g.V().out()` before `toList()`."""
+    """A spawned traversal not yet iterated: `g.V().out()` before `toList()`.
+
+    `prepared` is its compiled form when a prepared script entry made it (then `ir` is
+    empty: the host runs `prepared`)."""
 
     graph: str
     ir: TraversalIR
+    prepared: Any = field(default=None, compare=False, repr=False)
 
 
 class ScriptHost(Protocol):

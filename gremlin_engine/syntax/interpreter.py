@@ -21,22 +21,23 @@ import datetime
 import decimal
 import enum
 import uuid
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
 from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
 from gremlin_engine.structure.result_size import check_result_size
-from gremlin_engine.syntax import ast, names, operators, parser, sandbox, templates
+from gremlin_engine.syntax import ast, names, operators, sandbox, script_shape
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
 from gremlin_engine.syntax.parser import parse
-from gremlin_engine.syntax.text_cache import TextCache
 from gremlin_engine.syntax.value_bounds import ValueBounds, is_handle
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P, make_predicate
+from gremlin_engine.traversal.prepared import Prepared
 from gremlin_engine.traversal.tokens import TOKEN_ENUMS, Cardinality, token
 
 # TinkerPop's IO "enum" is a set of string constants (what gremlinpython sends too).
@@ -61,6 +62,10 @@ class Exhausted:
     graph: str
 
 
+#: the IR of a traversal a prepared entry compiled (`BoundTraversal.prepared` is what runs)
+_NO_IR = TraversalIR()
+
+
 @cache
 def _bare_tokens() -> dict[str, Any]:
     table: dict[str, Any] = {}
@@ -70,34 +75,40 @@ def _bare_tokens() -> dict[str, Any]:
     return table
 
 
-def _check_text(text: str) -> ast.Script:
-    return sandbox.check(parse(text))
+#: the parsed trees the sandbox has passed, by identity: the parse cache is the one cache of
+#: trees by text (bounded there), and a tree is forgotten here when it leaves that cache
+_PASSED: weakref.WeakValueDictionary[int, ast.Script] = weakref.WeakValueDictionary()
 
 
-#: sandbox-checked scripts by text, bounded as the parse cache is (it holds the same ASTs)
-_CHECKED: TextCache[ast.Script] = TextCache(parser.CACHE_SIZE, parser.CACHE_CHARS, parser.CACHE_MAX_TEXT)
+def checked(text: str, cancel: Any = None) -> ast.Script:
+    """The parsed, sandbox-checked tree of `text` (parsed through the parse cache, checked
+    once per tree); `cancel` is polled while parsing."""
+    tree = parse(text, cancel)
+    if _PASSED.get(id(tree)) is not tree:
+        sandbox.check(tree)
+        _PASSED[id(tree)] = tree
+    return tree
 
 
-def _checked(text: str, cancel: Any = None) -> ast.Script:
-    if cancel is None:
-        return _CHECKED.get(text, _check_text)
-    return _CHECKED.get(text, lambda t: sandbox.check(parse(t, cancel)))
-
-
-def interpret(script: ast.Script | str, host: ScriptHost, *, as_value: bool = False) -> Any:
+def interpret(
+    script: ast.Script | str, host: ScriptHost, *, as_value: bool = False, tree: ast.Script | None = None,
+) -> Any:
     """Runs a script and returns its result list (see the module docstring).
 
     With `as_value`, a script whose last statement is not a traversal or a collection gives
     that value itself (`1 + 2` -> `3`, not `[3]`): HugeGraph's async Gremlin jobs store a
-    job's result that way, while Gremlin Server always streams a list."""
-    cancel = getattr(getattr(host, "session", None), "cancel", None)  # RuntimeHost's run token
-    tree = _checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
+    job's result that way, while Gremlin Server always streams a list. `tree` is the text's
+    `checked` tree when the caller has it already."""
+    if tree is None:
+        cancel = getattr(getattr(host, "session", None), "cancel", None)  # RuntimeHost's run token
+        tree = checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
     try:
         interp = Interpreter(host)
-        if isinstance(script, str):
-            template = templates.lookup(script, tree, host, interp)
-            if template is not None:
-                return interp.run_template(template, host.bindings, as_value)  # type: ignore[attr-defined]
+        cache = getattr(host, "prepared", None)  # the registry's prepared traversals
+        if cache is not None and isinstance(script, str):
+            entry = script_shape.lookup(cache, script, tree, host, interp)
+            if entry is not None:
+                return interp.run_prepared(entry, host.bindings, as_value)  # type: ignore[attr-defined]
         return interp.run(tree, as_value=as_value)
     except RecursionError:
         raise GremlinSyntaxError("script is nested too deeply to evaluate") from None
@@ -109,8 +120,13 @@ class Interpreter:
     def __init__(self, host: ScriptHost) -> None:
         self.host = host
         self.vars: dict[str, Any] = {}
-        # the run's CancelToken, where the host has one (RuntimeHost's session does)
-        self.bounds = ValueBounds(getattr(getattr(host, "session", None), "cancel", None))
+
+    @cached_property
+    def bounds(self) -> ValueBounds:
+        """The run's value bounds, made when the script first computes something of its own
+        (a prepared one-traversal script never does); polls the run's CancelToken, where the
+        host has one (RuntimeHost's session does)."""
+        return ValueBounds(getattr(getattr(self.host, "session", None), "cancel", None))
 
     # ---- statements -----------------------------------------------------------------
     def run(self, script: ast.Script, as_value: bool = False) -> Any:
@@ -124,15 +140,25 @@ class Interpreter:
             return value
         return self.results(value) if ran else []
 
-    def run_template(self, template: templates.Template, bindings: dict[str, Any], as_value: bool) -> Any:
-        """What `run` gives for the one-traversal script `template` was made from."""
-        value: Any = template.traversal(bindings)
-        if template.terminal is not None:
-            name, args, pos = template.terminal
+    def run_prepared(self, entry: Prepared, bindings: dict[str, Any], as_value: bool) -> Any:
+        """What `run` gives for the one-traversal script `entry` was prepared from."""
+        graph = entry.graph
+        assert graph is not None
+        value: Any
+        if entry.traversal is not None:
+            value = BoundTraversal(graph, _NO_IR, entry.compiled([bindings[n] for n in entry.names]))
+        else:
+            value = BoundTraversal(graph, entry.script_ir(bindings, _arg_value))
+        if entry.terminal is not None:
+            name, args, pos = entry.terminal
             value = self.call(value, name, args, pos)
         if as_value and not _is_stream(value):
             return value
         return self.results(value)
+
+    def argument(self, node: ast.Expr) -> Any:
+        """A step argument written in the script, evaluated as the IR wants it."""
+        return _arg_value(self.evaluate(node))
 
     def execute(self, stmt: ast.Stmt) -> Any:
         if isinstance(stmt, ast.Assign):
@@ -338,7 +364,7 @@ class Interpreter:
                 )
             return target.then(name, *args, pos=pos)
         if isinstance(target, TraversalSourceRef):
-            return self._source_call(target, name, args, pos)
+            return self.source_call(target, name, args, pos)
         if isinstance(target, Exhausted):
             drained = {
                 "toList": [],
@@ -366,7 +392,7 @@ class Interpreter:
             )
         return self.host.call_method(target, name, args)
 
-    def _source_call(self, src: TraversalSourceRef, name: str, args: tuple[Any, ...], pos: ast.Pos) -> Any:
+    def source_call(self, src: TraversalSourceRef, name: str, args: tuple[Any, ...], pos: ast.Pos) -> Any:
         if name in names.SPAWNS:
             ir = TraversalIR(src.ir.source, (Instruction(name, args, pos),))
             return BoundTraversal(src.graph, ir)

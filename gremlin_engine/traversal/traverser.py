@@ -148,6 +148,8 @@ class Context:
     track_paths: bool = False
     batch_size: int = BATCH
     bulk: bool = True
+    seed: int | None = None  # SeedStrategy(seed: n): coin/sample draw from java.util.Random
+    rngs: dict[int, Any] | None = None  # seeded generators per step object, made on first draw
 
     def check(self) -> None:
         self.cancel.check()
@@ -157,6 +159,20 @@ class Context:
         need = [o for o in objs if isinstance(o, Element) and not o.loaded]
         if need:
             self.access.load(need)
+
+    def random_for(self, step: Any) -> Any:
+        """The seeded `JavaRandom` of `step` for this run (TinkerPop re-seeds each random
+        step with the strategy's seed), or None when no SeedStrategy is in force."""
+        if self.seed is None:
+            return None
+        if self.rngs is None:
+            self.rngs = {}
+        rng = self.rngs.get(id(step))
+        if rng is None:
+            from gremlin_engine.traversal.seeded import JavaRandom
+
+            rng = self.rngs[id(step)] = JavaRandom(self.seed)
+        return rng
 
     def new_traverser(self, obj: Any, bulk: int = 1) -> Traverser:
         """A fresh traverser (sources, reducing barriers): new path, initial sack."""

@@ -8,9 +8,10 @@ server also serves. So the answer must be instant: it is a constant and touches 
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
+from rest_adapter.console_page import root_html, wants_html
 from rest_adapter.context import json_response
 
 HUGEGRAPH_CORE = "1.7.0"
@@ -30,6 +31,8 @@ async def api_version(request: Request) -> Response:
 
 
 async def root(request: Request) -> Response:
+    if wants_html(request):  # a browser: a page linking to the web console
+        return HTMLResponse(root_html(request.scope.get("root_path", "")))
     # only what is served: the auth management API is not built yet
     apis = sorted({"graph", "graphs", "gremlin", "metrics", "schema", "tasks", "traversers", "variables"})
     return json_response({"service": "hugegraph", "version": HUGEGRAPH_CORE, "implementation": "hugelite", "apis": apis})

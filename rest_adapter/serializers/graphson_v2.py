@@ -20,7 +20,7 @@ def _key(k: Any) -> str:
     if isinstance(k, str):
         return k
     if isinstance(k, Element):
-        return str(k.id)
+        return _key(k.id)  # an id is rendered as its own key would be (no type suffix)
     if isinstance(k, tk.T | tk.Column | tk.Direction):
         return str(k.value)
     if isinstance(k, bool):

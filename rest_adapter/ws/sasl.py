@@ -6,71 +6,34 @@ with status 407; the driver then sends an `authentication` request (same request
 HugeGraph's `WsAndHttpBasicAuthHandler` also accepts `Authorization: Basic` on the upgrade
 request, which authenticates the whole connection.
 
-Auth is on when `auth.authenticator` is set in `rest-server.properties`. Credentials are
-checked by `rest_adapter.auth.check_credentials(settings, user, password)` when that module
-offers it (the REST layer's check, shared); until then by the static `ConfigAuthenticator`
-rule: user `admin` with `auth.admin_token`, or `user:token` pairs in `auth.user_tokens`.
+Auth is on when `auth.authenticator` is set in `rest-server.properties`; credentials are
+checked by the server's one authenticator (`rest_adapter/auth.py`: the auth records, or the
+static ConfigAuthenticator table), so the WebSocket and REST know the same users. A login
+token is accepted as the password with an empty user name (or, as HugeGraph's
+`TokenSaslAuthenticator` reads it, as the user name with an empty password). The connection
+then runs as the user's `Principal`, which `gremlin_ws` puts in its scope.
 
 Empty credentials never log in (issue 16 item 9): an empty user name or password is
 refused, and a configured user with an empty token is a startup error (`credential_table`,
 called by `Settings.load`), not a user anyone can log in as with an empty password.
-Every check goes through the shared `LoginThrottle` (per user and per address).
+Every password check goes through the shared `LoginThrottle` (per user and per address).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
-import hmac
-import importlib
 from typing import Any
 
+from gremlin_engine.auth import Principal
 from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
 from rest_adapter.ws.status import AUTHENTICATE, INVALID_REQUEST_ARGUMENTS, UNAUTHORIZED, RequestError
-
-
-class EmptyCredential(ValueError):
-    """A configured user whose token is empty."""
 
 
 def auth_enabled(settings: Any) -> bool:
     raw = getattr(settings, "raw", None) or {}
     return bool(str(raw.get("auth.authenticator", "")).strip())
-
-
-def check_credentials(settings: Any, user: str, password: str) -> bool:
-    try:
-        shared = importlib.import_module("rest_adapter.auth")
-    except ModuleNotFoundError:
-        shared = None
-    fn = getattr(shared, "check_credentials", None)
-    if fn is not None:
-        return bool(fn(settings, user, password))
-    if not user or not password:
-        return False
-    expected = credential_table(getattr(settings, "raw", None) or {})
-    want = expected.get(user)
-    return want is not None and hmac.compare_digest(want.encode(), password.encode())
-
-
-def credential_table(raw: dict[str, str]) -> dict[str, str]:
-    """{user: token} of the ConfigAuthenticator keys; raises `EmptyCredential` naming a
-    configured user whose token is empty."""
-    expected: dict[str, str] = {}
-    if "auth.admin_token" in raw:
-        expected["admin"] = raw["auth.admin_token"]
-    for pair in str(raw.get("auth.user_tokens", "")).strip("[] ").split(","):
-        name, sep, token = pair.strip().partition(":")
-        if sep and name:
-            expected[name] = token.strip()
-    for name, token in expected.items():
-        if not token:
-            key = "auth.admin_token" if name == "admin" else "auth.user_tokens"
-            raise EmptyCredential(
-                f"{key}: user '{name}' has an empty token; give it a token or remove the user "
-                "(an empty password never logs in)"
-            )
-    return expected
 
 
 def parse_sasl_plain(sasl: Any) -> tuple[str, str]:
@@ -90,38 +53,43 @@ def parse_sasl_plain(sasl: Any) -> tuple[str, str]:
     return parts[1].decode("utf-8", "replace"), parts[2].decode("utf-8", "replace")
 
 
-def parse_basic(header: str | None) -> tuple[str, str] | None:
-    if not header or not header.lower().startswith("basic "):
-        return None
-    try:
-        text = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-    user, sep, password = text.partition(":")
-    return (user, password) if sep else None
-
-
-async def authenticate(settings: Any, args: dict[str, Any], throttle: LoginThrottle, address: str | None) -> str:
-    """Checks an `authentication` request through the throttle; returns the user or raises
-    401/499."""
-    if not auth_enabled(settings):
+async def authenticate(authenticator: Any, args: dict[str, Any], throttle: LoginThrottle,
+                       address: str | None) -> Principal:
+    """Checks an `authentication` request through the throttle; returns the principal or
+    raises 401/499."""
+    if authenticator is None:
         raise RequestError(
             INVALID_REQUEST_ARGUMENTS,
             "Authentication is not enabled on this server (set auth.authenticator in rest-server.properties); "
             "connect without username and password",
         )
     user, password = parse_sasl_plain(args.get("sasl"))
-    if not await login(settings, throttle, user, password, address):
+    principal = await login(authenticator, throttle, user, password, address)
+    if principal is None:
         raise RequestError(UNAUTHORIZED, "Username and/or password are incorrect")
-    return user
+    return principal
 
 
-async def login(settings: Any, throttle: LoginThrottle, user: str, password: str, address: str | None) -> bool:
-    """True when the credentials are right; a throttled attempt is a 401 saying so."""
+async def login(authenticator: Any, throttle: LoginThrottle, user: str, password: str,
+                address: str | None) -> Principal | None:
+    """The principal when the credentials (or the token) are right; a throttled attempt is a
+    401 saying so. Password checks run on a thread (bcrypt blocks)."""
+    token = password if not user else user if not password else None
+    if token:
+        return await asyncio.to_thread(authenticator.check_token, token)  # type: ignore[no-any-return]
+    found: list[Principal] = []
+
+    async def check() -> bool:
+        principal = await asyncio.to_thread(authenticator.check_password, user, password)
+        if principal is not None:
+            found.append(principal)
+        return principal is not None
+
     try:
-        return await throttle.attempt(user, address, lambda: check_credentials(settings, user, password))
+        await throttle.attempt(user, address, check)
     except LoginThrottled as exc:
         raise RequestError(UNAUTHORIZED, str(exc)) from None
+    return found[0] if found else None
 
 
 def challenge() -> RequestError:

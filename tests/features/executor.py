@@ -26,6 +26,8 @@ from typing import Any, Protocol
 from gremlin_engine.io import GraphRecords, read_graphson_lines
 from gremlin_engine.structure.elements import Edge, Vertex
 
+#: the modern graph in GraphML, for Read.feature's GraphML scenarios
+MODERN_GRAPHML = Path(__file__).resolve().parents[1] / "io" / "data" / "tinkerpop-modern.xml"
 DATASET_FILES = {
     "modern": "tinkerpop-modern-v3.json",
     "classic": "tinkerpop-classic-v3.json",
@@ -64,9 +66,15 @@ class GraphHandle(Protocol):
     fresh: bool
 
 
+#: graph properties for scenarios tagged with a graph feature the default graph lacks
+#: (the default graph is TinkerGraph's default: null property values are not allowed)
+FEATURE_PROPERTIES = {"@AllowNullPropertyValues": {"gremlin.allow_null_property_values": "true"}}
+
+
 class ScriptExecutor(Protocol):
-    def open(self, dataset: str, fresh: bool) -> Any:
-        """A graph handle for `dataset` (shared, or a private copy when `fresh`)."""
+    def open(self, dataset: str, fresh: bool, graph_properties: Mapping[str, str] | None = None) -> Any:
+        """A graph handle for `dataset` (shared, or a private copy when `fresh`); a fresh
+        graph gets `graph_properties` added to its configuration."""
         ...
 
     def execute(self, handle: Any, script: str, bindings: Mapping[str, Any]) -> list[Any]:
@@ -112,12 +120,15 @@ class EngineExecutor:
 
     def _prepare_import_dir(self) -> Path:
         """The folder `g.io()` may read: Read.feature names `data/tinkerpop-modern.json`,
-        which is the modern graph's GraphSON 3.0 file under TinkerPop's old name."""
+        which is the modern graph's GraphSON 3.0 file under TinkerPop's old name, and
+        `data/tinkerpop-modern.xml`, its GraphML file (`MODERN_GRAPHML`: the corpus copy
+        holds no GraphML, so the tests carry one)."""
         root = Path(self._import_dir.name)
         (root / "data").mkdir()
         src = self.data_dir / DATASET_FILES["modern"]
         if src.exists():
             shutil.copy(src, root / "data" / "tinkerpop-modern.json")
+        shutil.copy(MODERN_GRAPHML, root / "data" / "tinkerpop-modern.xml")
         return root
 
     def records(self, dataset: str) -> GraphRecords | None:
@@ -129,11 +140,12 @@ class EngineExecutor:
             self._records[dataset] = read_graphson_lines(self.data_dir / DATASET_FILES[dataset])
         return self._records[dataset]
 
-    def _new_graph(self, dataset: str) -> Any:
+    def _new_graph(self, dataset: str, graph_properties: Mapping[str, str] | None = None) -> Any:
         from gremlin_engine.graph import GraphConfig
         from gremlin_engine.io import load_graph_records
 
         extra = {} if self.strategies else dict(NO_STRATEGIES)
+        extra.update(graph_properties or {})
         cfg = GraphConfig(name=f"tp_{dataset}_{next(self._names)}", backend="memory", schema_mode="auto", extra=extra)
         graph = self.registry.create(cfg)
         records = self.records(dataset)
@@ -141,9 +153,9 @@ class EngineExecutor:
             load_graph_records(graph, records)
         return graph
 
-    def open(self, dataset: str, fresh: bool) -> EngineHandle:
-        if fresh:
-            return EngineHandle(dataset, True, self._new_graph(dataset))
+    def open(self, dataset: str, fresh: bool, graph_properties: Mapping[str, str] | None = None) -> EngineHandle:
+        if fresh or graph_properties:
+            return EngineHandle(dataset, True, self._new_graph(dataset, graph_properties))
         handle = self._shared.get(dataset)
         if handle is None:
             handle = self._shared[dataset] = EngineHandle(dataset, False, self._new_graph(dataset))

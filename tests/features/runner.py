@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .executor import ElementWorld, ScriptExecutor
+from .executor import FEATURE_PROPERTIES, ElementWorld, ScriptExecutor
 from .gherkin import Feature, Scenario, Step
 from .results import canon, compare_of, compare_ordered, compare_unordered, show
 from .values import Unsupported, decode
@@ -155,8 +155,11 @@ class ScenarioRun:
         if self.dataset is None:
             raise _Fail("no graph was given")
         ex = self.runner.executor
-        fresh = self._needs_fresh()
-        self.handle = ex.open(self.dataset, fresh)
+        props: dict[str, str] = {}
+        for tag in self.sc.tags:
+            props.update(FEATURE_PROPERTIES.get(tag, {}))
+        fresh = self._needs_fresh() or bool(props)
+        self.handle = ex.open(self.dataset, fresh, props) if props else ex.open(self.dataset, fresh)
         if fresh:
             self.runner.fresh_handles += 1
         if self.initializer is not None:

@@ -64,6 +64,15 @@ def test_a_control_character_in_a_gio_path_is_a_400(client: httpx.Client, watch:
     _hugegraph_error(answer, 400, "java.lang.IllegalArgumentException", "g.io(): a file name has no control characters")
 
 
+@pytest.mark.parametrize("path", ["out.json", "../out.json", "/tmp/out.xml"])
+def test_gio_write_without_an_export_folder_is_a_403(client: httpx.Client, watch: Watch, path: str) -> None:
+    with watch:
+        answer = gremlin(client, f"g.io('{path}').write().iterate()")
+    watch.assert_held()
+    assert answer.status_code == 403, answer.text
+    assert "none is configured" in answer.text
+
+
 @pytest.mark.parametrize(
     ("path", "body"),
     [("propertykeys", {"name": "bad\u0001name", "data_type": "TEXT", "cardinality": "SINGLE"}),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gremlin_engine.errors import Forbidden, IllegalArgument, NotFound
+from gremlin_engine.errors import Forbidden, IllegalArgument, NotFound, NotSupported
 from gremlin_engine.io import (
     GraphSONError,
     decode_value,
@@ -222,5 +222,8 @@ def test_import_path_must_stay_inside_folder(tmp_path: Path) -> None:
     with pytest.raises(NotFound):
         resolve_import_path("missing.json", root)
     (root / "g.kryo").write_text("")
-    with pytest.raises(IllegalArgument, match="GraphSON"):
+    with pytest.raises(NotSupported, match=r"Gryo \(Kryo\) format is not supported.*GraphSON 3.0"):
         resolve_import_path("g.kryo", root)
+    (root / "g.txt").write_text("")
+    with pytest.raises(IllegalArgument, match="cannot tell the format"):
+        resolve_import_path("g.txt", root)

@@ -48,13 +48,14 @@ def test_settings_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         tmp_path,
         {"one": "backend=memory\nschema.mode=auto\ngremlin.graph=x.Factory\n", "two": "store=data/two.db\n"},
         {"restserver.url": "http://0.0.0.0:9999", "gremlinserver.evaluation_timeout_ms": "1234",
-         "batch.max_vertices_per_batch": "7", "gremlin.import_dir": "imports"},
+         "batch.max_vertices_per_batch": "7", "gremlin.import_dir": "imports",
+         "gremlin.export_dir": "exports"},
     )
     s = Settings.load(conf)
     assert (s.host, s.port) == ("0.0.0.0", 9999)
     assert s.evaluation_timeout_ms == 1234
     assert s.max_vertices_per_batch == 7 and s.max_edges_per_batch == 500
-    assert s.import_dir == tmp_path / "imports"
+    assert s.import_dir == tmp_path / "imports" and s.export_dir == tmp_path / "exports"
     assert s.graphs_dir == tmp_path / "conf" / "graphs"
     one, two = s.graphs
     assert (one.name, one.backend, one.store, one.schema_mode) == ("one", "memory", None, "auto")

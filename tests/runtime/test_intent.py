@@ -34,19 +34,23 @@ def test_inject_data_is_not_scanned() -> None:
 
 
 def test_remembered_answers_match_the_scan() -> None:
-    """The per-text and per-IR memos give the scan's answer, first call and later ones."""
+    """The prepared-traversal cache keeps the scan's answer per text and per shape: first
+    call and later ones (other slot values) give the scan's answer."""
     from gremlin_engine.runtime import intent
     from gremlin_engine.syntax import parse
     from gremlin_engine.traversal.ir import TraversalIR
+    from gremlin_engine.traversal.prepared import PreparedCache
 
+    cache = PreparedCache()
     for text, expected in (("g.V(1).values('name')", False), ("g.addV('person')", True)):
         tree = parse(text)
-        assert intent.script_text_may_write(text, tree) is expected
-        assert intent.script_text_may_write(text, tree) is expected
-    read = TraversalIR().then("V", 1).then("out", "knows")
-    write = TraversalIR().then("V", 1).then("drop")
+        for _ in range(2):
+            assert cache.remembered(("writes", text), lambda t=tree: intent.script_may_write(t)) is expected
     for _ in range(2):
-        assert intent.ir_may_write(read) is False
-        assert intent.ir_may_write(write) is True
+        for vid in (1, 2):
+            read = TraversalIR().then("V", vid).then("out", "knows")
+            write = TraversalIR().then("V", vid).then("drop")
+            assert cache.prepare(read, True, intent.ir_may_write)[1] is False
+            assert cache.prepare(write, True, intent.ir_may_write)[1] is True
     unhashable = TraversalIR().then("V", [1, 2]).then("drop")
-    assert intent.ir_may_write(unhashable) is True
+    assert cache.prepare(unhashable, True, intent.ir_may_write)[1] is True

@@ -54,16 +54,17 @@ def test_compiled_traversals_are_cached_by_typed_constants() -> None:
     from .memory_access import MemoryGraph
 
     access = MemoryGraph()
+    cache = engine.PreparedCache()
     for value in (1, 1.0, True, Long(1), -0.0, 0.0, 1, True):
         ir = TraversalIR().then("inject", value)
-        first = list(engine.run(ir, access))
-        again = list(engine.run(ir, access))
+        first = list(engine.run(ir, access, cache=cache))
+        again = list(engine.run(ir, access, cache=cache))
         assert first == again == [value]
         assert type(first[0]) is type(value)
         assert str(first[0]) == str(value)
     shared = TraversalIR().then("inject", 1, 2, 3).then("sum")
-    assert engine._compiled(shared, True) is engine._compiled(shared, True)
-    assert list(engine.run(shared, access)) == list(engine.run(shared, access)) == [6]
+    assert cache.compiled(shared, True) is cache.compiled(shared, True)
+    assert list(engine.run(shared, access, cache=cache)) == list(engine.run(shared, access, cache=cache)) == [6]
 
 
 def test_predicates_key_the_cache_by_operator_and_typed_value() -> None:
@@ -74,9 +75,10 @@ def test_predicates_key_the_cache_by_operator_and_typed_value() -> None:
     from .memory_access import MemoryGraph
 
     access = MemoryGraph()
+    cache = engine.PreparedCache()
 
     def run(p: P) -> list:
-        return list(engine.run(TraversalIR().then("inject", 1, 2, 3).then("is", p), access))
+        return list(engine.run(TraversalIR().then("inject", 1, 2, 3).then("is", p), access, cache=cache))
 
     for _ in range(2):
         assert run(P("gt", 1)) == [2, 3]
@@ -100,6 +102,7 @@ def test_a_cached_traversal_runs_concurrently_on_many_threads() -> None:
     from .memory_access import modern
 
     graph = modern()
+    cache = engine.PreparedCache()
     traversals = [
         g.V().group().by("name").by(__.out().count()),
         g.V().repeat(__.out()).times(2).path().by("name"),
@@ -110,13 +113,13 @@ def test_a_cached_traversal_runs_concurrently_on_many_threads() -> None:
         g.V().store("s").by("name").cap("s"),
         g.V().sideEffect(__.outE().count().aggregate("c")).cap("c"),
     ]
-    expected = [repr(list(engine.run(t.ir, graph))) for t in traversals]
+    expected = [repr(list(engine.run(t.ir, graph, cache=cache))) for t in traversals]
     wrong: list[str] = []
 
     def worker() -> None:
         for _ in range(40):
             for t, want in zip(traversals, expected, strict=True):
-                got = repr(list(engine.run(t.ir, graph)))
+                got = repr(list(engine.run(t.ir, graph, cache=cache)))
                 if got != want:
                     wrong.append(f"{t.ir!r}: {got} != {want}")
                     return

@@ -274,7 +274,13 @@ class OrderStep(ByModulated, Step):
         for i in reversed(range(len(bys))):
             order = bys[i].order or Order.asc
             if order is Order.shuffle:
-                random.shuffle(keyed)
+                rng = ctx.random_for(self)
+                if rng is None:
+                    random.shuffle(keyed)
+                else:  # java.util.Collections.shuffle(list, random)
+                    for j in range(len(keyed) - 1, 0, -1):
+                        k = rng.next_int(j + 1)
+                        keyed[j], keyed[k] = keyed[k], keyed[j]
             else:
                 keyed.sort(key=lambda kx, i=i: order_key(kx[0][i]), reverse=order is Order.desc)
         return [x for _, x in keyed]
@@ -365,12 +371,15 @@ class GroupStep(ByModulated, Step):
         return [v for v in vals if v is not NOTHING]
 
     def build(self, groups: dict[Any, tuple[Any, list[Traverser]]], ctx: Context) -> dict[Any, Any]:
-        out: dict[Any, Any] = {}
-        for k, members in groups.values():
-            v = self._value(members, ctx)
-            if v is not NOTHING:
-                out[k] = v
-        return out
+        entries = list(groups.values())
+        order: list[int] = list(range(len(entries)))
+        if ctx.seed is not None:
+            # seeded draws in value traversals go to the groups in Java HashMap order
+            from gremlin_engine.traversal.seeded import hashmap_order
+
+            order = hashmap_order([k for k, _ in entries])
+        values = {i: self._value(entries[i][1], ctx) for i in order}
+        return {k: values[i] for i, (k, _) in enumerate(entries) if values[i] is not NOTHING}
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.side_effect is None:

@@ -7,6 +7,7 @@ the has-folding strategy can move them into `V()`/`E()` unchanged.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -389,11 +390,30 @@ class DedupStep(ByModulated, Step):
 
 
 class CoinStep(FilterStep):
+    """`coin(p)`: keeps each traverser with probability p. Under SeedStrategy it draws as
+    TinkerPop's CoinStep does (`seeded.py`): one `nextDouble()` per unit of a bulk below 100,
+    kept when `p >= draw`, the bulk becoming the number kept; a bulk of 100 or more becomes
+    `round(p * bulk)` without drawing."""
+
     name = "coin"
 
     def keep(self, t: Traverser, ctx: Context) -> bool:
         p = float(self.args[0])
         return p >= 1.0 or (p > 0.0 and random.random() < p)
+
+    def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        rng = ctx.random_for(self)
+        if rng is None:
+            yield from super().process(it, ctx)
+            return
+        p = float(self.args[0])
+        for t in self._stream(it, ctx):
+            if t.bulk < 100:
+                kept = sum(1 for _ in range(t.bulk) if p >= rng.next_double())
+            else:
+                kept = int(math.floor(p * t.bulk + 0.5))  # Java's Math.round
+            if kept:
+                yield t if kept == t.bulk else t.with_bulk(kept)
 
 
 class DiscardStep(FilterStep):

@@ -18,7 +18,8 @@ from gremlin_engine.traversal.traverser import Context, Traverser, batches, chec
 
 class PropertyStep(Step):
     """`property([cardinality,] key, value[, metaKey, metaValue...])` or `property([card,] map)`.
-    A null value with single cardinality removes the property (TinkerPop 3.6+)."""
+    A null value with single cardinality removes the property (TinkerPop 3.6+), except on a
+    graph that allows null property values, which stores it (TinkerPop 3.7+)."""
 
     name = "property"
 
@@ -64,7 +65,7 @@ class PropertyStep(Step):
         if not isinstance(elem, Element):
             raise TraversalError(f"property() can only be applied to an element, not {elem!r}")
         value, own_card = card_value(value)
-        if value is None:
+        if value is None and not getattr(ctx.access, "allow_nulls", False):
             ctx.load([elem])
             for prop in list(elem.properties(key)):
                 ctx.access.remove_property(prop)

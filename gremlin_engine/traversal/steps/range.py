@@ -8,6 +8,7 @@ a map a map); non-collections pass through unchanged.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Iterator, Mapping
@@ -15,6 +16,7 @@ from typing import Any
 
 from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.structure.numbers import is_number
+from gremlin_engine.traversal.executor import NOTHING
 from gremlin_engine.traversal.steps.base import ByModulated, Step
 from gremlin_engine.traversal.steps.filter import scope_of
 from gremlin_engine.traversal.tokens import Scope
@@ -121,6 +123,13 @@ class TailStep(Step):
         yield from window
 
 
+def _share(weight: float, remaining: float) -> float:
+    """`weight / remaining` as a Java double division (x/0 is infinite, 0/0 never matches)."""
+    if remaining == 0:
+        return math.inf if weight > 0 else -math.inf
+    return weight / remaining
+
+
 class SampleStep(ByModulated, Step):
     """`sample(n)`: n traversers chosen at random (weighted by a `by()` value if given)."""
 
@@ -134,6 +143,11 @@ class SampleStep(ByModulated, Step):
         self.bys = []
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        rng = ctx.random_for(self)
+        if rng is not None:
+            yield from (self._seeded_local(it, ctx, rng) if self.scope is Scope.local else
+                        self._seeded_global(it, ctx, rng))
+            return
         if self.scope is Scope.local:
             for t in checked(it, ctx):
                 obj = t.obj
@@ -156,3 +170,66 @@ class SampleStep(ByModulated, Step):
             yield from chosen
             return
         yield from random.sample(pool, min(self.n, len(pool)))
+
+    # ---- under SeedStrategy: TinkerPop's algorithms, drawing from java.util.Random ------
+
+    def _seeded_local(self, it: Iterator[Traverser], ctx: Context, rng: Any) -> Iterator[Traverser]:
+        """SampleLocalStep: while short of n, remove the element at `nextInt(remaining)`."""
+        for t in checked(it, ctx):
+            obj = t.obj
+            if not isinstance(obj, list | tuple | Mapping) or len(obj) <= self.n:
+                yield t
+                continue
+            items = list(obj.items()) if isinstance(obj, Mapping) else list(obj)
+            picked = [items.pop(rng.next_int(len(items))) for _ in range(self.n)]
+            yield t.split(dict(picked) if isinstance(obj, Mapping) else picked)
+
+    def _seeded_global(self, it: Iterator[Traverser], ctx: Context, rng: Any) -> Iterator[Traverser]:
+        """SampleGlobalStep over its TraverserSet (equal traversers merged, bulks summed):
+        each round walks the set in order, drawing `nextDouble()` once per unsampled unit
+        against `weight / remaining weight` (the remainder dropping by the weight on a miss),
+        and starts again from the top after each pick."""
+        from gremlin_engine.traversal.bulking import merge_traversers
+
+        pool: list[Traverser] = []
+        weights: list[float] = []
+        for t in merge_traversers(checked(it, ctx), ctx):
+            if not self.bys:
+                w: Any = 1.0
+            else:
+                w = self.bys[0].value(t, ctx)
+                if w is NOTHING:
+                    continue
+                if not is_number(w):
+                    raise StepArgumentError(f"Traverser {t.obj!r} does not evaluate to a number with sample()'s by()")
+            pool.append(t)
+            weights.append(float(w))
+        if sum(t.bulk for t in pool) <= self.n:
+            yield from pool
+            return
+        total = sum(w * t.bulk for w, t in zip(weights, pool, strict=True))
+        picked: dict[int, int] = {}  # index into pool -> sampled bulk, in pick order
+
+        def left() -> float:  # weight not yet sampled; Java would spin forever at zero
+            return sum(w * (t.bulk - picked.get(i, 0)) for i, (w, t) in enumerate(zip(weights, pool, strict=True)))
+
+        while sum(picked.values()) < self.n and left() > 0:
+            ctx.check()
+            remaining = total
+            for i, t in enumerate(pool):
+                have = picked.get(i, 0)
+                if have >= t.bulk:
+                    continue
+                hit = False
+                for unit in range(t.bulk - have):
+                    if unit & 0xFFF == 0xFFF:
+                        ctx.check()  # a big bulk draws once per unit, as in Java
+                    if rng.next_double() <= _share(weights[i], remaining):
+                        picked[i] = have + 1
+                        hit = True
+                        break
+                    remaining -= weights[i]
+                if hit or sum(picked.values()) >= self.n:
+                    break
+        for i, bulk in picked.items():
+            yield pool[i].with_bulk(bulk)

@@ -97,52 +97,64 @@ def store_step(key: str) -> AggregateStep:
 
 class SubgraphStep(Step):
     """`subgraph(key)`: collects every edge passing by (with its end vertices) into the
-    side-effect `key`, a `values.Subgraph`."""
+    side-effect `key`, a `values.Subgraph`. The end vertices are loaded (one access call a
+    batch), since TinkerPop's subgraph holds whole vertices and a client keeping it as a
+    graph needs their properties."""
 
     name = "subgraph"
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         from gremlin_engine.structure.elements import Edge
+        from gremlin_engine.traversal.traverser import batches
         from gremlin_engine.traversal.values import Subgraph
 
         sg = ctx.side_effects.get(self.args[0])
         if not isinstance(sg, Subgraph):
             sg = ctx.side_effects[self.args[0]] = Subgraph()
-        for t in checked(it, ctx):
-            if not isinstance(t.obj, Edge):
-                raise TraversalError(f"subgraph() can only collect edges, not {t.obj!r}")
-            sg.add_edge(t.obj)
-            yield t
+        for batch in batches(it, ctx.batch_size, ctx):
+            for t in batch:
+                if not isinstance(t.obj, Edge):
+                    raise TraversalError(f"subgraph() can only collect edges, not {t.obj!r}")
+            ctx.load(v for t in batch for v in (t.obj.out_v, t.obj.in_v))
+            for t in batch:
+                sg.add_edge(t.obj)
+                yield t
 
 
 class IoStep(Step):
-    """`g.io(path).read()` (optionally `.with(IO.reader, IO.graphson)`): loads a GraphSON 3.0
-    file from the import folder the runtime names as `access.import_dir`. Emits nothing.
-    `write()` and the Gryo/GraphML readers are not offered."""
+    """`g.io(path).read()` / `.write()`, optionally `.with(IO.reader|IO.writer, IO.graphson|
+    IO.graphml)`: loads a GraphSON 3.0 or GraphML file from the import folder the runtime
+    names as `access.import_dir`, or writes the graph to one in `access.export_dir`. Emits
+    nothing. Gryo is refused by name (gremlin_engine/io/folders.py)."""
 
     name = "io"
 
     def __init__(self, path: str) -> None:
         super().__init__(path)
         self.mode: str | None = None
-        self.reader = "graphson"
+        self.reader: str | None = None
+        self.writer: str | None = None
 
     def modulate(self, name: str, args: tuple[Any, ...]) -> None:
         if name in ("read", "write") and not args:
             self.mode = name
         elif name == "with" and len(args) == 2 and str(args[0]).endswith("reader"):
             self.reader = str(args[1])
+        elif name == "with" and len(args) == 2 and str(args[0]).endswith("writer"):
+            self.writer = str(args[1])
         elif name != "with":
             super().modulate(name, args)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         from gremlin_engine.io import read_into
+        from gremlin_engine.io.export import write_from
 
-        if self.mode != "read":
-            raise NotSupported("g.io(): only read() is offered (no server-side file writes)")
-        if self.reader != "graphson":
-            raise NotSupported(f"g.io(): only GraphSON 3.0 can be read, not {self.reader}")
-        read_into(ctx.access, self.args[0], getattr(ctx.access, "import_dir", None))
+        if self.mode == "read":
+            read_into(ctx.access, self.args[0], getattr(ctx.access, "import_dir", None), self.reader)
+        elif self.mode == "write":
+            write_from(ctx.access, self.args[0], getattr(ctx.access, "export_dir", None), self.writer)
+        else:
+            raise NotSupported("g.io(path) needs read() or write()")
         return
         yield
 

@@ -18,6 +18,9 @@ from gremlin_engine.traversal.steps.base import Step, arg_list
 from gremlin_engine.traversal.tokens import Cardinality, T
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 
+#: the most ids `GraphStep.answer` reads in one call (more: the streaming pipeline)
+ANSWER_MAX_IDS = 64
+
 
 class GraphStep(Step):
     """`V(ids...)` / `E(ids...)` with folded `hasLabel/hasId/has` conditions and a limit."""
@@ -40,6 +43,19 @@ class GraphStep(Step):
             return iter(())
         fn = ctx.access.vertices if self.kind == "vertex" else ctx.access.edges
         return fn(self.ids, self.label_filter, tuple(self.conditions), self.limit)
+
+    def answer(self, access: Any) -> list[Any] | None:
+        """Every result when this step is the whole traversal and names a few ids (a REST
+        GET by id, `g.V(id)`): the elements of the access call `process` makes, without a
+        context or traversers (`traversal.run_compiled`); None otherwise, so a scan keeps
+        streaming and polling its cancel token."""
+        ids = self.ids
+        if not self.is_start or ids is None or len(ids) > ANSWER_MAX_IDS:
+            return None
+        if not ids:
+            return []
+        fn = access.vertices if self.kind == "vertex" else access.edges
+        return list(fn(ids, self.label_filter, tuple(self.conditions), self.limit))
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.is_start:

@@ -37,7 +37,7 @@ from gremlin_python.driver.protocol import GremlinServerError
 from gremlin_python.process.anonymous_traversal import traversal
 
 from gremlin_engine.io import GraphRecords, read_graphson_lines
-from tests.features.executor import DATASET_FILES, corpus_dir, scenario_timeout_ms
+from tests.features.executor import DATASET_FILES, MODERN_GRAPHML, corpus_dir, scenario_timeout_ms
 from tests.wire.conformance.loader import load_by_bytecode
 from tests.wire.conformance.translate import translate
 from tests.wire.conformance.values import to_engine, to_gp, typed_serializer
@@ -96,7 +96,7 @@ class WireExecutor:
 
     def _prepare_import_dir(self, root: Path) -> Path:
         """Copies of the toy graphs (the server refuses files outside its import folder, and
-        symlinks are resolved), plus `data/tinkerpop-modern.json` for Read.feature."""
+        symlinks are resolved), plus `data/tinkerpop-modern.json` and `.xml` for Read.feature."""
         (root / "data").mkdir(parents=True)
         for name in DATASET_FILES.values():
             src = self.data_dir / name
@@ -105,11 +105,13 @@ class WireExecutor:
         modern = self.data_dir / DATASET_FILES["modern"]
         if modern.exists():
             shutil.copy(modern, root / "data" / "tinkerpop-modern.json")
+        shutil.copy(MODERN_GRAPHML, root / "data" / "tinkerpop-modern.xml")
         return root
 
     # ---- graphs ----------------------------------------------------------------------
-    def _create(self, name: str, dataset: str) -> None:
-        status, body = self.server.request("POST", f"/graphs/{name}", GRAPH_PROPERTIES)
+    def _create(self, name: str, dataset: str, graph_properties: Mapping[str, str] | None = None) -> None:
+        text = GRAPH_PROPERTIES + "".join(f"{k}={v}\n" for k, v in (graph_properties or {}).items())
+        status, body = self.server.request("POST", f"/graphs/{name}", text)
         if status not in (200, 201):
             raise RuntimeError(f"POST /graphs/{name}: {status} {body[:300]!r}")
         if dataset == "empty":
@@ -130,12 +132,12 @@ class WireExecutor:
         if status != 204:
             raise RuntimeError(f"DELETE /graphs/{name}: {status} {body[:300]!r}")
 
-    def open(self, dataset: str, fresh: bool) -> WireHandle:
+    def open(self, dataset: str, fresh: bool, graph_properties: Mapping[str, str] | None = None) -> WireHandle:
         if dataset not in DATASET_FILES and dataset != "empty":
             raise KeyError(f"unknown graph {dataset!r}")
-        if fresh:
+        if fresh or graph_properties:
             handle = WireHandle(dataset, True, f"fresh_{dataset}")
-            self._create(handle.name, dataset)
+            self._create(handle.name, dataset, graph_properties)
             return handle
         handle = self._shared.get(dataset)
         if handle is None:

@@ -1,4 +1,5 @@
-"""Literal slots: one compiled traversal per IR *shape*, whatever ids and values it carries.
+"""The slot binder the prepared-traversal cache holds (`prepared.py`): one compiled traversal
+per IR *shape*, whatever ids and values it carries.
 
 `g.V(1).values('name')` and `g.V(2).values('name')` compile to the same steps apart from the
 id. A REST `GET /vertices/{id}`, a bytecode point lookup and a script whose probe arrives in

@@ -1,5 +1,6 @@
-"""Script templates (syntax/templates.py): one-traversal scripts skip the AST walk, bindings
-as slots. Every answer is compared with the interpreter's own (templates switched off)."""
+"""Prepared scripts (syntax/script_shape.py, in the registry's prepared-traversal cache):
+one-traversal scripts are prepared once per text, name classes and binding types, and a call
+binds its values. Every answer is compared with the interpreter's own (no cache)."""
 
 from __future__ import annotations
 
@@ -11,29 +12,39 @@ import pytest
 from gremlin_engine.errors import GremlinSyntaxError
 from gremlin_engine.graph import Graph, GraphRegistry
 from gremlin_engine.structure.numbers import Long
-from gremlin_engine.syntax import templates
+from gremlin_engine.traversal.prepared import REFUSED, Prepared, PreparedCache
 
 
 @pytest.fixture(autouse=True)
-def _fresh() -> Iterator[None]:
-    templates.clear()
+def _fresh(registry: GraphRegistry) -> Iterator[None]:
+    registry.prepared.clear()
     yield
-    templates.ENABLED = True
-    templates.clear()
+    registry.prepared = PreparedCache()
 
 
 def _both(graph: Graph, script: str, bindings: dict[str, Any] | None = None, **kw: Any) -> Any:
-    """The answer with templates, checked equal to the interpreter's answer."""
-    templates.ENABLED = False
-    plain = graph.execute(script, bindings=bindings, **kw)
-    templates.ENABLED = True
+    """The answer through the prepared cache, checked equal to the interpreter's answer."""
+    registry = graph.registry
+    assert registry is not None
+    cache, registry.prepared = registry.prepared, None  # type: ignore[assignment]
+    try:
+        plain = graph.execute(script, bindings=bindings, **kw)
+    finally:
+        registry.prepared = cache
     fast = graph.execute(script, bindings=bindings, **kw)
     assert fast == plain
+    again = graph.execute(script, bindings=bindings, **kw)  # now from the cache
+    assert again == plain
     return fast
 
 
-def _template(script: str) -> Any:
-    found = [v for (text, _cls), v in templates._templates.items() if text == script]
+def _entries(graph: Graph, script: str) -> list[Any]:
+    assert graph.registry is not None
+    return [v for k, v in graph.registry.prepared.entries() if k[0] == "script" and k[1] == script]
+
+
+def _entry(graph: Graph, script: str) -> Any:
+    found = _entries(graph, script)
     assert len(found) == 1
     return found[0]
 
@@ -47,10 +58,9 @@ def test_point_lookup_binds_each_call(modern: Graph) -> None:
     script = "g.V(vid).values('name')"
     for vid, name in zip(ids, ["marko", "vadas", "lop"], strict=True):
         assert _both(modern, script, {"vid": vid}) == [name]
-    t = _template(script)
-    assert isinstance(t, templates.Template)
-    assert t.slots == ((0, ((0, "vid"),)),)
-    assert t.steps[0].args == (None,)  # the template never keeps a call's value
+    entry = _entry(modern, script)
+    assert isinstance(entry, Prepared) and entry.traversal is not None  # compiled once, bound per call
+    assert entry.names == ("vid",)
     assert _both(modern, script, {"vid": "no such id"}) == []
 
 
@@ -64,7 +74,10 @@ def test_has_value_and_hops_and_terminals(modern: Graph) -> None:
     assert _both(modern, "g.V(vid).valueMap('name', 'age')", {"vid": marko}) == [{"name": ["marko"], "age": [29]}]
     assert _both(modern, "g.V().hasLabel('person').order().by('age', desc).limit(1).values('name')") == ["peter"]
     assert _both(modern, "g.V(vid).values('age').next()", {"vid": marko}, as_value=True) == 29
-    assert isinstance(_template("g.V(vid).out().count().next()"), templates.Template)
+    assert _entry(modern, "g.V(vid).out().count().next()").traversal is not None
+    # a binding outside the IR's slot positions (`limit(n)`): the entry keeps the IR only
+    limited = _entry(modern, "g.V(vid).out().limit(n).count().toList()")
+    assert limited.traversal is None and limited.ir is not None
 
 
 def test_several_bindings_in_one_step_and_in_several_steps(modern: Graph) -> None:
@@ -72,7 +85,7 @@ def test_several_bindings_in_one_step_and_in_several_steps(modern: Graph) -> Non
     script = "g.V(x, y).has('person', 'age', age).values('name')"
     assert _both(modern, script, {"x": a, "y": b, "age": 32}) == ["josh"]
     assert _both(modern, script, {"x": a, "y": b, "age": 29}) == ["marko"]
-    assert _template(script).slots == ((0, ((0, "x"), (1, "y"))), (1, ((2, "age"),)))
+    assert _entry(modern, script).names == ("x", "y", "age")
 
 
 def test_binding_values_pass_untouched_lists_and_elements(modern: Graph) -> None:
@@ -103,7 +116,7 @@ def test_bindings_inside_predicates_nested_traversals_and_lists_take_the_interpr
     ]
     for script, bindings in cases:
         _both(modern, script, bindings)
-        assert _template(script) is templates._NO
+        assert _entry(modern, script) is REFUSED
 
 
 def test_scripts_that_are_not_one_traversal_take_the_interpreter(modern: Graph) -> None:
@@ -115,14 +128,14 @@ def test_scripts_that_are_not_one_traversal_take_the_interpreter(modern: Graph) 
         ("g", {}),
     ]:
         _both(modern, script, bindings)
-        assert not any(text == script and v is not templates._NO for (text, _c), v in templates._templates.items())
+        assert all(v is REFUSED for v in _entries(modern, script))
 
 
 def test_mutable_constants_are_never_shared(modern: Graph) -> None:
     first = modern.execute("g.inject([1, 2])")
     first[0].append(3)
     assert modern.execute("g.inject([1, 2])") == [[1, 2]]
-    assert _template("g.inject([1, 2])") is templates._NO
+    assert _entry(modern, "g.inject([1, 2])") is REFUSED
 
 
 def test_aliases_and_other_graphs(registry: GraphRegistry, modern: Graph) -> None:
@@ -137,18 +150,49 @@ def test_aliases_and_other_graphs(registry: GraphRegistry, modern: Graph) -> Non
 def test_errors_are_the_interpreters(modern: Graph) -> None:
     with pytest.raises(GremlinSyntaxError):
         modern.execute("g.V(vid).values('name')")  # vid unbound
-    for enabled in (False, True):
-        templates.ENABLED = enabled
+    registry = modern.registry
+    assert registry is not None
+    cache = registry.prepared
+    for prepared in (None, cache, cache):
+        registry.prepared = prepared  # type: ignore[assignment]
         with pytest.raises(Exception) as info:
             modern.execute("g.V(vid).noSuchStep()", bindings={"vid": 1})
-        if not enabled:
+        if prepared is None:
             plain = (type(info.value), str(info.value))
-    assert (type(info.value), str(info.value)) == plain
+        assert (type(info.value), str(info.value)) == plain
 
 
-def test_writes_through_a_template(modern: Graph) -> None:
+def test_writes_through_a_prepared_script(modern: Graph) -> None:
     script = "g.addV('person').property('name', n).property('age', a).values('name')"
     assert modern.execute(script, bindings={"n": "t1", "a": 40}) == ["t1"]
     assert modern.execute(script, bindings={"n": "t2", "a": 41}) == ["t2"]
     assert modern.execute("g.V().has('person', 'name', n).values('age')", bindings={"n": "t2"}) == [41]
-    assert isinstance(_template(script), templates.Template)
+    assert isinstance(_entry(modern, script), Prepared)
+
+
+def test_binding_types_key_their_own_entries(modern: Graph) -> None:
+    """`vid` bound to a str and to a number are two entries, each answering as the
+    interpreter does (a Long never finds a string id, nor the other way round)."""
+    marko = _ids(modern, "marko")[0]
+    script = "g.V(vid).values('name')"
+    assert _both(modern, script, {"vid": marko}) == ["marko"]
+    assert _both(modern, script, {"vid": 12345}) == []
+    assert _both(modern, script, {"vid": Long(12345)}) == []
+    assert len(_entries(modern, script)) == 3
+
+
+def test_graphs_coming_and_going_clear_the_cache(registry: GraphRegistry, modern: Graph) -> None:
+    """A script entry records which graph its names resolved to: creating or dropping a
+    graph forgets every entry, so no entry outlives the graph it names."""
+    from gremlin_engine.graph import GraphConfig
+
+    modern.execute("g.V(vid).values('name')", bindings={"vid": 1})
+    assert len(registry.prepared) > 0
+    registry.create(GraphConfig(name="another", backend="memory", schema_mode="auto"))
+    assert len(registry.prepared) == 0
+    assert registry.execute("g.addV('x').property('n', v).values('n')", {"v": 7}, {"g": "__g_another"}) == [7]
+    assert len(registry.prepared) > 0
+    registry.drop("another")
+    assert len(registry.prepared) == 0
+    with pytest.raises(Exception):  # noqa: B017 - the graph is gone: its source no longer resolves
+        registry.execute("g.V().count()", {}, {"g": "__g_another"})

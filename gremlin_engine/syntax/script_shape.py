@@ -1,0 +1,311 @@
+"""Scripts that are one traversal over bindings, prepared once per text and name classes.
+
+A server sees the same few script texts over and over with new binding values
+(`g.V(vid).values('name')` with `vid` bound). The parse is cached by text; here the rest of the
+work is done once per text and *name classes* and kept in the registry's prepared-traversal
+cache (`traversal/prepared.py`): the walk of the AST into a `TraversalIR` and, when every
+binding stands where the IR has a slot (a root `V(id)`/`E(id)`, the value of `has(k, v)`), the
+compiled traversal with its slot binder, so a call binds its values and runs. When a binding
+stands anywhere else the entry keeps the IR with the binding positions, and a call puts its
+values in and takes the cache's IR door.
+
+Which scripts qualify (anything else runs through the interpreter):
+
+* one expression statement, a chain of method calls whose root is a name that resolves to a
+  traversal source (`g`, `__g_<graph>`, an alias of one);
+* source modifiers (`withSideEffect`, ...) with constant arguments, one spawn (`V`, `E`,
+  `inject`, ...), then steps, then at most one terminal (`toList`, `next`, ...) with constant
+  arguments;
+* a binding may stand as a whole top-level argument of the spawn or of a step; a binding
+  anywhere else (inside a predicate, a list, a nested `__` traversal, a source modifier, a
+  terminal) disqualifies the script for that set of bindings;
+* every constant argument is immutable (strings, numbers, tokens, predicates, tuples, nested
+  traversals of those) and evaluated the same way every time: no named arguments, and no
+  argument-less `datetime()` / `UUID()` calls (those read the clock or draw a random value).
+
+Exactness: the key is the script text plus how each name of the script resolves *now* (a
+binding with the type class of its value, the traversal source it names, or unbound), so a
+binding named `g`, a new alias or another binding type never reuses an old entry (the
+registry clears the cache when graphs come and go). A slot receives the binding value exactly
+as the interpreter would pass it (`Interpreter.argument`), and the terminal and the result shaping run
+through the interpreter's own methods. Nothing new is evaluated: the tree was sandbox-checked
+before, and binding values are only ever placed into instructions.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import uuid
+from enum import Enum
+from typing import Any
+
+from gremlin_engine.syntax import ast, names
+from gremlin_engine.syntax.host import BoundTraversal, TraversalSourceRef
+from gremlin_engine.traversal.ir import Instruction, TraversalIR
+from gremlin_engine.traversal.predicates import P
+from gremlin_engine.traversal.prepared import (
+    REFUSED,
+    NoKey,
+    Prepared,
+    PreparedCache,
+    compile_traversal,
+    ir_key,
+    ir_shape,
+    shareable,
+)
+from gremlin_engine.traversal.slot_binder import Unslottable, binder, make_plan, marker, slot_class
+
+_BINDING = "binding"
+_UNBOUND = "unbound"
+_ATOMS = (str, int, float, bool, type(None), Enum, uuid.UUID, decimal.Decimal, datetime.datetime)
+_SHAPE = "script shape"
+_SCRIPT = "script"
+_SOURCE = "source"
+
+
+class _Refuse(Exception):
+    """The script does not qualify: run it through the interpreter."""
+
+
+class _Shape:
+    """What a text's tree says independently of bindings: its root name and every name."""
+
+    __slots__ = ("root", "names")
+
+    def __init__(self, root: str, names_: tuple[str, ...]) -> None:
+        self.root = root
+        self.names = names_
+
+
+def lookup(cache: PreparedCache, text: str, tree: ast.Script, host: Any, interpreter: Any) -> Prepared | None:
+    """The prepared entry for `text` under `host`'s current names and binding types, made on
+    first use; None when the script must run through the interpreter."""
+    bindings = getattr(host, "bindings", None)
+    if type(bindings) is not dict:
+        return None
+    shape = cache.get((_SHAPE, text))
+    if shape is None:
+        shape = _shape(tree)
+        cache.put((_SHAPE, text), shape)
+    if shape is REFUSED:
+        return None
+    classes = _classify(shape, bindings, host)
+    if classes is None:
+        return None
+    key = (_SCRIPT, text, classes)
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = _build(tree, classes, shape, interpreter, bindings, host)
+        except _Refuse:
+            found = REFUSED
+        except Exception:  # the interpreter raises the real error when it runs the script
+            found = REFUSED
+        cache.put(key, found)
+    return None if found is REFUSED else found  # type: ignore[no-any-return]
+
+
+def _classify(shape: _Shape, bindings: dict[str, Any], host: Any) -> tuple[Any, ...] | None:
+    """How each name resolves now: a binding (with its value's slot class), the source the
+    root names, or unbound."""
+    out: list[Any] = []
+    for name in shape.names:
+        if name in bindings:
+            if name == shape.root:
+                return None
+            out.append((_BINDING, slot_class(bindings[name])))
+            continue
+        try:
+            value = host.lookup(name)
+        except KeyError:
+            out.append(_UNBOUND)
+            continue
+        if name != shape.root or type(value) is not TraversalSourceRef:
+            return None
+        # a plain source by its graph's name: hashing and comparing the dataclass (and its
+        # empty IR) cost more than the rest of the key
+        out.append((_SOURCE, value.graph) if not value.ir.source else value)
+    return tuple(out)
+
+
+def _links(expr: ast.Expr) -> tuple[str, list[ast.MethodCall]]:
+    links: list[ast.MethodCall] = []
+    cur = expr
+    while isinstance(cur, ast.MethodCall):
+        links.append(cur)
+        cur = cur.target
+    if not isinstance(cur, ast.VarRef) or not links:
+        raise _Refuse
+    links.reverse()
+    return cur.name, links
+
+
+def _shape(tree: ast.Script) -> Any:
+    if len(tree.statements) != 1 or not isinstance(tree.statements[0], ast.ExprStmt):
+        return REFUSED
+    try:
+        root, links = _links(tree.statements[0].expr)
+    except _Refuse:
+        return REFUSED
+    found: dict[str, None] = {root: None}
+    stack: list[ast.Node] = [a for link in links for a in link.args]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.NamedArg | ast.Closure | ast.GString | ast.NewObject):
+            return REFUSED
+        if isinstance(node, ast.FunctionCall) and not node.args:
+            return REFUSED  # datetime() / UUID(): a new value on every call
+        if isinstance(node, ast.VarRef):
+            found.setdefault(node.name, None)
+        stack.extend(ast.children(node))
+    return _Shape(root, tuple(found))
+
+
+def _build(
+    tree: ast.Script, classes: tuple[Any, ...], shape: _Shape, interpreter: Any, bindings: dict[str, Any], host: Any,
+) -> Prepared:
+    bound = {n for n, c in zip(shape.names, classes, strict=True) if type(c) is tuple and c[0] == _BINDING}
+    _root, links = _links(tree.statements[0].expr)  # type: ignore[attr-defined]
+    value = host.lookup(shape.root)  # the root's TraversalSourceRef (classified above)
+    slots: list[tuple[int, tuple[tuple[int, str], ...]]] = []
+    terminal = None
+    for k, link in enumerate(links):
+        name = link.name
+        if isinstance(value, TraversalSourceRef):
+            if name in names.SPAWNS:
+                args, positions = _args(link.args, bound, interpreter)
+                if positions:
+                    slots.append((0, positions))
+                value = BoundTraversal(value.graph, TraversalIR(value.ir.source, (Instruction(name, args, link.pos),)))
+            elif name in names.SOURCE_MODIFIERS and name != "withStrategies":
+                args, positions = _args(link.args, bound, interpreter)
+                if positions:
+                    raise _Refuse
+                value = interpreter.source_call(value, name, args, link.pos)
+                if type(value) is not TraversalSourceRef:
+                    raise _Refuse
+            else:
+                raise _Refuse
+        elif isinstance(value, BoundTraversal):
+            args, positions = _args(link.args, bound, interpreter)
+            if name in names.TERMINALS:
+                if positions or k != len(links) - 1:
+                    raise _Refuse
+                terminal = (name, args, link.pos)
+                break
+            if positions:
+                slots.append((len(value.ir.steps), positions))
+            value = BoundTraversal(value.graph, value.ir.then(name, *args, pos=link.pos))
+        else:
+            raise _Refuse
+    if not isinstance(value, BoundTraversal):
+        raise _Refuse
+    entry = _compiled_entry(value.ir, tuple(slots), classes, terminal, host, value.graph)
+    if entry is None:  # the bindings cannot be slots: keep the IR, the IR door compiles it
+        entry = Prepared(None)
+        entry.ir, entry.ir_slots = value.ir, tuple(slots)
+    entry.graph, entry.terminal = value.graph, terminal
+    return entry
+
+
+def _compiled_entry(
+    ir: TraversalIR, slots: tuple[tuple[int, tuple[tuple[int, str], ...]], ...], classes: tuple[Any, ...],
+    terminal: tuple[str, tuple[Any, ...], ast.Pos] | None, host: Any, graph: str,
+) -> Prepared | None:
+    """The compiled template of a script whose every binding stands where the IR has a slot
+    (so no compiler decision or strategy can depend on its value), or None."""
+    if not slots or (terminal is not None and terminal[0] == "explain"):
+        return None
+    if any(type(c) is tuple and c[0] == _BINDING and c[1] in (None, dict) for c in classes):
+        return None  # a binding of a type that is never a slot
+    order = tuple(name for _index, positions in slots for _arg, name in positions)
+    markers = [marker(host.bindings[name], i) for i, name in enumerate(order)]
+    try:
+        atoms = {(type(m), m) for m in markers}
+        if _mentions_atom(ir_key(ir), atoms):
+            return None  # a marker value is written in the script itself
+    except NoKey:
+        return None
+    steps = list(ir.steps)
+    it = iter(markers)
+    for index, positions in slots:
+        ins = steps[index]
+        args = list(ins.args)
+        for arg_index, _name in positions:
+            args[arg_index] = next(it)
+        steps[index] = Instruction(ins.name, tuple(args), ins.pos)
+    marked = TraversalIR(ir.source, tuple(steps), ir.anonymous)
+    values: list[Any] = []
+    ir_shape(marked, values)
+    if len(values) != len(markers) or any(type(v) is not type(m) or v != m for v, m in zip(values, markers, strict=True)):
+        return None  # a binding outside the IR's slot positions, or a constant in one
+    strategies_for = getattr(host, "strategies_for", None)  # a graph may run unoptimised
+    strategies = strategies_for(graph) if strategies_for is not None else True
+    try:
+        traversal = compile_traversal(marked, strategies=strategies)
+    except Exception:
+        return None
+    if not shareable(traversal):
+        return None
+    try:
+        plan = make_plan(traversal, markers)
+    except Unslottable:
+        return None
+    entry = Prepared(traversal, binder(plan))
+    entry.names = order
+    return entry
+
+
+def _mentions_atom(key: Any, atoms: set[Any]) -> bool:
+    if type(key) is not tuple:
+        return False
+    if len(key) == 2 and type(key[0]) is type:
+        try:
+            if key in atoms:
+                return True
+        except TypeError:
+            pass
+    return any(_mentions_atom(k, atoms) for k in key)
+
+
+def _args(nodes: tuple[ast.Expr, ...], bound: set[str], interpreter: Any) -> tuple[tuple[Any, ...], tuple[tuple[int, str], ...]]:
+    """Evaluated constant arguments, with None where a binding goes, and those positions."""
+    args: list[Any] = []
+    positions: list[tuple[int, str]] = []
+    for i, node in enumerate(nodes):
+        if isinstance(node, ast.VarRef) and node.name in bound:
+            positions.append((i, node.name))
+            args.append(None)
+            continue
+        if _mentions(node, bound):
+            raise _Refuse
+        value = interpreter.argument(node)
+        if not _frozen(value):
+            raise _Refuse
+        args.append(value)
+    return tuple(args), tuple(positions)
+
+
+def _mentions(node: ast.Node, bound: set[str]) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.VarRef) and n.name in bound:
+            return True
+        stack.extend(ast.children(n))
+    return False
+
+
+def _frozen(value: Any) -> bool:
+    """Whether a constant argument can be shared by every call (nothing can change it)."""
+    if isinstance(value, _ATOMS):
+        return True
+    if type(value) is tuple:
+        return all(_frozen(x) for x in value)
+    if isinstance(value, P):
+        v = value.value
+        return all(_frozen(x) for x in v) if type(v) is list else _frozen(v)
+    if isinstance(value, TraversalIR):
+        return all(_frozen(a) for ins in (*value.source, *value.steps) for a in ins.args)
+    return False
