@@ -88,7 +88,7 @@ def measure_store(vertices: int, pairs: list[tuple[int, int]], batch: int) -> st
     try:
         store.initialise()
         with store.write() as tx:
-            tx.vertices_insert([(f"1:p{i}", 1, "{}") for i in range(vertices)])
+            tx.elements.vertices_insert([(f"1:p{i}", 1, "{}") for i in range(vertices)])
         rows = [(eid, 1, o, i, "", "{}") for eid, o, i in _ids(pairs)]
         seen: set[tuple[int, int]] = set()
         batches: list[list[tuple[object, ...]]] = [[]]
@@ -102,7 +102,7 @@ def measure_store(vertices: int, pairs: list[tuple[int, int]], batch: int) -> st
         wall, cpu = time.perf_counter(), time.process_time()
         for part in batches:
             with store.write() as tx:
-                tx.edges_insert(part, unique_parts=True)
+                tx.elements.edges_insert(part, unique_parts=True)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         size = os.path.getsize(path) / 2**20
         n = len(seen)

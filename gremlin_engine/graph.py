@@ -154,7 +154,7 @@ SCHEMA_MODE_KEY = "schema_mode"
 def recorded_schema_mode(store: Any) -> str | None:
     """The schema mode the store was initialised with (None for a store older than the record)."""
     with store.read() as tx:
-        value = tx.meta_get(SCHEMA_MODE_KEY)
+        value = tx.schema.meta_get(SCHEMA_MODE_KEY)
     return None if value is None else str(value)
 
 
@@ -166,7 +166,7 @@ def _hold_schema_mode(cfg: GraphConfig, store: Any) -> None:
     found = recorded_schema_mode(store)
     if found is None:
         with store.write() as tx:
-            tx.meta_set(SCHEMA_MODE_KEY, cfg.schema_mode)
+            tx.schema.meta_set(SCHEMA_MODE_KEY, cfg.schema_mode)
     elif found != cfg.schema_mode:
         raise StoreNotReady(
             f"Graph '{cfg.name}': the store {cfg.store} was initialised with schema.mode={found}, "
@@ -262,14 +262,14 @@ class Graph:
         if mode not in GRAPH_MODES:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
         with self.store.write(ctx) as tx:
-            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
+            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
             if held is not None and _process_alive(held["pid"]):
                 raise IllegalArgument(
-                    f"The graph '{self.name}' is held in {tx.meta_get(_MODE_KEY)} mode by a {held['job']} "
+                    f"The graph '{self.name}' is held in {tx.schema.meta_get(_MODE_KEY)} mode by a {held['job']} "
                     f"running in process {held['pid']}; wait for it to end, or stop it")
-            previous = (held or {}).get("previous") or str(tx.meta_get(_MODE_KEY) or "NONE")
-            tx.meta_set(_MODE_HOLD_KEY, json.dumps({"job": job, "pid": os.getpid(), "previous": previous}))
-            tx.meta_set(_MODE_KEY, mode)
+            previous = (held or {}).get("previous") or str(tx.schema.meta_get(_MODE_KEY) or "NONE")
+            tx.schema.meta_set(_MODE_HOLD_KEY, json.dumps({"job": job, "pid": os.getpid(), "previous": previous}))
+            tx.schema.meta_set(_MODE_KEY, mode)
         return previous
 
     def release_mode(self, mode: str | None = None, *, ctx: Any = None) -> None:
@@ -277,21 +277,21 @@ class Graph:
         (`ctx` as for `hold_mode`)."""
         require_admin(ctx, "graph mode set")
         with self.store.write(ctx) as tx:
-            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
-            tx.meta_set(_MODE_HOLD_KEY, "")  # no hold
+            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
+            tx.schema.meta_set(_MODE_HOLD_KEY, "")  # no hold
             back = mode or (held or {}).get("previous") or "NONE"
-            tx.meta_set(_MODE_KEY, back if back in GRAPH_MODES else "NONE")
+            tx.schema.meta_set(_MODE_KEY, back if back in GRAPH_MODES else "NONE")
 
     def repair_held_mode(self) -> str | None:
         """Gives the graph its mode back when the job that held it is gone (its process
         ended without `release_mode`); returns the mode given back, or None."""
         with self.store.write() as tx:
-            held = _read_hold(tx.meta_get(_MODE_HOLD_KEY))
+            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
             if held is None or _process_alive(held["pid"]):
                 return None
-            tx.meta_set(_MODE_HOLD_KEY, "")  # no hold
+            tx.schema.meta_set(_MODE_HOLD_KEY, "")  # no hold
             back = held.get("previous") if held.get("previous") in GRAPH_MODES else "NONE"
-            tx.meta_set(_MODE_KEY, back)
+            tx.schema.meta_set(_MODE_KEY, back)
         log.warning("graph '%s': a %s (process %s) ended without giving the graph its mode back; "
                      "mode set back to %s", self.name, held["job"], held["pid"], back)
         return str(back)
@@ -319,12 +319,12 @@ class Graph:
 
     def _meta(self, key: str, default: str) -> str:
         with self.store.read() as tx:
-            value = tx.meta_get(key)
+            value = tx.schema.meta_get(key)
         return default if value is None else str(value)
 
     def _set_meta(self, key: str, value: str) -> None:
         with self.store.write() as tx:
-            tx.meta_set(key, value)
+            tx.schema.meta_set(key, value)
 
     # ---- data -------------------------------------------------------------------------
     def clear(self, *, ctx: Any = None) -> None:
@@ -341,8 +341,8 @@ class Graph:
     def stats(self) -> dict[str, Any]:
         """Figures for `/metrics`: element counts and the store's size on disk."""
         with self.store.read() as tx:
-            vertices = int(tx.vertex_count())
-            edges = int(tx.edge_count())
+            vertices = int(tx.elements.vertex_count())
+            edges = int(tx.elements.edge_count())
         path = self.config.store_path
         size = 0
         if path is not None:
@@ -431,7 +431,7 @@ class Graph:
     def store_note(self, key: str) -> str | None:
         """A note `traverse_together` recorded (None when there is none)."""
         with self.store.read() as tx:
-            return tx.meta_get(key)
+            return tx.schema.meta_get(key)
 
     def read_ready(self) -> bool:
         """True when a read-only call could start at once, without waiting for a lock or a

@@ -32,13 +32,13 @@ class VariableService:
     def list(self, *, ctx: Any = None) -> dict[str, Any]:
         self._permit(ctx, "READ")
         with self._graph.store.read(ctx) as tx:
-            rows = tx.var_list()
+            rows = tx.records.var_list()
         return {key: _decode(raw) for key, raw in _pairs(rows)}
 
     def get(self, key: str, *, ctx: Any = None) -> Any:
         self._permit(ctx, "READ", key)
         with self._graph.store.read(ctx) as tx:
-            raw = tx.var_get(key)
+            raw = tx.records.var_get(key)
         if raw is None:
             raise NotFound(f"Variable '{key}' does not exist")
         return _decode(raw)
@@ -50,14 +50,14 @@ class VariableService:
         if value is None:
             raise IllegalArgument("The variable value can't be empty")
         with self._graph.store.write(ctx) as tx:
-            tx.var_put(key, orjson.dumps(value).decode())
+            tx.records.var_put(key, orjson.dumps(value).decode())
         return value
 
     def remove(self, key: str, *, ctx: Any = None) -> None:
         """Removing an absent variable is not an error (HugeGraph answers 204 either way)."""
         self._permit(ctx, "DELETE", key)
         with self._graph.store.write(ctx) as tx:
-            tx.var_delete(key)
+            tx.records.var_delete(key)
 
 
 def _decode(raw: Any) -> Any:

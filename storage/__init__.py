@@ -5,9 +5,9 @@ SQLite, through SQLAlchemy Core. Imports nothing else of hugelite and knows noth
     store.initialise()                        # once (idempotent): `hugelite init-store`
     store.check_ready()                       # raises StoreNotInitialised / StoreVersionMismatch
     with store.write() as tx:
-        key = tx.vertex_insert("marko", label_id=1, props='{"name":"marko"}')
+        key = tx.elements.vertex_insert("marko", label_id=1, props='{"name":"marko"}')
     with store.read() as tx:
-        tx.adjacent([key], "out")
+        tx.adjacency.read(AdjacencyQuery("out", project=Project.PAIRS), [key])
 
 See `docs/internals.md` (Storage) for the method table and `storage/tables.py` for the
 physical model.
@@ -28,6 +28,7 @@ from storage.errors import (
     StoreVersionMismatch,
 )
 from storage.files import remove_store_files
+from storage.queries import AdjacencyQuery, Lookup, Project
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
 from storage.store import Store, open_store
@@ -42,9 +43,12 @@ __all__ = [
     "snapshot_file",
     "SCHEMA_KINDS",
     "STORE_VERSION",
+    "AdjacencyQuery",
     "AggregateUnsupported",
     "EdgeRow",
+    "Lookup",
     "MissingEndpoint",
+    "Project",
     "ReadOnlyTransaction",
     "ReadTx",
     "SchemaRow",

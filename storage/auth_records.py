@@ -23,7 +23,7 @@ GENERATION_KIND = "~generation"
 
 def ensure_auth_tables(tx: Tx) -> None:
     """Creates the auth tables in a store initialised before they existed (idempotent)."""
-    tx._w()
+    tx.core.check_writable()
     metadata.create_all(tx.conn, tables=list(AUTH_TABLES))
 
 
@@ -37,17 +37,17 @@ class AuthTable:
 
     def present(self) -> bool:
         """Whether the store has the auth tables (False: `ensure_auth_tables` first)."""
-        return self.tx._one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'auth_records'") is not None
+        return self.tx.core.one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'auth_records'") is not None
 
     # ---- records ---------------------------------------------------------------------
     def get(self, kind: str, id: str) -> str | None:
         """The body of record `id`, or None."""
-        value = self.tx._scalar("SELECT body FROM auth_records WHERE kind = ? AND id = ?", (kind, id))
+        value = self.tx.core.scalar("SELECT body FROM auth_records WHERE kind = ? AND id = ?", (kind, id))
         return None if value is None else str(value)
 
     def find(self, kind: str, name: str) -> tuple[str, str] | None:
         """(id, body) of the record named `name`, or None."""
-        row = self.tx._one("SELECT id, body FROM auth_records WHERE kind = ? AND name = ?", (kind, name))
+        row = self.tx.core.one("SELECT id, body FROM auth_records WHERE kind = ? AND name = ?", (kind, name))
         return None if row is None else (str(row[0]), str(row[1]))
 
     def list(self, kind: str, limit: int | None = None) -> list[tuple[str, str]]:
@@ -57,12 +57,12 @@ class AuthTable:
         if limit is not None and limit >= 0:
             sql += " LIMIT ?"
             params = (kind, limit)
-        return [(str(i), str(b)) for i, b in self.tx._all(sql, params)]
+        return [(str(i), str(b)) for i, b in self.tx.core.all(sql, params)]
 
     def insert(self, kind: str, id: str, name: str | None, body: str) -> None:
         """Adds a record; a second record with the same id, or the same name, is a
         `StoreConflict`."""
-        self.tx._w()
+        self.tx.core.check_writable()
         try:
             self.tx.raw.execute("INSERT INTO auth_records (kind, id, name, body) VALUES (?, ?, ?, ?)",
                                 (kind, id, name, body))
@@ -71,7 +71,7 @@ class AuthTable:
         self._bump()
 
     def update(self, kind: str, id: str, body: str) -> bool:
-        self.tx._w()
+        self.tx.core.check_writable()
         done = self.tx.raw.execute("UPDATE auth_records SET body = ? WHERE kind = ? AND id = ?",
                                    (body, kind, id)).rowcount > 0
         if done:
@@ -79,7 +79,7 @@ class AuthTable:
         return done
 
     def delete(self, kind: str, id: str) -> bool:
-        self.tx._w()
+        self.tx.core.check_writable()
         done = self.tx.raw.execute("DELETE FROM auth_records WHERE kind = ? AND id = ?", (kind, id)).rowcount > 0
         if done:
             self._bump()
@@ -87,7 +87,7 @@ class AuthTable:
 
     def generation(self) -> int:
         """How many writes the records have had (0 for none)."""
-        value = self.tx._scalar("SELECT body FROM auth_records WHERE kind = ? AND id = ''", (GENERATION_KIND,))
+        value = self.tx.core.scalar("SELECT body FROM auth_records WHERE kind = ? AND id = ''", (GENERATION_KIND,))
         return 0 if value is None else int(value)
 
     def _bump(self) -> None:
@@ -100,12 +100,12 @@ class AuthTable:
     # ---- revoked tokens --------------------------------------------------------------
     def revoke(self, digest: str, exp: int) -> None:
         """Records a logged-out token (its digest) until `exp` (epoch seconds)."""
-        self.tx._w()
+        self.tx.core.check_writable()
         self.tx.raw.execute("INSERT OR REPLACE INTO auth_revoked (digest, exp) VALUES (?, ?)", (digest, exp))
 
     def forget_revoked(self, now: int) -> None:
-        self.tx._w()
+        self.tx.core.check_writable()
         self.tx.raw.execute("DELETE FROM auth_revoked WHERE exp < ?", (now,))
 
     def revoked(self, digest: str) -> bool:
-        return self.tx._one("SELECT 1 FROM auth_revoked WHERE digest = ?", (digest,)) is not None
+        return self.tx.core.one("SELECT 1 FROM auth_revoked WHERE digest = ?", (digest,)) is not None

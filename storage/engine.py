@@ -24,10 +24,9 @@ Pragmas, and why:
   do their work, `tables.py`); kept on so a v1 store behaves as it did until it is upgraded.
 * a 32 MiB page cache (64 and 256 MiB were measured for bulk loads and made no difference
   beyond noise: index pages missing from the cache come from the OS page cache, and what
-  costs is writing them, below). Seventh session, checked: a REST load's write transactions
-  all run on one pooled connection (SQL traced in a server, 1 and 4 clients: the store's
-  idle list is last-in first-out and nothing else checks one out meanwhile), so the writer
-  keeps its cache between commits (SQLite drops it only when *another* connection wrote);
+  costs is writing them, below). Every write transaction runs on the writer's own
+  connection (`store._Writer`), so the writer keeps its cache between commits (SQLite
+  drops it only when *another* connection wrote);
   and at the floor (`bench.load_floor`) 32 and 256 MiB give the same CPU an element.
   ``mmap_size`` was not taken: no measurable gain at the floor, and mapped pages would
   count in every reader's RSS.

@@ -49,7 +49,7 @@ V2_EDGES_DDL = (
 
 def _v1_to_v2(tx: Tx) -> None:
     raw = tx.raw
-    seq = tx._scalar("SELECT seq FROM sqlite_sequence WHERE name = 'edges'")
+    seq = tx.core.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'edges'")
     # the old table's trigger and indexes go first: their names are reused by the new table,
     # and dropping the old rows must not remove the edges' index entries
     raw.execute("DROP TRIGGER IF EXISTS tr_edges_index_cleanup")
@@ -63,7 +63,7 @@ def _v1_to_v2(tx: Tx) -> None:
         "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, dup, props) "
         "SELECT key, id, label_id, out_key, in_key, sort_values, key, props FROM edges_v1 ORDER BY key"
     )
-    copied = tx._scalar("SELECT count(*) FROM edges")
+    copied = tx.core.scalar("SELECT count(*) FROM edges")
     raw.execute("DROP TABLE edges_v1")
     raw.execute(trigger_ddl("tr_vertices_edge_cascade"))
     # keys are never reused: keep the old high-water mark (edges deleted last were above max(key))
@@ -74,7 +74,7 @@ def _v1_to_v2(tx: Tx) -> None:
             (int(seq),),
         )
     if copied:
-        tx.meta_set(META_V1_EDGE_ROWS, "1")
+        tx.schema.meta_set(META_V1_EDGE_ROWS, "1")
 
 
 def _v2_to_v3(tx: Tx) -> None:
@@ -104,12 +104,12 @@ def upgrade(tx: Tx) -> bool:
     """Bring the store of this write transaction to `STORE_VERSION`; False when its version
     is neither current nor upgradable (the caller refuses it). Re-reads the version inside
     the transaction, so two processes opening one old store upgrade it once."""
-    found = tx.meta_get("store_version")
+    found = tx.schema.meta_get("store_version")
     while found != STORE_VERSION:
         if found not in STEPS:
             return False
         target, step = STEPS[found]
         step(tx)
-        tx.meta_set("store_version", target)
+        tx.schema.meta_set("store_version", target)
         found = target
     return True

@@ -2,21 +2,36 @@
 
 Concurrency model
 -----------------
-* **file**: `write()` takes a per-store lock (one writer per process, so writers queue
-  here rather than spin on SQLITE_BUSY) and issues ``BEGIN IMMEDIATE`` (which also waits,
-  up to the busy timeout, for writers in other processes). `read()` takes any pooled
-  connection and ``BEGIN``s; in WAL mode its first read pins a snapshot that later commits
-  do not disturb, and readers never wait for the writer.
-* **memory**: one connection shared by everybody, so every transaction, read or write,
-  holds the store lock for its duration. Simple, and safe from any thread.
+One writer and a pool of readers per store, both owned by the store (datasette's `Database`
+is the model: one write connection behind a lock, read connections from a pool). The store
+starts no thread: a transaction runs on the thread that opens it, and belongs to it.
 
-Both commit on normal exit and roll back on exception. Connections a transaction ended
-cleanly are kept checked out in a small idle list and reused by the next transaction:
-SQLAlchemy's `connect()`/`close()` pair cost ~20 us, more than a point lookup's SQL. A transaction belongs to the thread
-that opened it. Inside an open transaction the same thread may open `read()` again and gets a
-read-only view of the *same* transaction (it sees the outer uncommitted writes); opening
-`write()` inside any transaction of the same thread raises `StoreError` instead of
-deadlocking. Driver errors escaping a transaction are re-raised as `StoreError`.
+* **The writer** (`_Writer`, file stores): one connection of its own, kept for the store's
+  life, and the lock in front of it. `write()` takes the lock (writers of this process
+  queue here instead of spinning on SQLITE_BUSY; `StoreBusy` after `write_wait_s`) and
+  issues ``BEGIN IMMEDIATE``, which also waits, up to the busy timeout, for writers in
+  other processes (`serve --workers N`). One connection for every write keeps its page
+  cache warm between commits (SQLite drops a connection's cache when *another* one wrote).
+* **The readers** (`_Readers`, file stores): a pool of connections; `read()` takes one and
+  ``BEGIN``s; in WAL mode its first read pins a snapshot that later commits do not disturb,
+  and readers never wait for the writer. Up to `IDLE_CONNECTIONS` idle ones are kept, last
+  in first out: SQLAlchemy's ``connect()``/``close()`` pair costs ~20 us, more than a point
+  lookup's SQL. While a pool checkout listener is registered (statement tracing), every
+  transaction checks a connection out of the pool and gives it back, writer included.
+* **Memory**: one connection shared by everybody, so every transaction, read or write,
+  holds the store's lock for its duration: the writer is also the only reader.
+
+Both kinds commit (writes) or end (reads) on normal exit and roll back on exception; driver
+errors escaping a transaction are re-raised as `StoreError`. Inside an open transaction the
+same thread may open `read()` again and gets a read-only view of the *same* transaction (it
+sees the outer uncommitted writes); opening `write()` inside any transaction of the same
+thread raises `StoreError` instead of deadlocking.
+
+The threads that call in live above this layer, each where its protocol needs one: the
+app's worker pool (engine work never runs on the event loop), one thread per streamed
+result (a stream holds its read transaction across the consumer's reads, and a transaction
+belongs to one thread), one per Gremlin session (its transaction spans requests), and the
+task manager's workers (`/jobs/gremlin` runs beside requests).
 """
 
 from __future__ import annotations
@@ -24,8 +39,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from storage import files, migrations
@@ -36,8 +52,11 @@ from storage.tx import Tx
 
 MEMORY_NAMES = (None, "", ":memory:")
 
-#: connections a file store keeps checked out between transactions (the pool's base size)
+#: idle read connections a file store keeps between transactions
 IDLE_CONNECTIONS = 8
+
+Pair = tuple[Any, sqlite3.Connection]
+"""(SQLAlchemy connection, the driver connection under it): one database connection."""
 
 
 def open_store(
@@ -48,6 +67,117 @@ def open_store(
     return Store(path, busy_timeout_ms=busy_timeout_ms, write_wait_s=write_wait_s)
 
 
+class _Connections:
+    """Checking connections out of the store's SQLAlchemy pool and back."""
+
+    def __init__(self, engine: Engine, display_path: str) -> None:
+        self.engine = engine
+        self.display_path = display_path
+
+    def traced(self) -> bool:
+        """Whether a pool checkout listener is registered: it is promised one checkout per
+        transaction, so while one is there no connection is kept between transactions."""
+        return bool(self.engine.pool.dispatch.checkout)
+
+    def connect(self) -> Pair:
+        try:
+            conn = self.engine.connect()
+        except DBAPIError as exc:
+            raise StoreError(f"store at {self.display_path}: cannot connect: {exc.orig}") from exc
+        return conn, cast(sqlite3.Connection, conn.connection.driver_connection)
+
+    @staticmethod
+    def reusable(pair: Pair) -> bool:
+        """Tidy a connection whose transaction ended; False (and closed) when it is still
+        inside a transaction and must not be handed out again (the pool does not reset
+        connections, engine.py)."""
+        conn, raw = pair
+        if raw.in_transaction:
+            conn.invalidate()
+            conn.close()
+            return False
+        if conn.in_transaction():  # SQLAlchemy's autobegun bookkeeping (task records)
+            conn.rollback()
+        return True
+
+
+class _Writer:
+    """The one writer: a lock and the connection every write transaction of the store runs
+    on (a memory store's only connection, which its reads share under the same lock)."""
+
+    def __init__(self, connections: _Connections, lock: threading.Lock | threading.RLock, wait_s: float) -> None:
+        self.connections = connections
+        self.lock = lock
+        self.wait_s = wait_s
+        self.pair: Pair | None = None
+
+    def acquire(self, wait: bool) -> None:
+        if not wait:
+            self.lock.acquire()
+        elif not self.lock.acquire(timeout=self.wait_s):
+            raise StoreBusy(f"store at {self.connections.display_path}: no write lock after {self.wait_s:g}s")
+
+    def checkout(self) -> Pair:
+        """The writer's connection (the lock is held)."""
+        pair = self.pair
+        if pair is None or self.connections.traced():
+            pair = self.connections.connect()
+            if not self.connections.traced():
+                self.pair = pair
+        return pair
+
+    def checkin(self, pair: Pair, closed: bool) -> None:
+        """After a transaction on `pair` ended (the lock is still held): kept for the next
+        one unless it is broken, the store closed, or a listener wants a checkout each."""
+        if not self.connections.reusable(pair):
+            self.pair = None
+        elif closed or self.connections.traced():
+            self.pair = None
+            pair[0].close()
+
+    def close(self) -> None:
+        if self.pair is not None:
+            self.pair[0].close()
+            self.pair = None
+
+
+class _Readers:
+    """The read connections of a file store: idle ones kept last in first out."""
+
+    def __init__(self, connections: _Connections) -> None:
+        self.connections = connections
+        self.idle: list[Pair] = []
+
+    def checkout(self) -> Pair:
+        if not self.connections.traced():
+            try:
+                return self.idle.pop()
+            except IndexError:
+                pass
+        return self.connections.connect()
+
+    def checkin(self, pair: Pair, closed: bool) -> None:
+        if not self.connections.reusable(pair):
+            return
+        if closed or len(self.idle) >= IDLE_CONNECTIONS or self.connections.traced():
+            pair[0].close()
+            return
+        self.idle.append(pair)
+
+    def ready(self) -> bool:
+        """An idle connection, or room in the pool for one without waiting."""
+        pool: Any = self.connections.engine.pool
+        return bool(self.idle) or pool.checkedin() > 0 or pool.checkedout() < pool.size()
+
+    def close(self) -> None:
+        while self.idle:
+            try:
+                conn, _raw = self.idle.pop()
+            except IndexError:
+                break
+            conn.close()
+
+
 class Store:
     """One graph's database. Thread-safe; open transactions with `read()` / `write()`."""
 
@@ -55,14 +185,12 @@ class Store:
         self.memory = path in MEMORY_NAMES
         self.path: str | None = None if self.memory else str(Path(path))  # type: ignore[arg-type]
         self.engine = create_sqlite_engine(self.path, busy_timeout_ms=busy_timeout_ms)
-        self._write_wait_s = write_wait_s
-        # memory: one lock for everything (one shared connection); file: the writer lock
-        self._lock = threading.RLock() if self.memory else threading.Lock()
+        connections = _Connections(self.engine, self.display_path)
+        # memory: one lock for everything (one shared connection); file: the writer's lock
+        self._writer = _Writer(connections, threading.RLock() if self.memory else threading.Lock(), write_wait_s)
+        self._readers = _Readers(connections)
         self._local = threading.local()
         self._closed = False
-        #: (SQLAlchemy connection, driver connection) pairs between transactions
-        self._idle: list[tuple[Any, Any]] = []
-        self._idle_max = 1 if self.memory else IDLE_CONNECTIONS
 
     @property
     def display_path(self) -> str:
@@ -83,47 +211,18 @@ class Store:
         error. Use as ``with store.write(ctx) as tx:`` (`ctx` as for `read`)."""
         return _Scope(self, "BEGIN IMMEDIATE", False, ctx)
 
-    def _checkout(self) -> tuple[Any, Any]:
-        """An idle connection of ours, else a new checkout from the pool. Pool checkout
-        listeners (tracing, instrumentation) are promised one checkout per transaction, so
-        while any is registered nothing is reused."""
-        if not self.engine.pool.dispatch.checkout:
-            try:
-                return self._idle.pop()
-            except IndexError:
-                pass
-        try:
-            conn = self.engine.connect()
-        except DBAPIError as exc:
-            raise StoreError(f"store at {self.display_path}: cannot connect: {exc.orig}") from exc
-        return conn, conn.connection.driver_connection
-
-    def _checkin(self, conn: Any, raw: Any) -> None:
-        """Keep a connection whose transaction ended for the next one; invalidate one that
-        is still inside a transaction (the pool does not reset connections, engine.py)."""
-        if raw.in_transaction:
-            conn.invalidate()
-            conn.close()
-            return
-        if conn.in_transaction():  # SQLAlchemy's autobegun bookkeeping (task records)
-            conn.rollback()
-        if self._closed or len(self._idle) >= self._idle_max or self.engine.pool.dispatch.checkout:
-            conn.close()
-            return
-        self._idle.append(conn_raw := (conn, raw))
-        if self._closed and conn_raw in self._idle:  # closed meanwhile: do not strand it
-            self._idle.remove(conn_raw)
-            conn.close()
+    def in_transaction(self) -> bool:
+        """Whether the calling thread has a transaction of this store open (then it must
+        not open a write transaction: that would raise)."""
+        return getattr(self._local, "tx", None) is not None
 
     def read_ready(self) -> bool:
         """True when `read()` would start without waiting: a file store (its readers never
-        wait for the writer) with an idle pooled connection. A memory store's reads share
+        wait for the writer) with an idle connection or room in the pool for one. A memory store's reads share
         the writer's lock, so they may always wait."""
-        if self.memory or self._closed:
+        if self.memory or self._closed or self.in_transaction():
             return False
-        if getattr(self._local, "tx", None) is not None:
-            return False
-        return bool(self._idle) or self.engine.pool.checkedin() > 0  # type: ignore[attr-defined]
+        return self._readers.ready()
 
     # ---- lifecycle -----------------------------------------------------------------------
     def initialise(self) -> None:
@@ -136,24 +235,24 @@ class Store:
             created = files.check_usable(self.path) is files.FileKind.MISSING
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with self.write() as tx:
-            if migrations.can_upgrade(tx.meta_get("store_version") if _has_meta(tx) else None):
+            if migrations.can_upgrade(tx.schema.meta_get("store_version") if _has_meta(tx) else None):
                 migrations.upgrade(tx)
             metadata.create_all(tx.conn)
-            found = tx.meta_get("store_version")
+            found = tx.schema.meta_get("store_version")
             if found is not None and found != STORE_VERSION:
                 raise StoreVersionMismatch(self.display_path, found, STORE_VERSION)
             if found is None:
-                tx.meta_set("store_version", STORE_VERSION)
-                tx.meta_set("backend", "sqlite")
+                tx.schema.meta_set("store_version", STORE_VERSION)
+                tx.schema.meta_set("backend", "sqlite")
             if created:
-                tx.meta_set(files.OWNER_KEY, files.OWNER_VALUE)
+                tx.schema.meta_set(files.OWNER_KEY, files.OWNER_VALUE)
 
     def stored_version(self) -> str | None:
         """The store version recorded in the database, None when it is not initialised."""
         if self.path is not None and files.check_usable(self.path) is not files.FileKind.HUGELITE:
             return None
         with self.read() as tx:
-            return tx.meta_get("store_version") if _has_meta(tx) else None
+            return tx.schema.meta_get("store_version") if _has_meta(tx) else None
 
     def is_initialised(self) -> bool:
         return self.stored_version() is not None
@@ -176,18 +275,15 @@ class Store:
     def size_bytes(self) -> int:
         """Database size (page_count * page_size), for metrics."""
         with self.read() as tx:
-            return int(tx._scalar("PRAGMA page_count")) * int(tx._scalar("PRAGMA page_size"))
+            return int(tx.core.scalar("PRAGMA page_count")) * int(tx.core.scalar("PRAGMA page_size"))
 
     def close(self) -> None:
         """Release every connection; a memory store's data is gone afterwards."""
         if not self._closed:
             self._closed = True
-            while self._idle:
-                try:
-                    conn, _raw = self._idle.pop()
-                except IndexError:
-                    break
-                conn.close()
+            self._readers.close()
+            with self._writer.lock:
+                self._writer.close()
             self.engine.dispose()
 
     @property
@@ -206,7 +302,7 @@ class Store:
 
 
 def _has_meta(tx: Tx) -> bool:
-    return tx._one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") is not None
+    return tx.core.one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") is not None
 
 
 def _end(raw: Any, statement: str) -> None:
@@ -222,7 +318,7 @@ class _Scope:
     """One transaction's `with` block (a class, not a generator: it runs on every call,
     and two nested generator context managers cost several microseconds)."""
 
-    __slots__ = ("store", "begin", "readonly", "nested", "locked", "conn", "raw", "ctx")
+    __slots__ = ("store", "begin", "readonly", "nested", "locked", "pair", "ctx")
 
     def __init__(self, store: Store, begin: str, readonly: bool, ctx: object = None) -> None:
         self.store = store
@@ -244,26 +340,23 @@ class _Scope:
             return view
         if store._closed:
             store._ensure_open()
-        if not self.readonly:
-            if not store._lock.acquire(timeout=store._write_wait_s):
-                raise StoreBusy(f"store at {store.display_path}: no write lock after {store._write_wait_s:g}s")
-            self.locked = True
-        elif store.memory:
-            store._lock.acquire()
+        # the writer's connection for writes and every memory transaction; a reader's else
+        on_writer = not self.readonly or store.memory
+        if on_writer:
+            store._writer.acquire(wait=not self.readonly)
             self.locked = True
         try:
-            self.conn, self.raw = store._checkout()
-            raw = self.raw
+            pair = self.pair = store._writer.checkout() if on_writer else store._readers.checkout()
             try:
-                raw.execute(self.begin)
+                pair[1].execute(self.begin)
             except sqlite3.Error as exc:
-                _end(raw, "ROLLBACK")
-                store._checkin(self.conn, raw)
+                _end(pair[1], "ROLLBACK")
+                self._checkin()
                 raise StoreError(f"store at {store.display_path}: {self.begin} failed: {exc}") from exc
         except BaseException:
             self._release()
             raise
-        tx = Tx(self.conn, raw, self.readonly)
+        tx = Tx(pair[0], pair[1], self.readonly)
         tx.ctx = self.ctx
         store._local.tx = tx
         return tx
@@ -271,13 +364,13 @@ class _Scope:
     def __exit__(self, _type: Any, exc: BaseException | None, _tb: Any) -> None:
         if self.nested:
             return
-        store, raw = self.store, self.raw
+        store, raw = self.store, self.pair[1]
         if exc is None and self.readonly and not self.locked:
             # the common case (a file store's read ending cleanly), without the general
             # path's repeated checks: ROLLBACK ends the snapshot, the connection goes back
             store._local.tx = None
             _end(raw, "ROLLBACK")
-            store._checkin(self.conn, raw)
+            store._readers.checkin(self.pair, store._closed)
             return
         try:
             store._local.tx = None
@@ -298,11 +391,18 @@ class _Scope:
             # never keep or hand back a connection inside a transaction
             _end(raw, "ROLLBACK")
             try:
-                store._checkin(self.conn, raw)
+                self._checkin()
             finally:
                 self._release()
+
+    def _checkin(self) -> None:
+        store = self.store
+        if self.locked:
+            store._writer.checkin(self.pair, store._closed)
+        else:
+            store._readers.checkin(self.pair, store._closed)
 
     def _release(self) -> None:
         if self.locked:
             self.locked = False
-            self.store._lock.release()
+            self.store._writer.lock.release()

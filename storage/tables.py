@@ -45,7 +45,7 @@ dup INTEGER, props BLOB, out_id BLOB, in_id BLOB)`` (layout v3)
     edges that search was half the 1-hop statement's CPU). The copies can never go stale: a
     vertex id never changes (no update method touches it) and deleting a vertex deletes its
     edges (the cascade below). Every edge insert fills them, from the end-vertex lookup it
-    makes anyway (`ElementsMixin._end_ids`), with no per-edge SQL.
+    makes anyway (`Elements._end_ids`), with no per-edge SQL.
 
     * ``ix_edges_out UNIQUE (out_key, label_id, sort_values, in_key, dup, in_id)``: the
       out-adjacency index, and the identity of ``dup = 0`` edges (a second one is a

@@ -1,4 +1,13 @@
-"""The transaction object: every storage method, grouped by family in the `tx_*` mixins.
+"""The transaction object: one component per family of storage methods, over one `TxCore`.
+
+``tx.elements`` (vertex and edge rows), ``tx.adjacency`` (incident edges of a batch, by
+`queries.AdjacencyQuery` objects), ``tx.aggregates`` (walk counts, groupings), ``tx.index``
+(index entries), ``tx.schema`` (schema items and meta), ``tx.records`` (variables and tasks).
+Composition, not mixins: each family is one module whose component holds the `TxCore` (the
+connections and the read-only guard, which `Tx` itself is: one object per transaction, not
+two) and nothing of the other families; components are made on first use (a point read needs
+one of the six). A new family (auth records) is one more module and one more property here,
+and none of the others changes.
 
 One class serves both kinds of transaction; a read transaction (``readonly=True``) raises
 `ReadOnlyTransaction` from every write method, so code written against `WriteTx` fails
@@ -8,14 +17,19 @@ kept for type hints that say which one a function expects.
 
 from __future__ import annotations
 
+import sqlite3
+
+from sqlalchemy.engine import Connection
+
 from storage import tables
 from storage.tables import metadata
-from storage.tx_adjacency import AdjacencyMixin
-from storage.tx_aggregates import AggregatesMixin
-from storage.tx_elements import ElementsMixin
-from storage.tx_index import IndexMixin
-from storage.tx_records import RecordsMixin
-from storage.tx_schema import SchemaMixin
+from storage.tx_adjacency import Adjacency
+from storage.tx_aggregates import Aggregates
+from storage.tx_base import TxCore
+from storage.tx_elements import Elements
+from storage.tx_index import Index
+from storage.tx_records import Records
+from storage.tx_schema import Schema
 
 # clear() drops and recreates the element tables (much faster than deleting row by row through
 # the cascade and cleanup triggers); dropping a table drops its triggers, and creating it makes
@@ -24,15 +38,73 @@ _DROPPED = ("index_entries", "edges", "vertices")
 _EMPTIED = ("schema_items", "schema_seq", "variables")
 
 
-class Tx(ElementsMixin, AdjacencyMixin, AggregatesMixin, IndexMixin, SchemaMixin, RecordsMixin):
+class Tx(TxCore):
     """A store transaction. Obtain one from `Store.read()` or `Store.write()`."""
 
-    __slots__ = ()
+    __slots__ = ("_elements", "_adjacency", "_aggregates", "_index", "_schema", "_records")
+
+    def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool) -> None:
+        super().__init__(conn, raw, readonly)
+        self._elements: Elements | None = None
+        self._adjacency: Adjacency | None = None
+        self._aggregates: Aggregates | None = None
+        self._index: Index | None = None
+        self._schema: Schema | None = None
+        self._records: Records | None = None
+
+    @property
+    def core(self) -> TxCore:
+        """The connections and the read-only guard every component shares (the transaction
+        itself: its state is the core's, so opening one builds one object, not two)."""
+        return self
+
+    # each component is made on first use: a point read needs one of the six
+    @property
+    def elements(self) -> Elements:
+        c = self._elements
+        if c is None:
+            c = self._elements = Elements(self)
+        return c
+
+    @property
+    def adjacency(self) -> Adjacency:
+        c = self._adjacency
+        if c is None:
+            c = self._adjacency = Adjacency(self)
+        return c
+
+    @property
+    def aggregates(self) -> Aggregates:
+        c = self._aggregates
+        if c is None:
+            c = self._aggregates = Aggregates(self)
+        return c
+
+    @property
+    def index(self) -> Index:
+        c = self._index
+        if c is None:
+            c = self._index = Index(self)
+        return c
+
+    @property
+    def schema(self) -> Schema:
+        c = self._schema
+        if c is None:
+            c = self._schema = Schema(self)
+        return c
+
+    @property
+    def records(self) -> Records:
+        c = self._records
+        if c is None:
+            c = self._records = Records(self)
+        return c
 
     def clear(self) -> None:
         """Remove all data, schema, index entries and variables; keep tasks and meta.
         Element keys keep counting up afterwards (they are never reused)."""
-        self._w()
+        self.check_writable()
         self.found_vertex_keys = None
         raw = self.raw
         seqs = raw.execute("SELECT name, seq FROM sqlite_sequence WHERE name IN ('vertices', 'edges')").fetchall()

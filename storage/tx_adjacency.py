@@ -24,219 +24,161 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import orjson
 
-from storage._sql import json_keys, label_filter, label_key, unique
-from storage.adjacency_sql import (  # noqa: F401 - the SQL builders, importable from here as before
-    _E_COLS,
-    _IDS_OF_KEYS_SQL,
-    _SIDES,
-    _VERTEX_KEY_SQL,
-    _WIDTH,
+from storage._sql import json_keys, unique
+from storage.adjacency_sql import (
+    IDS_OF_KEYS_SQL,
     OTHER_ID,
-    TIE,
-    _adjacent_sql,
-    _count_sql,
-    _direction,
-    _heads_sql,
-    _joining_sql,
-    _json_list,
-    _loop_ordered,
-    _one_key_sql,
-    _one_target_sql,
-    _per_key_sql,
-    _side_sql,
-    _targets_sql,
-    _to_key_ids_sql,
-    _to_keys_sql,
-    tie,
+    SIDES,
+    WIDTH,
+    adjacent_sql,
+    count_sql,
+    heads_sql,
+    joining_sql,
+    loop_ordered,
+    neighbour_ids_sql,
+    one_key_sql,
+    one_target_sql,
+    per_key_sql,
+    targets_sql,
+    to_key_ids_sql,
+    to_keys_sql,
 )
 from storage.errors import StoreError
+from storage.queries import AdjacencyQuery, Project
 from storage.rows import EdgeRow
-from storage.tx_base import TxBase
+from storage.tx_base import TxCore
 
 
-def _start_keys(keys: Iterable[int], label_ids: Sequence[int] | None, limit_per_vertex: int | None = None) -> list[int]:
+def _start_keys(q: AdjacencyQuery, keys: Iterable[int]) -> list[int]:
     """The distinct start keys of an adjacency read, or none when the read can have no row
-    (no keys, an empty label set, a per-vertex limit of 0 or less): every read method
-    answers that case without SQL."""
-    if (label_ids is not None and len(label_ids) == 0) or (limit_per_vertex is not None and limit_per_vertex <= 0):
-        return []
-    return unique(keys)
+    (no keys, an empty label set, a per-vertex limit of 0 or less): every reader answers
+    that case without SQL."""
+    return [] if q.empty else unique(keys)
 
 
-def _far_id(this: str, other: str) -> tuple[str, str]:
-    """(the select expression of the other end's id, the join that gives it): the adjacency
-    index's own copy where it holds one (layout v3: covering, no row of `edges` or
-    `vertices` read), else a primary-key probe of `vertices` per edge."""
-    col = OTHER_ID[this]
-    if col is not None:
-        return f"e.{col}", ""
-    return "v.id", f" CROSS JOIN vertices AS v ON v.key = e.{other}"
+class Adjacency:
+    """The adjacency family of a transaction: `read` runs an `AdjacencyQuery` over a batch
+    of vertex keys, `from_id` over one vertex named by its stored id, `joining` finds the
+    edge each (from, to) pair takes. Each projection has one private reader below; the
+    statements they run are built per shape in `adjacency_sql` and cached there."""
 
+    __slots__ = ("core", "raw")
 
-@lru_cache(maxsize=128)
-def _neighbour_ids_sql(direction: str, labels: tuple[int, ...]) -> str:
-    """`neighbour_ids`' statement: one start vertex by public id; the CROSS JOINs pin the
-    loop order (id index probe, then one range of the adjacency index, then the other
-    end's id: `_far_id`)."""
-    sides = _SIDES[direction]
-    parts = []
-    for dir_no, (this, other) in enumerate(sides):
-        far, join = _far_id(this, other)
-        head = (
-            f"SELECT s.key, {far}{{tail}} FROM vertices AS s CROSS JOIN edges AS e ON e.{this} = s.key"
-            f"{label_filter('e.label_id', labels)}{join} WHERE s.id = ?"
-        )
-        if len(sides) == 1:
-            return head.format(tail="") + f" ORDER BY e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
-        tail = f", {dir_no} AS d, e.label_id AS o_label, e.sort_values AS o_sort, e.{other} AS other, e.{TIE[this]} AS o_key"
-        parts.append(head.format(tail=tail))
-    return " UNION ALL ".join(parts) + " ORDER BY d, o_label, o_sort, other, o_key"
+    def __init__(self, core: TxCore) -> None:
+        self.core = core
+        self.raw = core.raw
 
+    def read(self, query: AdjacencyQuery, keys: Iterable[int]) -> Any:
+        """`query`'s projection (`Project`) of the incident edges of every vertex in `keys`,
+        ordered by (input position, label_id, sort_values, other key), each distinct key
+        answered once at its first position; for 'both' out-edges come first and a
+        self-loop appears twice. ``NEIGHBOUR_IDS`` takes `from_id`, not this."""
+        return _READERS[query.project](self, query, keys)
 
-#: `vertex_ids`' statement: the CROSS JOIN keeps the keys' order, which the array follows
-_IDS_JSON_SQL = "SELECT json_group_array(v.id) FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
-
-
-class AdjacencyMixin(TxBase):
-    __slots__ = ()
-
-    def neighbour_ids(
-        self, vertex_id: Any, direction: Any, label_ids: Sequence[int] | None = None,
-    ) -> list[tuple[int, Any]]:
-        """(start key, neighbour id) per edge of the vertex whose stored id is `vertex_id`
-        (direction 'out', 'in' or 'both'), in `adjacent_keys`' order for one vertex, by one
-        statement: the start id resolved and the adjacency index walked, which holds the
-        neighbours' ids on the out side (layout v3; the in side joins them by key, see
-        `tables.IN_SIDE_IDS`). Empty when the vertex does not exist, has no such edge, or
-        `label_ids` is empty: `g.V(id).out('knows').id()` (`steps/point.py`)."""
-        d = _direction(direction)
-        if label_ids is not None and len(label_ids) == 0:
+    def from_id(self, query: AdjacencyQuery, vertex_id: Any) -> list[tuple[int, Any]]:
+        """(start key, neighbour id) per edge of the vertex whose stored id is `vertex_id`,
+        in ``PAIRS`` order for one vertex, by one statement: the start id resolved and the
+        adjacency index walked, which holds the neighbours' ids on the out side (layout v3;
+        the in side joins them by key, see `tables.IN_SIDE_IDS`). Empty when the vertex
+        does not exist, has no such edge, or the label set is empty: `g.V(id).out('knows').id()`
+        (`steps/point.py`). The query's per-vertex limit and projection are not used."""
+        d = query.direction
+        if query.labels is not None and not query.labels:
             return []
-        rows = self.raw.execute(_neighbour_ids_sql(d, label_key(label_ids)), (vertex_id,) * len(_SIDES[d])).fetchall()
+        rows = self.raw.execute(neighbour_ids_sql(d, query.label_key), (vertex_id,) * len(SIDES[d])).fetchall()
         if d == "both":
             return [(r[0], r[1]) for r in rows]
         return rows
 
-    def vertex_key(self, stored_id: Any) -> int | None:
-        """The key of the vertex whose stored id is `stored_id` (None: there is none), by the
-        id index alone: where a walk starts (a traverser's source)."""
-        row = self.raw.execute(_VERTEX_KEY_SQL, (stored_id,)).fetchone()
-        return None if row is None else row[0]
+    def joining(self, query: AdjacencyQuery, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], EdgeRow]:
+        """(from_key, to_key) -> the first edge of `query`'s direction and labels leading
+        from `from_key` to `to_key` in adjacency order (for 'both' an out-edge before an
+        in-edge); pairs no edge joins are left out. Which edge a path step takes, without
+        reading the other edges of either vertex (the traverser path responses)."""
+        wanted = unique((int(a), int(b)) for a, b in pairs)
+        if not wanted or (query.labels is not None and not query.labels):
+            return {}
+        labels = query.label_key
+        found: dict[tuple[int, int], EdgeRow] = {}
+        for this, other in SIDES[query.direction]:
+            todo = [p for p in wanted if p not in found]
+            if not todo:
+                break
+            arg = json.dumps(todo)  # [[this key, other key], ...]: p.key is the pair's position
+            for r in self.raw.execute(joining_sql(this, other, labels), [arg]).fetchall():
+                found[todo[r[0]]] = EdgeRow._make(r[1:])
+        return found
 
-    def vertex_ids(self, keys: Sequence[int]) -> list[Any]:
-        """The stored ids of the vertices among `keys` that exist, in the order of `keys`
-        (a key given twice gives its id twice): the ids-only projection of what a walk
-        reached, without building rows (label, properties) as `vertices_by_keys` does.
-        One statement whose answer is one JSON array (a row per id cost pysqlite a step
-        and a tuple each); ids JSON cannot hold (UUID blobs) come back as rows instead."""
-        if not keys:
-            return []
-        arg = orjson.dumps([int(k) for k in keys]).decode()
-        try:
-            return orjson.loads(self.raw.execute(_IDS_JSON_SQL, (arg,)).fetchone()[0])  # type: ignore[no-any-return]
-        except sqlite3.OperationalError as e:
-            if "BLOB" not in str(e):
-                raise
-        return [r[1] for r in self.raw.execute(_IDS_OF_KEYS_SQL, (arg,))]
-
-    def _adjacent_rows(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None,
-        limit_per_vertex: int | None, keys_only: bool,
-    ) -> tuple[list[Any], bool]:
+    # ---- one reader per projection --------------------------------------------------------
+    def _rows(self, q: AdjacencyQuery, keys: Iterable[int], keys_only: bool) -> tuple[list[Any], bool]:
         """The raw rows, and whether they carry trailing sort columns ('both')."""
-        d = _direction(direction)
-        wanted = _start_keys(keys, label_ids, limit_per_vertex)
+        d = q.direction
+        wanted = _start_keys(q, keys)
         if not wanted:
             return [], False
-        limited = limit_per_vertex is not None
+        limited = q.per_vertex is not None
         if len(wanted) == 1 and d != "both" and not limited:
-            sql = _one_key_sql(d, label_key(label_ids), keys_only)
+            sql = one_key_sql(d, q.label_key, keys_only)
             params = [int(wanted[0])]
         else:
-            sql = _adjacent_sql(d, label_key(label_ids), limited, keys_only)
-            params = _side_params(d, wanted, limit_per_vertex)
+            sql = adjacent_sql(d, q.label_key, limited, keys_only)
+            params = _side_params(d, wanted, q.per_vertex)
         rows = self.raw.execute(sql, params).fetchall()
         if d != "both":
             return rows, False
         if limited:
-            rows = _trim_per_vertex(rows, _WIDTH[keys_only], int(limit_per_vertex))  # type: ignore[arg-type]
+            rows = _trim_per_vertex(rows, WIDTH[keys_only], int(q.per_vertex))  # type: ignore[arg-type]
         return rows, True
 
-    def adjacent(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None,
-    ) -> list[EdgeRow]:
-        """Incident edges of every vertex in `keys` (direction 'out', 'in' or 'both').
-
-        Ordered by (input position, label_id, sort_values, other key); for 'both' out-edges
-        come first and a self-loop appears twice. `limit_per_vertex` keeps the first n edges
-        of each vertex in that order (for 'both': n in total, out-edges first)."""
-        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, False)
+    def _edges(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[EdgeRow]:
+        rows, wide = self._rows(q, keys, False)
         make = EdgeRow._make
         if wide:
             return [make(r[:7]) for r in rows]
         return list(map(make, rows))
 
-    def adjacent_keys(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None,
-    ) -> list[tuple[int, int]]:
-        """(from_key, to_key) pairs in the same order as `adjacent`, read from the adjacency
-        index alone (no edge row is touched): the form for `out()` without edge data."""
-        rows, wide = self._adjacent_rows(keys, direction, label_ids, limit_per_vertex, True)
+    def _pairs(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[tuple[int, int]]:
+        """Read from the adjacency index alone (no edge row is touched)."""
+        rows, wide = self._rows(q, keys, True)
         if wide:
             return [(r[0], r[1]) for r in rows]
         return rows
 
-    def adjacent_to_keys(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None,
-    ) -> list[int]:
-        """The to-keys of `adjacent_keys` (same arguments), in its order: for callers that
-        want the neighbours in adjacency order but not which vertex each came from (k-out /
-        k-neighbor ids). One direction with one label or none reads them as JSON arrays: one
-        without a per-vertex limit (`_to_keys_sql`), one per key with one (`_per_key_sql`);
-        other shapes take `adjacent_keys`."""
-        d = _direction(direction)
-        labels = label_key(label_ids)
-        if d != "both" and limit_per_vertex is not None and len(labels) <= 1:
-            wanted = _start_keys(keys, label_ids, limit_per_vertex)
+    def _to_keys(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[int]:
+        """One direction with one label or none reads the to keys as JSON arrays: one
+        without a per-vertex limit (`to_keys_sql`), one per key with one (`per_key_sql`);
+        other shapes take `_pairs`."""
+        d, labels, limit = q.direction, q.label_key, q.per_vertex
+        if d != "both" and limit is not None and len(labels) <= 1:
+            wanted = _start_keys(q, keys)
             if not wanted:
                 return []
-            return self._per_key_lists(d, labels, [int(k) for k in wanted], int(limit_per_vertex))
-        if d == "both" or limit_per_vertex is not None or not _loop_ordered(labels, False):
-            return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
-        wanted = _start_keys(keys, label_ids)
+            return self._per_key_lists(d, labels, [int(k) for k in wanted], limit)
+        if d == "both" or limit is not None or not loop_ordered(labels, False):
+            return [to for _, to in self._pairs(q, keys)]
+        wanted = _start_keys(q, keys)
         if not wanted:
             return []
         one = len(wanted) == 1
         params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
-        return orjson.loads(self.raw.execute(_to_keys_sql(d, labels, one), params).fetchone()[0])  # type: ignore[no-any-return]
+        return orjson.loads(self.raw.execute(to_keys_sql(d, labels, one), params).fetchone()[0])  # type: ignore[no-any-return]
 
-    def adjacent_to_key_ids(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None,
-    ) -> tuple[list[int], dict[int, Any]]:
-        """`adjacent_to_keys` (same arguments, same list) and the stored id of each far end
-        reached (key -> id): the keys-and-ids projection of a walk's listed layer. One
-        statement reads both from the covering adjacency index where it holds the far id
-        (layout v3: 'out'; one label or none, no per-vertex limit); otherwise, and for ids
-        JSON cannot hold (UUID blobs), the ids are read by key after the keys."""
-        d = _direction(direction)
-        labels = label_key(label_ids)
-        if (d != "both" and limit_per_vertex is None and OTHER_ID[_SIDES[d][0][0]] is not None
-                and _loop_ordered(labels, False)):
-            wanted = _start_keys(keys, label_ids)
+    def _to_key_ids(self, q: AdjacencyQuery, keys: Iterable[int]) -> tuple[list[int], dict[int, Any]]:
+        """One statement reads both from the covering adjacency index where it holds the
+        far id (layout v3: 'out'; one label or none, no per-vertex limit); otherwise, and
+        for ids JSON cannot hold (UUID blobs), the ids are read by key after the keys."""
+        d, labels = q.direction, q.label_key
+        if d != "both" and q.per_vertex is None and OTHER_ID[SIDES[d][0][0]] is not None and loop_ordered(labels, False):
+            wanted = _start_keys(q, keys)
             if not wanted:
                 return [], {}
             try:
-                row = self.raw.execute(_to_key_ids_sql(d, labels), (orjson.dumps([int(k) for k in wanted]).decode(),))
+                row = self.raw.execute(to_key_ids_sql(d, labels), (orjson.dumps([int(k) for k in wanted]).decode(),))
                 tos_text, ids_text = row.fetchone()
             except sqlite3.OperationalError as e:
                 if "BLOB" not in str(e):
@@ -244,95 +186,70 @@ class AdjacencyMixin(TxBase):
             else:
                 tos = orjson.loads(tos_text)
                 return tos, dict(zip(tos, orjson.loads(ids_text), strict=True))
-        tos = self.adjacent_to_keys(keys, d, label_ids, limit_per_vertex)
+        tos = self._to_keys(q, keys)
         distinct = list(dict.fromkeys(tos))
         if not distinct:
             return tos, {}
-        return tos, dict(self.raw.execute(_IDS_OF_KEYS_SQL, (orjson.dumps(distinct).decode(),)).fetchall())
+        return tos, dict(self.raw.execute(IDS_OF_KEYS_SQL, (orjson.dumps(distinct).decode(),)).fetchall())
 
     def _per_key_lists(self, d: str, labels: tuple[int, ...], wanted: list[Any], limit: int) -> list[int]:
-        """The to-keys of a per-vertex-limited read of one direction and one label or none,
-        in `adjacent_keys`' order (`_per_key_sql`: one JSON array per key)."""
+        """The to keys of a per-vertex-limited read of one direction and one label or none,
+        in ``PAIRS`` order (`per_key_sql`: one JSON array per key)."""
         tos: list[int] = []
         loads = orjson.loads
-        for (array,) in self.raw.execute(_per_key_sql(d, labels), (int(limit), orjson.dumps(wanted).decode())):
+        for (array,) in self.raw.execute(per_key_sql(d, labels), (int(limit), orjson.dumps(wanted).decode())):
             tos += loads(array)
         return tos
 
-    def adjacent_counts(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-    ) -> dict[int, int]:
-        """key -> number of incident edges (direction 'out', 'in' or 'both'; for 'both' a
-        self-loop counts twice, as `adjacent` lists it twice). Keys with no edges map to 0.
-        The form for `out().count()`: the count alone, from the adjacency index."""
-        d = _direction(direction)
-        wanted = _start_keys(keys, label_ids)
+    def _counts(self, q: AdjacencyQuery, keys: Iterable[int]) -> dict[int, int]:
+        """For 'both' a self-loop counts twice, as ``EDGES`` lists it twice; keys with no
+        edges map to 0. The per-vertex limit is not used."""
+        wanted = unique(keys) if not (q.labels is not None and not q.labels) else []
         if not wanted:
-            return {k: 0 for k in wanted}
-        sql = _count_sql(d, label_key(label_ids))
-        return dict(self.raw.execute(sql, [json_keys(wanted)]).fetchall())
+            return {}
+        return dict(self.raw.execute(count_sql(q.direction, q.label_key), [json_keys(wanted)]).fetchall())
 
-
-    def adjacent_heads(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-    ) -> list[tuple[int, int, Any, int]]:
-        """(from_key, to_key, to_id, to_label_id) in the order of `adjacent_keys`, direction
-        'out' or 'in': the neighbours' identities joined in by primary key, without their
-        props (the form for `out().id()`)."""
-        d = _direction(direction)
-        if d == "both":
-            raise StoreError("adjacent_heads takes direction 'out' or 'in'")
-        wanted = _start_keys(keys, label_ids)
+    def _heads(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[tuple[int, int, Any, int]]:
+        """The neighbours' identities joined in by primary key, without their props (the
+        form for `out().id()`); direction 'out' or 'in'."""
+        if q.direction == "both":
+            raise StoreError("an adjacency read projecting HEADS takes direction 'out' or 'in'")
+        wanted = _start_keys(q, keys)
         if not wanted:
             return []
-        return self.raw.execute(_heads_sql(d, label_key(label_ids)), [json_keys(wanted)]).fetchall()
+        return self.raw.execute(heads_sql(q.direction, q.label_key), [json_keys(wanted)]).fetchall()
 
-
-    def adjacent_targets(
-        self, keys: Iterable[int], direction: Any, label_ids: Sequence[int] | None = None,
-        limit_per_vertex: int | None = None,
-    ) -> list[int]:
-        """The `to_key` column of `adjacent_keys` (same multiset: one entry per edge, a
-        vertex's first `limit_per_vertex` edges in adjacency order), in no particular order.
-        For callers that only need the set of neighbours (counting k-hop reaches, H5)."""
-        d = _direction(direction)
-        if d == "both" and limit_per_vertex is not None:  # the limit spans both sides: trimmed in order
-            return [to for _, to in self.adjacent_keys(keys, d, label_ids, limit_per_vertex)]
-        wanted = _start_keys(keys, label_ids, limit_per_vertex)
+    def _targets(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[int]:
+        """The multiset of ``TO_KEYS`` (one entry per edge, each vertex's first
+        `per_vertex` edges in adjacency order), in no particular order: for callers that
+        only count the neighbours (k-hop reaches)."""
+        d, limit = q.direction, q.per_vertex
+        if d == "both" and limit is not None:  # the limit spans both sides: trimmed in order
+            return [to for _, to in self._pairs(q, keys)]
+        wanted = _start_keys(q, keys)
         if not wanted:
             return []
-        limited = limit_per_vertex is not None
-        if limit_per_vertex is not None and d != "both" and len(label_key(label_ids)) <= 1:
-            return self._per_key_lists(d, label_key(label_ids), [int(k) for k in wanted], int(limit_per_vertex))
-        if len(wanted) == 1 and d != "both" and not limited:
-            sql = _one_target_sql(d, label_key(label_ids))
+        labels = q.label_key
+        if limit is not None and d != "both" and len(labels) <= 1:
+            return self._per_key_lists(d, labels, [int(k) for k in wanted], limit)
+        if len(wanted) == 1 and d != "both" and limit is None:
+            sql = one_target_sql(d, labels)
             params = [int(wanted[0])]
         else:
-            sql = _targets_sql(d, label_key(label_ids), limited)
-            params = _side_params(d, wanted, limit_per_vertex)
+            sql = targets_sql(d, labels, limit is not None)
+            params = _side_params(d, wanted, limit)
         return orjson.loads(self.raw.execute(sql, params).fetchone()[0])  # type: ignore[no-any-return]
 
-    def edges_joining(
-        self, pairs: Iterable[tuple[int, int]], direction: Any, label_ids: Sequence[int] | None = None,
-    ) -> dict[tuple[int, int], EdgeRow]:
-        """(from_key, to_key) -> the first edge leading from `from_key` to `to_key` in the
-        order of `adjacent` (for 'both' an out-edge before an in-edge); pairs no edge joins
-        are left out. The form for "which edge does this path step take", without reading
-        the other edges of either vertex (added for the traverser path responses, H5)."""
-        d = _direction(direction)
-        wanted = unique((int(a), int(b)) for a, b in pairs)
-        if not wanted or (label_ids is not None and len(label_ids) == 0):
-            return {}
-        labels = label_key(label_ids)
-        found: dict[tuple[int, int], EdgeRow] = {}
-        for this, other in _SIDES[d]:
-            todo = [p for p in wanted if p not in found]
-            if not todo:
-                break
-            arg = json.dumps(todo)  # [[this key, other key], ...]: p.key is the pair's position
-            for r in self.raw.execute(_joining_sql(this, other, labels), [arg]).fetchall():
-                found[todo[r[0]]] = EdgeRow._make(r[1:])
-        return found
+
+_READERS: dict[Project, Callable[[Adjacency, AdjacencyQuery, Iterable[int]], Any]] = {
+    Project.EDGES: Adjacency._edges,
+    Project.PAIRS: Adjacency._pairs,
+    Project.TO_KEYS: Adjacency._to_keys,
+    Project.TO_KEY_IDS: Adjacency._to_key_ids,
+    Project.TARGETS: Adjacency._targets,
+    Project.HEADS: Adjacency._heads,
+    Project.COUNTS: Adjacency._counts,
+}
 
 
 def _trim_per_vertex(rows: list[Any], pos_col: int, limit: int) -> list[Any]:
@@ -355,7 +272,7 @@ def _side_params(d: str, wanted: list[Any], limit_per_vertex: int | None) -> lis
     by orjson (~30x faster than json.dumps at ten keys)."""
     arg = orjson.dumps([int(k) for k in wanted]).decode()
     params: list[Any] = []
-    for _ in _SIDES[d]:
+    for _ in SIDES[d]:
         params.append(arg)
         if limit_per_vertex is not None:
             params.append(int(limit_per_vertex))

@@ -44,7 +44,7 @@ import orjson
 
 from storage._sql import label_filter, label_key
 from storage.errors import StoreError
-from storage.tx_base import TxBase
+from storage.tx_base import TxCore
 
 #: the ``->`` operator (a member's JSON text) arrived in SQLite 3.38
 HAS_JSON_ARROW = sqlite3.sqlite_version_info >= (3, 38, 0)
@@ -194,8 +194,12 @@ def member_path(key: str) -> str | None:
     return f'$."{key}"'
 
 
-class AggregatesMixin(TxBase):
-    __slots__ = ()
+class Aggregates:
+    __slots__ = ("core", "raw")
+
+    def __init__(self, core: TxCore) -> None:
+        self.core = core
+        self.raw = core.raw
 
     def _stoppable(self, read: Callable[[Any], _T], stop: Callable[[], bool] | None) -> _T | None:
         """`read(raw connection)` polled by `stop` (a progress handler): None when `stop`
@@ -252,7 +256,7 @@ class AggregatesMixin(TxBase):
             if start_label_ids is not None and len(start_label_ids) == 0:
                 return 0
             if not norm:
-                return int(self.vertex_count(list(start_label_ids) if start_label_ids is not None else None))  # type: ignore[attr-defined]
+                return int(self.core.scalar("SELECT count(*) FROM vertices" + (f" WHERE 1{label_filter('label_id', _labels(start_label_ids))}" if start_label_ids else "")))
             rows = self._aggregate(_walk_sql(tuple(norm), _labels(start_label_ids), True), [], stop)
             return None if rows is None else int(rows[0][0] or 0)
         if not start:

@@ -1,4 +1,4 @@
-"""The transaction object's shared plumbing: its connections and the read-only guard.
+"""`TxCore`: what every family of a transaction shares, its connections and the read-only guard.
 
 A transaction holds the SQLAlchemy `Connection` checked out for it (used for Core statements
 on cold paths: schema, tasks, DDL) and the underlying DBAPI `sqlite3.Connection` (used with
@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from storage.errors import MissingEndpoint, ReadOnlyTransaction, StoreConflict, StoreError
 
-#: row counts of the multi-row INSERTs (`TxBase._insert_values`): a chunk is padded up to
+#: row counts of the multi-row INSERTs (`TxCore.insert_values`): a chunk is padded up to
 #: the next one, so a batch of up to ROWS_MAX rows is one statement and the driver's
 #: statement cache keeps the few texts; padding wastes at most a third of a chunk
 ROW_BUCKETS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
@@ -43,8 +43,10 @@ def _chunks(total: int, most: int) -> list[tuple[int, int]]:
     return out
 
 
-class TxBase:
-    """State shared by every family mixin. Not used on its own."""
+class TxCore:
+    """State shared by every family component of one `Tx` (`tx.elements`, `tx.adjacency`,
+    ...): each holds this object, never another family, so a family is one module and one
+    slot of `Tx`, and a new one (auth records) adds both without touching the others."""
 
     __slots__ = ("conn", "raw", "readonly", "found_vertex_keys", "ctx")
 
@@ -54,28 +56,28 @@ class TxBase:
         self.readonly = readonly
         # key -> stored id of the vertices the last `vertex_heads_by_ids` of this write
         # transaction found, None once a vertex may have been deleted since (see
-        # `ElementsMixin._check_edges`; ids never change, so only a delete makes it stale)
+        # `Elements._check_edges`; ids never change, so only a delete makes it stale)
         self.found_vertex_keys: dict[int, Any] | None = None
         #: the execution context of the request this transaction serves (opaque to storage:
         #: the engine reads it), None for a transaction opened without one
         self.ctx: object = None
 
-    def _w(self) -> None:
+    def check_writable(self) -> None:
         """Guard called first by every write method."""
         if self.readonly:
             raise ReadOnlyTransaction("this transaction was opened with store.read(): use store.write()")
 
-    def _all(self, sql: str, params: Any = ()) -> list[Any]:
+    def all(self, sql: str, params: Any = ()) -> list[Any]:
         return self.raw.execute(sql, params).fetchall()
 
-    def _one(self, sql: str, params: Any = ()) -> Any:
+    def one(self, sql: str, params: Any = ()) -> Any:
         return self.raw.execute(sql, params).fetchone()
 
-    def _scalar(self, sql: str, params: Any = ()) -> Any:
+    def scalar(self, sql: str, params: Any = ()) -> Any:
         row = self.raw.execute(sql, params).fetchone()
         return None if row is None else row[0]
 
-    def _insert_values(self, head: str, row: str, width: int, rows: Sequence[Sequence[Any]]) -> int:
+    def insert_values(self, head: str, row: str, width: int, rows: Sequence[Sequence[Any]]) -> int:
         """Insert `rows` (each `width` parameters) as multi-row ``head VALUES row, row, ...``
         statements; returns the rows written (`rowcount` summed).
 
@@ -103,7 +105,7 @@ class TxBase:
             written += raw.execute(_values_sql(head, row, width, bucket), params).rowcount
         return written
 
-    def _savepoint_many(self, sql: str, rows: list[tuple[Any, ...]], what: str) -> None:
+    def savepoint_many(self, sql: str, rows: list[tuple[Any, ...]], what: str) -> None:
         """executemany inside a savepoint, so a failing batch leaves nothing behind."""
         raw = self.raw
         raw.execute("SAVEPOINT hl_batch")

@@ -17,21 +17,26 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from storage._sql import json_keys, label_filter, label_key, padded_chunks, placeholders, unique
 from storage.errors import MissingEndpoint, StoreConflict
+from storage.queries import Lookup
 from storage.rows import EdgeRow, VertexRow
 from storage.tables import META_V1_EDGE_ROWS
-from storage.tx_base import TxBase, translate
+from storage.tx_base import TxCore, translate
 
 _V_COLS = "key, id, label_id, props"
 _E_COLS = "key, id, label_id, out_key, in_key, sort_values, props"
 _COLS = {"vertices": _V_COLS, "edges": _E_COLS}
 _ROW = {"vertices": VertexRow._make, "edges": EdgeRow._make}
 _MIN_KEY = -(2**63)
+_META_SQL = "SELECT value FROM meta WHERE key = ?"
+#: `vertex_ids`' statements: the CROSS JOIN keeps the keys' order, which the array follows
+_IDS_JSON_SQL = "SELECT json_group_array(v.id) FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
+_IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
 
 
 # edges are found by id only among id-identified rows: the condition that lets SQLite use
@@ -87,7 +92,7 @@ def _heads_sql(n: int) -> str:
 # One row of three JSON arrays (the keys, each found id's position in the input, the label
 # ids) rather than a row per vertex: one step, where a row each is one step each, and the
 # driver gives up and retakes the GIL around every step (~1.7 against ~2.6 us an id alone,
-# and no convoy behind request threads; see `TxBase._insert_values`)
+# and no convoy behind request threads; see `TxCore.insert_values`)
 _HEADS_JSON_SQL = (
     "SELECT json_group_array(v.key), json_group_array(k.key), json_group_array(v.label_id) "
     "FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.id = k.value"
@@ -128,7 +133,7 @@ def _next_key_sql(table: str) -> str:
 
 _NEXT_KEY = {t: _next_key_sql(t) for t in ("vertices", "edges")}
 # what a batch insert reads first, in one statement (each statement is a GIL round trip, see
-# `TxBase._insert_values`): the table's key sequence (None: no row yet), its largest key,
+# `TxCore.insert_values`): the table's key sequence (None: no row yet), its largest key,
 # and (edges) whether the store holds v1 edge rows (`_check_edges`)
 _BATCH_STATE = {
     t: f"SELECT (SELECT seq FROM sqlite_sequence WHERE name = '{t}'), (SELECT max(key) FROM {t}), "
@@ -144,14 +149,14 @@ _E_INSERT = {
     f"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {'0' if unique else '?1'})"
     for unique in (True, False)
 }
-# batch rows that skip what a unique index refuses: see `ElementsMixin._insert_or_undo`
+# batch rows that skip what a unique index refuses: see `Elements._insert_or_undo`
 # (table, edges identified by their parts?) -> the insert that skips rows a unique index refuses
 _INSERT_OR_SKIP = {
     ("vertices", True): _V_INSERT + " ON CONFLICT DO NOTHING",
     ("edges", True): _E_INSERT[True] + " ON CONFLICT DO NOTHING",
     ("edges", False): _E_INSERT[False] + " ON CONFLICT DO NOTHING",
 }
-# the same rows as multi-row `INSERT OR IGNORE`s (`TxBase._insert_values`): (head, row
+# the same rows as multi-row `INSERT OR IGNORE`s (`TxCore.insert_values`): (head, row
 # template, parameters per row); OR IGNORE skips what ON CONFLICT DO NOTHING skips, and a
 # NULL in a NOT NULL column too, which `_insert_or_undo` tells apart on a shortfall. Plain
 # `?`s where the row is bound as it is: the driver asks SQLite the name of every parameter
@@ -172,12 +177,16 @@ _UNIQUE = {
 }
 
 
-class ElementsMixin(TxBase):
-    __slots__ = ()
+class Elements:
+    __slots__ = ("core", "raw")
 
-    if TYPE_CHECKING:  # `Tx` composes this with the meta mixin (`tx_schema.py`), whose reader it uses
+    def __init__(self, core: TxCore) -> None:
+        self.core = core
+        self.raw = core.raw
 
-        def meta_get(self, key: str) -> str | None: ...
+    def find(self, lookup: Lookup, values: Any) -> list[Any]:
+        """The elements `lookup` (a `queries.Lookup`) names by `values`, as it says."""
+        return _FINDERS[lookup](self, values)
 
     # ---- shared helpers ------------------------------------------------------------------
     def _by_ids(self, table: str, ids: Iterable[Any]) -> list[Any]:
@@ -215,12 +224,12 @@ class ElementsMixin(TxBase):
     def _count(self, table: str, label_ids: Sequence[int] | None) -> int:
         if label_ids is not None and len(label_ids) == 0:
             return 0
-        return int(self._scalar(_count_sql(table, label_key(label_ids))))
+        return int(self.core.scalar(_count_sql(table, label_key(label_ids))))
 
     def _delete(self, table: str, keys: Iterable[int]) -> int:
-        self._w()
+        self.core.check_writable()
         if table == "vertices":
-            self.found_vertex_keys = None
+            self.core.found_vertex_keys = None
         wanted = unique(keys)
         if not wanted:
             return 0
@@ -228,16 +237,32 @@ class ElementsMixin(TxBase):
         return self.raw.execute(sql, (json_keys(wanted),)).rowcount
 
     def _next_key(self, table: str) -> int:
-        return int(self._scalar(_NEXT_KEY[table]))
+        return int(self.core.scalar(_NEXT_KEY[table]))
 
     # ---- vertices ------------------------------------------------------------------------
-    def vertices_by_ids(self, ids: Iterable[Any]) -> list[VertexRow]:
+    def _vertices_by_ids(self, ids: Iterable[Any]) -> list[VertexRow]:
         return self._by_ids("vertices", ids)
 
-    def vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
+    def _vertex_ids_by_keys(self, keys: Sequence[int]) -> list[Any]:
+        """The stored ids of the vertices among `keys` that exist, in the order of `keys`
+        (a key given twice gives its id twice): the ids-only projection of what a walk
+        reached, without building rows (label, properties) as `vertices_by_keys` does.
+        One statement whose answer is one JSON array (a row per id cost pysqlite a step
+        and a tuple each); ids JSON cannot hold (UUID blobs) come back as rows instead."""
+        if not keys:
+            return []
+        arg = orjson.dumps([int(k) for k in keys]).decode()
+        try:
+            return orjson.loads(self.raw.execute(_IDS_JSON_SQL, (arg,)).fetchone()[0])  # type: ignore[no-any-return]
+        except sqlite3.OperationalError as e:
+            if "BLOB" not in str(e):
+                raise
+        return [r[1] for r in self.raw.execute(_IDS_OF_KEYS_SQL, (arg,))]
+
+    def _vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
         return self._by_keys("vertices", keys)
 
-    def vertex_heads_by_ids(self, ids: Iterable[Any]) -> list[tuple[int, Any, int]]:
+    def _vertex_heads_by_ids(self, ids: Iterable[Any]) -> list[tuple[int, Any, int]]:
         """(key, id, label_id) of the vertices with these ids, in no particular order: the
         end vertices of an edge batch need no properties, and skipping the props column
         saves building a string and a row object per vertex (write path)."""
@@ -251,8 +276,8 @@ class ElementsMixin(TxBase):
             out = []
             for size, part in padded_chunks(wanted):
                 out += self.raw.execute(_heads_sql(size), part).fetchall()
-        if not self.readonly:  # these exist until a vertex is deleted: the edge inserts' check and end ids
-            self.found_vertex_keys = dict(map(_KEY_ID, out))
+        if not self.core.readonly:  # these exist until a vertex is deleted: the edge inserts' check and end ids
+            self.core.found_vertex_keys = dict(map(_KEY_ID, out))
         return out
 
 
@@ -267,7 +292,7 @@ class ElementsMixin(TxBase):
 
     def vertex_insert(self, id: Any, label_id: int, props: Any = None) -> int:
         """Insert one vertex and return its key. `id=None` makes the id equal to the key."""
-        self._w()
+        self.core.check_writable()
         try:
             if id is None:
                 key = self._next_key("vertices")
@@ -280,7 +305,7 @@ class ElementsMixin(TxBase):
 
     def vertices_insert(self, rows: Iterable[tuple[Any, int, Any]]) -> list[int]:
         """Insert (id, label_id, props) rows (a multi-row statement, see `_insert_or_undo`); all or nothing."""
-        self._w()
+        self.core.check_writable()
         seq, top, _v1 = self.raw.execute(_BATCH_STATE["vertices"]).fetchone()
         base = max(seq or 0, top or 0) + 1  # `_next_key`
         rows = rows if type(rows) is list else list(rows)
@@ -295,12 +320,12 @@ class ElementsMixin(TxBase):
         if len(params) > 1:
             self._insert_or_undo("vertices", params, base, seq)
         elif params:
-            self._savepoint_many(_V_INSERT, params, "insert vertices")
+            self.core.savepoint_many(_V_INSERT, params, "insert vertices")
         return [p[0] for p in params]
 
     def vertex_update(self, key: int, props: Any = None, label_id: int | None = None) -> bool:
         """Replace props and/or label of one vertex; None leaves a field unchanged."""
-        self._w()
+        self.core.check_writable()
         sets, params = [], []
         if props is not None:
             sets.append("props = ?")
@@ -309,13 +334,13 @@ class ElementsMixin(TxBase):
             sets.append("label_id = ?")
             params.append(int(label_id))
         if not sets:
-            return self._one("SELECT 1 FROM vertices WHERE key = ?", (key,)) is not None
+            return self.core.one("SELECT 1 FROM vertices WHERE key = ?", (key,)) is not None
         params.append(key)
         return self.raw.execute(f"UPDATE vertices SET {', '.join(sets)} WHERE key = ?", params).rowcount > 0
 
     def vertices_update(self, rows: Iterable[tuple[int, Any]]) -> None:
         """Replace the props of many vertices: (key, props) rows in one executemany."""
-        self._w()
+        self.core.check_writable()
         self.raw.executemany("UPDATE vertices SET props = ? WHERE key = ?", [(p, k) for k, p in rows])
 
     def vertices_delete(self, keys: Iterable[int]) -> int:
@@ -324,12 +349,12 @@ class ElementsMixin(TxBase):
         return self._delete("vertices", keys)
 
     # ---- edges ---------------------------------------------------------------------------
-    def edges_by_ids(self, ids: Iterable[Any]) -> list[EdgeRow]:
+    def _edges_by_ids(self, ids: Iterable[Any]) -> list[EdgeRow]:
         """Id-identified edges (auto mode, v1 rows) by id; HugeGraph-mode edges (inserted
         with ``unique_parts=True``) are not found here: see `edges_by_parts`."""
         return self._by_ids("edges", ids)
 
-    def edges_by_parts(self, parts: Iterable[tuple[int, int, str, int]]) -> list[EdgeRow]:
+    def _edges_by_parts(self, parts: Iterable[tuple[int, int, str, int]]) -> list[EdgeRow]:
         """The edges with these (out_key, label_id, sort_values, in_key), in order of first
         occurrence of each distinct tuple; per tuple the ``dup = 0`` edge first, then any
         id-identified ones in insertion order. One probe of ``ix_edges_out`` per tuple."""
@@ -341,13 +366,14 @@ class ElementsMixin(TxBase):
             return [make(r) for r in self.raw.execute(_ONE_PARTS_SQL, wanted[0])]
         return [make(r) for r in self.raw.execute(_BY_PARTS_SQL, (json.dumps(wanted),))]
 
-    def edges_by_end_ids(self, out_id: Any, label_id: int, sort_values: str, in_id: Any) -> list[EdgeRow]:
-        """`edges_by_parts` for one edge whose end vertices are given by public id: one
-        statement (the form for one HugeGraph edge id, `E(id)`)."""
-        rows = self.raw.execute(_BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
-        return [EdgeRow._make(r) for r in rows]
+    def _edges_by_end_ids(self, ends: Iterable[tuple[Any, int, str, Any]]) -> list[EdgeRow]:
+        out: list[EdgeRow] = []
+        for out_id, label_id, sort_values, in_id in ends:
+            rows = self.raw.execute(_BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
+            out += map(EdgeRow._make, rows)
+        return out
 
-    def edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:
+    def _edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:
         return self._by_keys("edges", keys)
 
     def edges_scan(
@@ -366,7 +392,7 @@ class ElementsMixin(TxBase):
         `unique_parts`: identified by (out, label, sort values, in), at most one such edge
         (HugeGraph mode; find it with `edges_by_parts`); else by its id (find it with
         `edges_by_ids`), and parallel edges are allowed. A duplicate raises `StoreConflict`."""
-        self._w()
+        self.core.check_writable()
         what = f"insert edge {id!r}"
         parts = (lambda: [(out_key, label_id, sort_values or "", in_key)]) if unique_parts else None
         end_ids = self._check_edges((out_key, in_key), parts, what)
@@ -384,7 +410,7 @@ class ElementsMixin(TxBase):
     ) -> list[int]:
         """Insert (id, label_id, out_key, in_key, sort_values, props) rows; all or nothing.
         `unique_parts` as for `edge_insert`, for every row."""
-        self._w()
+        self.core.check_writable()
         rows = rows if type(rows) is list else list(rows)
         if not rows:
             return []
@@ -405,7 +431,7 @@ class ElementsMixin(TxBase):
         if len(rows) > 1:
             self._insert_or_undo("edges", params, base, seq, bool(unique_parts))
             return list(keys)
-        self._savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
+        self.core.savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
         return list(keys)
 
     def _insert_or_undo(
@@ -414,7 +440,7 @@ class ElementsMixin(TxBase):
         """Rows of a batch (keys from `base` up) written without a savepoint, whose journal
         of every page the batch changes (~1,000 index pages for 500 edges) spills to a
         temporary file (a file store's temp_store): ~5 us an edge. The rows go in as
-        multi-row statements (`TxBase._insert_values`), skipping any that a unique index
+        multi-row statements (`TxCore.insert_values`), skipping any that a unique index
         refuses (a taken vertex id, a taken edge's parts, or with `by_parts` False, auto
         mode's, a taken edge id); a shortfall means a conflict, and the rows that went in
         (all this batch's: keys from `base` up) are deleted and the table's key sequence
@@ -425,7 +451,7 @@ class ElementsMixin(TxBase):
         `seq`: the table's key sequence before the batch (None: it had no row)."""
         raw = self.raw
         try:
-            inserted = self._insert_values(*_INSERT_VALUES[table, by_parts], params)
+            inserted = self.core.insert_values(*_INSERT_VALUES[table, by_parts], params)
         except sqlite3.Error as exc:
             raise translate(exc, f"insert {table}") from exc
         if inserted == len(params):
@@ -456,13 +482,13 @@ class ElementsMixin(TxBase):
         REST batch: no SQL), else from the one statement that checks them. `v1`: whether
         the store holds v1 rows, when the caller has read it (None: read here)."""
         wanted = set(map(int, ends))
-        found = self.found_vertex_keys
+        found = self.core.found_vertex_keys
         if found is None or not found.keys() >= wanted:
             found = self._end_ids(sorted(wanted), what)
         if v1 is None and parts is not None:
-            v1 = self.meta_get(META_V1_EDGE_ROWS) is not None
+            v1 = self.core.scalar(_META_SQL, (META_V1_EDGE_ROWS,)) is not None
         if parts is not None and v1:
-            hit = self._scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts()]),))
+            hit = self.core.scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts()]),))
             if hit is not None:
                 raise StoreConflict(
                     f"{what}: UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key"
@@ -475,19 +501,31 @@ class ElementsMixin(TxBase):
         arg = orjson.dumps(wanted).decode()  # the same array json.dumps writes, ~5x faster
         found = dict(self.raw.execute(_FOUND_SQL, (arg,)).fetchall())
         if len(found) != len(wanted):
-            missing = self._scalar(_MISSING_SQL, (arg,))
+            missing = self.core.scalar(_MISSING_SQL, (arg,))
             raise MissingEndpoint(f"{what}: an end vertex does not exist (vertex key {missing})")
         return found
 
     def edge_update(self, key: int, props: Any) -> bool:
-        self._w()
+        self.core.check_writable()
         return self.raw.execute("UPDATE edges SET props = ? WHERE key = ?", (props, key)).rowcount > 0
 
     def edges_update(self, rows: Iterable[tuple[int, Any]]) -> None:
         """Replace the props of many edges: (key, props) rows in one executemany."""
-        self._w()
+        self.core.check_writable()
         self.raw.executemany("UPDATE edges SET props = ? WHERE key = ?", [(p, k) for k, p in rows])
 
     def edges_delete(self, keys: Iterable[int]) -> int:
         """Delete edges and their index entries; returns the number deleted."""
         return self._delete("edges", keys)
+
+
+_FINDERS: dict[Lookup, Callable[[Elements, Any], list[Any]]] = {
+    Lookup.VERTICES_BY_IDS: Elements._vertices_by_ids,
+    Lookup.VERTICES_BY_KEYS: Elements._vertices_by_keys,
+    Lookup.VERTEX_HEADS_BY_IDS: Elements._vertex_heads_by_ids,
+    Lookup.VERTEX_IDS_BY_KEYS: Elements._vertex_ids_by_keys,
+    Lookup.EDGES_BY_IDS: Elements._edges_by_ids,
+    Lookup.EDGES_BY_KEYS: Elements._edges_by_keys,
+    Lookup.EDGES_BY_PARTS: Elements._edges_by_parts,
+    Lookup.EDGES_BY_END_IDS: Elements._edges_by_end_ids,
+}

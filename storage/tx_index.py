@@ -20,11 +20,11 @@ from typing import Any
 from storage._sql import padded_chunks, placeholders, unique
 from storage.errors import StoreError
 from storage.rows import VertexRow
-from storage.tx_base import TxBase
+from storage.tx_base import TxCore
 
 _ADD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key) VALUES (?, ?, ?, ?)"
 # `index_add_many`'s rows (index_id, value, elem_key, elem_kind) as multi-row statements
-# (`TxBase._insert_values`); the numbered parameters put each in its column, no new tuples
+# (`TxCore.insert_values`); the numbered parameters put each in its column, no new tuples
 _ADD_HEAD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key)"
 _ADD_ROW = "(?{0},?{1},?{3},?{2})"
 _ANY = object()
@@ -112,8 +112,12 @@ def _distinct(rows: Iterable[Any], limit: int | None, seen: dict[int, None] | No
     return list(seen)
 
 
-class IndexMixin(TxBase):
-    __slots__ = ()
+class Index:
+    __slots__ = ("core", "raw")
+
+    def __init__(self, core: TxCore) -> None:
+        self.core = core
+        self.raw = core.raw
 
     def index_rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
         """The vertex rows with an entry of any of `values` in index `index_id`, each once,
@@ -136,18 +140,18 @@ class IndexMixin(TxBase):
     def index_add(self, index_id: int, value: Any, elem_key: int, elem_kind: str = "v") -> None:
         """Add one entry (a no-op if it exists). `elem_kind` is 'v' or 'e': it lets deleting an
         element remove its entries; pass 'e' for edge index labels."""
-        self._w()
+        self.core.check_writable()
         self.raw.execute(_ADD, (index_id, value, elem_kind, elem_key))
 
     def index_add_many(self, rows: Iterable[tuple[int, Any, int, str]]) -> None:
         """Add (index_id, value, elem_key, elem_kind) entries (each a no-op if it exists), a
         few multi-row statements for the lot."""
-        self._w()
-        self._insert_values(_ADD_HEAD, _ADD_ROW, 4, rows if type(rows) is list else list(rows))
+        self.core.check_writable()
+        self.core.insert_values(_ADD_HEAD, _ADD_ROW, 4, rows if type(rows) is list else list(rows))
 
     def index_remove(self, index_id: int, elem_key: int, value: Any = _ANY) -> int:
         """Remove the entries of one element in one index (only the one with `value` if given)."""
-        self._w()
+        self.core.check_writable()
         if value is _ANY:
             sql = f"DELETE FROM index_entries WHERE {_BY_ELEM}"
             return self.raw.execute(sql, (elem_key, index_id)).rowcount
@@ -156,7 +160,7 @@ class IndexMixin(TxBase):
 
     def index_drop(self, index_id: int) -> int:
         """Remove every entry of an index label (when the index label is deleted or rebuilt)."""
-        self._w()
+        self.core.check_writable()
         return self.raw.execute("DELETE FROM index_entries WHERE index_id = ?", (index_id,)).rowcount
 
     def index_eq(self, index_id: int, values: Sequence[Any], limit: int | None = None) -> list[int]:
@@ -178,7 +182,7 @@ class IndexMixin(TxBase):
             return 0
         if len(wanted) <= 900:
             size, part = next(padded_chunks(wanted))
-            return int(self._scalar(_eq_count_sql(size), [index_id, *part]))
+            return int(self.core.scalar(_eq_count_sql(size), [index_id, *part]))
         return len(self.index_eq(index_id, wanted))
 
     def index_range(

@@ -16,7 +16,7 @@ from sqlalchemy import delete, insert, select, update
 
 from storage.errors import StoreError
 from storage.tables import TASK_FIELDS, tasks
-from storage.tx_base import TxBase
+from storage.tx_base import TxCore
 
 _TASK_FIELD_SET = frozenset(TASK_FIELDS)
 
@@ -39,23 +39,27 @@ def _task_dict(row: Any) -> dict[str, Any]:
     return record
 
 
-class RecordsMixin(TxBase):
-    __slots__ = ()
+class Records:
+    __slots__ = ("core", "raw")
+
+    def __init__(self, core: TxCore) -> None:
+        self.core = core
+        self.raw = core.raw
 
     # ---- graph variables -----------------------------------------------------------------
     def var_get(self, name: str) -> Any:
         """The stored value, or None when the variable does not exist."""
-        return self._scalar("SELECT value FROM variables WHERE name = ?", (name,))
+        return self.core.scalar("SELECT value FROM variables WHERE name = ?", (name,))
 
     def var_put(self, name: str, value: Any) -> None:
-        self._w()
+        self.core.check_writable()
         self.raw.execute(
             "INSERT INTO variables (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             (name, value),
         )
 
     def var_delete(self, name: str) -> bool:
-        self._w()
+        self.core.check_writable()
         return self.raw.execute("DELETE FROM variables WHERE name = ?", (name,)).rowcount > 0
 
     def var_list(self) -> dict[str, Any]:
@@ -65,19 +69,19 @@ class RecordsMixin(TxBase):
     # ---- tasks ---------------------------------------------------------------------------
     def task_insert(self, fields: dict[str, Any]) -> int:
         """Insert a task record and return its new id (ids are never reused)."""
-        self._w()
-        result = self.conn.execute(insert(tasks).values(**_task_values(fields)))
+        self.core.check_writable()
+        result = self.core.conn.execute(insert(tasks).values(**_task_values(fields)))
         return int(result.inserted_primary_key[0])  # type: ignore[index]
 
     def task_update(self, id: int, fields: dict[str, Any]) -> bool:
-        self._w()
+        self.core.check_writable()
         if not fields:
             return self.task_get(id) is not None
-        result = self.conn.execute(update(tasks).where(tasks.c.id == id).values(**_task_values(fields)))
+        result = self.core.conn.execute(update(tasks).where(tasks.c.id == id).values(**_task_values(fields)))
         return result.rowcount > 0
 
     def task_get(self, id: int) -> dict[str, Any] | None:
-        row = self.conn.execute(select(tasks).where(tasks.c.id == id)).first()
+        row = self.core.conn.execute(select(tasks).where(tasks.c.id == id)).first()
         return None if row is None else _task_dict(row)
 
     def task_list(
@@ -93,8 +97,8 @@ class RecordsMixin(TxBase):
             stmt = stmt.where(tasks.c.id > after_id)
         if limit is not None:
             stmt = stmt.limit(limit)
-        return [_task_dict(r) for r in self.conn.execute(stmt)]
+        return [_task_dict(r) for r in self.core.conn.execute(stmt)]
 
     def task_delete(self, id: int) -> bool:
-        self._w()
-        return self.conn.execute(delete(tasks).where(tasks.c.id == id)).rowcount > 0
+        self.core.check_writable()
+        return self.core.conn.execute(delete(tasks).where(tasks.c.id == id)).rowcount > 0

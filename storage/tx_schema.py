@@ -13,7 +13,7 @@ from typing import Any
 from storage.errors import StoreError
 from storage.rows import SchemaRow
 from storage.tables import SCHEMA_KINDS
-from storage.tx_base import TxBase, translate
+from storage.tx_base import TxCore, translate
 
 _SCHEMA_COLS = "id, name, body"
 _PUT = (
@@ -36,16 +36,20 @@ def _kind(kind: str) -> str:
     return kind
 
 
-class SchemaMixin(TxBase):
-    __slots__ = ()
+class Schema:
+    __slots__ = ("core", "raw")
+
+    def __init__(self, core: TxCore) -> None:
+        self.core = core
+        self.raw = core.raw
 
     # ---- meta ----------------------------------------------------------------------------
     def meta_get(self, key: str) -> str | None:
-        value = self._scalar("SELECT value FROM meta WHERE key = ?", (key,))
+        value = self.core.scalar("SELECT value FROM meta WHERE key = ?", (key,))
         return None if value is None else str(value)
 
     def meta_set(self, key: str, value: str) -> None:
-        self._w()
+        self.core.check_writable()
         self.raw.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, str(value)),
@@ -58,17 +62,17 @@ class SchemaMixin(TxBase):
         return [SchemaRow._make(r) for r in self.raw.execute(sql, (_kind(kind),))]
 
     def schema_get(self, kind: str, name: str) -> SchemaRow | None:
-        row = self._one(f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? AND name = ?", (_kind(kind), name))
+        row = self.core.one(f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? AND name = ?", (_kind(kind), name))
         return None if row is None else SchemaRow._make(row)
 
     def schema_get_id(self, kind: str, id: int) -> SchemaRow | None:
-        row = self._one(f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? AND id = ?", (_kind(kind), id))
+        row = self.core.one(f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? AND id = ?", (_kind(kind), id))
         return None if row is None else SchemaRow._make(row)
 
     def schema_put(self, kind: str, id: int, name: str, body_json: Any) -> None:
         """Insert or replace the schema element `id` of `kind`. A name already used by another
         element of the same kind raises `StoreConflict`."""
-        self._w()
+        self.core.check_writable()
         try:
             self.raw.execute(_PUT, (_kind(kind), int(id), name, body_json))
         except sqlite3.Error as exc:
@@ -76,10 +80,10 @@ class SchemaMixin(TxBase):
         self.raw.execute(_SEQ_RAISE, (kind, int(id)))
 
     def schema_delete(self, kind: str, id: int) -> bool:
-        self._w()
+        self.core.check_writable()
         return self.raw.execute("DELETE FROM schema_items WHERE kind = ? AND id = ?", (_kind(kind), id)).rowcount > 0
 
     def schema_next_id(self, kind: str) -> int:
         """Reserve and return the next id of a kind: 1, 2, 3... (never one in use or deleted)."""
-        self._w()
-        return int(self._scalar(_SEQ_NEXT, (_kind(kind),)))
+        self.core.check_writable()
+        return int(self.core.scalar(_SEQ_NEXT, (_kind(kind),)))

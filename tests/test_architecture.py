@@ -164,8 +164,6 @@ def test_the_engine_imports_only_the_storage_package_face():
 #: imports of another module's `_private` names that predate this rule, each with the work
 #: that removes it; the list only shrinks
 KNOWN_PRIVATE_IMPORTS = {
-    # issue 17 item 3: the adjacency SQL builders become one adjacency query object
-    ("storage/tx_adjacency.py", "storage.adjacency_sql"),
     # issue 17 (write side): batch writes fold into the write steps
     ("gremlin_engine/runtime/batch_writes.py", "gremlin_engine.runtime.writes"),
     ("gremlin_engine/runtime/mutations.py", "gremlin_engine.runtime.writes"),

@@ -30,6 +30,7 @@ from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.steps.base import Step
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
+from storage import AdjacencyQuery, Lookup, Project
 
 from .steps import NO_LIMIT, EdgeStep, check_vertex_label, conditions, rule_matches
 
@@ -245,7 +246,7 @@ class Walker:
         """How a BFS over `step` should hold its vertices: as storage keys when the runtime's
         index-only adjacency can answer the step (no property rules), else as `Vertex`es."""
         tx = getattr(self.store, "tx", None)
-        if (not step.edge_rules and not step.vertex_rules and tx is not None and hasattr(tx, "adjacent_keys")
+        if (not step.edge_rules and not step.vertex_rules and tx is not None and hasattr(tx, "adjacency")
                 and hasattr(self.schema, "edge_label_ids")):
             return KeyNodes(self, tx)
         return VertexNodes(self)
@@ -350,8 +351,8 @@ class KeyNodes(Nodes):
                     yield k, []
                 continue
             grouped: dict[int, list[int]] = {}
-            per_vertex = None if lim == NO_LIMIT else lim
-            for frm, to in self.tx.adjacent_keys(chunk, step.direction, lids, per_vertex):
+            query = AdjacencyQuery(step.direction, lids, None if lim == NO_LIMIT else lim, Project.PAIRS)
+            for frm, to in self.tx.adjacency.read(query, chunk):
                 items = grouped.get(frm)
                 if items is None:
                     grouped[frm] = [to]
@@ -368,21 +369,19 @@ class KeyNodes(Nodes):
         the per-vertex LIMIT in SQL); else None. The hot loop of k-out / k-neighbor.
         `ordered=False` lets storage skip sorting the rows: for callers that only count
         what they reach, where the order cannot show. `with_ids`: a layer the answer lists
-        (ordered): the far ends' ids are read with the keys (`tx.adjacent_to_key_ids`) and
+        (ordered): the far ends' ids are read with the keys (`Project.TO_KEY_IDS`) and
         kept for `ids`, so the listing reads no vertex by key afterwards."""
         if step.skip_degree > 0 or step.sample != NO_LIMIT:
             return None
         if with_ids:
             kept = self._ids
-            read = self.tx.adjacent_to_key_ids
 
-            def keys_and_ids(chunk: list[int], d: Any, lids: Any, lim: Any) -> list[int]:
-                tos, ids = read(chunk, d, lids, lim)
-                kept.update(ids)
-                return tos
+            def keys_and_ids(found: tuple[list[int], dict[int, Any]]) -> list[int]:
+                kept.update(found[1])
+                return found[0]
 
-            return self._chunked(nodes, step, keys_and_ids, "keys")
-        return self._flat(nodes, step, ordered or not hasattr(self.tx, "adjacent_targets"))
+            return (keys_and_ids(found) for found in self._chunked(nodes, step, Project.TO_KEY_IDS))
+        return self._chunked(nodes, step, Project.TO_KEYS if ordered else Project.TARGETS)
 
     def pairs(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[list[tuple[int, int]]] | None:
         """Like `flat`, as (from key, to key) rows in adjacency order (the rows `expand`
@@ -392,34 +391,25 @@ class KeyNodes(Nodes):
         return self._pairs(nodes, step)
 
     def _pairs(self, nodes: Sequence[int], step: EdgeStep) -> Iterator[list[tuple[int, int]]]:
-        adjacent = self.tx.adjacent_keys
-        return self._chunked(nodes, step, lambda chunk, d, lids, lim: adjacent(chunk, d, lids, lim), "pairs")
+        return self._chunked(nodes, step, Project.PAIRS)
 
-    def _flat(self, nodes: Sequence[int], step: EdgeStep, ordered: bool) -> Iterator[list[int]]:
-        if ordered:
-            to_keys = getattr(self.tx, "adjacent_to_keys", None)
-            if to_keys is not None:
-                return self._chunked(nodes, step, to_keys, "keys")
-            adjacent = self.tx.adjacent_keys
-            return self._chunked(
-                nodes, step, lambda chunk, d, lids, lim: [to for _, to in adjacent(chunk, d, lids, lim)], "keys")
-        return self._chunked(nodes, step, self.tx.adjacent_targets, "targets")
-
-    def _chunked(self, nodes: Sequence[int], step: EdgeStep, read: Any, shape: str) -> Iterator[list[Any]]:
-        """`read(chunk, direction, label ids, per-vertex limit)` over `nodes` in chunks, with
-        the walker's cancellation checks and iteration counters kept in one place. `shape`
-        names what `read` gives ("pairs", "keys", "targets")."""
+    def _chunked(self, nodes: Sequence[int], step: EdgeStep, project: Project) -> Iterator[Any]:
+        """The adjacency read of `step` (direction, labels, `max_degree` as the per-vertex
+        limit) projecting `project`, over `nodes` in chunks, with the walker's cancellation
+        checks and iteration counters kept in one place: one query object for the walk."""
         w = self.walker
         lids = self._label_ids(step)
         lim = None if step.max_degree == NO_LIMIT else step.max_degree
+        query = AdjacencyQuery(step.direction, lids, lim, project)
+        read = self.tx.adjacency.read
         for start in range(0, len(nodes), self.CHUNK):
             w.ctx.check()
             chunk = nodes[start:start + self.CHUNK]
             w.vertex_iterations += len(chunk)
             if lids is not None and not lids:
                 continue
-            rows = read(chunk, step.direction, lids, lim)
-            w.edge_iterations += len(rows)
+            rows = read(query, chunk)
+            w.edge_iterations += len(rows[0] if project is Project.TO_KEY_IDS else rows)
             yield rows
 
     def _label_ids(self, step: EdgeStep) -> list[int] | None:
@@ -444,12 +434,12 @@ class KeyNodes(Nodes):
         missing = [k for k in keys if k not in kept]
         for start in range(0, len(missing), self.CHUNK):
             part = missing[start:start + self.CHUNK]
-            got = self.tx.vertex_ids(part)
+            got = self.tx.elements.find(Lookup.VERTEX_IDS_BY_KEYS, part)
             if len(got) == len(part):
                 kept.update(zip(part, got, strict=True))
             else:  # a key without a vertex (left out): looked up one by one
                 for k in part:
-                    one = self.tx.vertex_ids([k])
+                    one = self.tx.elements.find(Lookup.VERTEX_IDS_BY_KEYS, [k])
                     if one:
                         kept[k] = one[0]
         from_storage = idc.from_storage
@@ -465,7 +455,7 @@ class KeyNodes(Nodes):
         if lids is None:  # every label: name the only one, if so, for storage's one-label probe
             labels = self.walker.schema.edge_labels()
             lids = [labels[0].id] if len(labels) == 1 else None
-        first = self.tx.edges_joining(pairs, step.direction, lids) if lids is None or lids else {}
+        first = self.tx.adjacency.joining(AdjacencyQuery(step.direction, lids), pairs) if lids is None or lids else {}
         rows, seen = [], set()
         for pair in pairs:
             row = first.get(pair)

@@ -38,8 +38,8 @@ def _range(walker: Walker, kind: str, after: int | None, count: int | None) -> l
     tx = getattr(store, "tx", None)
     if store is not None and tx is not None and hasattr(store, "_vertex"):
         if kind == "vertex":
-            return [store._vertex(r) for r in tx.vertices_scan(None, after, count)]
-        return store._edges_from_rows(tx.edges_scan(None, after, count))
+            return [store._vertex(r) for r in tx.elements.vertices_scan(None, after, count)]
+        return store._edges_from_rows(tx.elements.edges_scan(None, after, count))
     items = access.vertices() if kind == "vertex" else access.edges()
     out = []
     for pos, el in enumerate(items):

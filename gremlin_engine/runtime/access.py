@@ -42,7 +42,7 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         if self._graph_mode is None:
             from gremlin_engine import graph as graph_module
 
-            mode = self.tx.meta_get(getattr(graph_module, "_MODE_KEY", "graph.mode")) or "NONE"
+            mode = self.tx.schema.meta_get(getattr(graph_module, "_MODE_KEY", "graph.mode")) or "NONE"
             self._graph_mode = str(mode).upper()
         return self._graph_mode
 

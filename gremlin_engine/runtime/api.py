@@ -181,7 +181,7 @@ def run_traversals(graph: Any, irs: list[TraversalIR], note: tuple[str, str] | N
             load_results(access, results)
             out.append(results)
         if note is not None:
-            access.tx.meta_set(*note)
+            access.tx.schema.meta_set(*note)
     except BaseException as exc:
         session.close(exc)
         _reraise(exc)

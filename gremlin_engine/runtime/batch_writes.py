@@ -43,7 +43,7 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import encode_edge_props, encode_vertex_values
-from storage import StoreConflict
+from storage import Lookup, StoreConflict
 
 # properties: (key, value[, cardinality, meta]) tuples, or a dict key -> value (a REST item)
 VertexSpec = tuple[Any, Any, Any]  # (label, id, properties)
@@ -125,7 +125,7 @@ class BatchWritesMixin(MutationsMixin):
         vertices = [Vertex(vid, vl.name, None) for vl, vid, _values, _sid in groups]
         rows = [(sid, vl.id, encode_vertex_values(values)) for vl, _vid, values, sid in groups]
         try:
-            keys = self.tx.vertices_insert(rows)
+            keys = self.tx.elements.vertices_insert(rows)
         except StoreConflict:
             # some ids exist already (or an AUTOMATIC key is taken by a user id): the
             # savepoint left nothing behind; find them and upsert them, insert the rest
@@ -134,14 +134,14 @@ class BatchWritesMixin(MutationsMixin):
         return vertices
 
     def _upsert_vertex_groups(self, groups: list[list[Any]], vertices: list[Vertex], rows: list[Any]) -> list[Vertex]:
-        existing = {r.id: r for r in self.tx.vertices_by_ids([g[3] for g in groups if g[3] is not None])}
+        existing = {r.id: r for r in self.tx.elements.find(Lookup.VERTICES_BY_IDS, [g[3] for g in groups if g[3] is not None])}
         for vl, vid, _values, sid in groups:  # label checks first, in spec order
             row = existing.get(sid) if sid is not None else None
             if row is not None and row.label_id != vl.id:
                 raise _label_change(vid, self.schema.vertex_label_by_id(row.label_id).name, vl.name)
         fresh = [n for n, g in enumerate(groups) if g[3] is None or g[3] not in existing]
         try:
-            keys = self.tx.vertices_insert([rows[n] for n in fresh])
+            keys = self.tx.elements.vertices_insert([rows[n] for n in fresh])
         except StoreConflict:
             keys = None
         out: list[Vertex] = list(vertices)
@@ -179,7 +179,7 @@ class BatchWritesMixin(MutationsMixin):
                 view = {k: (xs[0] if len(xs) == 1 else xs) for k, xs in values.items()}
                 index_rows += [(i, value, v.key, "v") for i, value in self.schema.index_entries("vertex", label, view)]
         if index_rows:
-            self.tx.index_add_many(index_rows)
+            self.tx.index.index_add_many(index_rows)
 
     # ---- edges ------------------------------------------------------------------------
     def vertices_by_id(self, ids: Sequence[Any]) -> dict[Any, Vertex]:
@@ -201,7 +201,7 @@ class BatchWritesMixin(MutationsMixin):
                         keys[idc.to_storage(lid)] = lid
         if not keys:
             return {}
-        rows = self.tx.vertex_heads_by_ids(list(keys))
+        rows = self.tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, list(keys))
         if not rows:
             return {}
         row_keys, sids, label_ids = zip(*rows, strict=True)
@@ -271,7 +271,7 @@ class BatchWritesMixin(MutationsMixin):
             for el, eid, sort_values, ordered, out_v, in_v in glist
         ]
         try:
-            keys = self.tx.edges_insert(rows, unique_parts=True)
+            keys = self.tx.elements.edges_insert(rows, unique_parts=True)
         except StoreConflict:
             return self._upsert_edge_groups(glist, rows)
         return self._finish_new_edges(glist, keys)
@@ -279,11 +279,11 @@ class BatchWritesMixin(MutationsMixin):
     def _upsert_edge_groups(self, glist: Sequence[PreparedEdge], rows: list[Any]) -> list[Edge]:
         # an edge's id is derived from its parts: look the batch up by them (layout v2 keeps
         # no index on HugeGraph edge ids)
-        existing = {r.id for r in self.tx.edges_by_parts([(g[4].key, g[0].id, g[2], g[5].key) for g in glist])}
+        existing = {r.id for r in self.tx.elements.find(Lookup.EDGES_BY_PARTS, [(g[4].key, g[0].id, g[2], g[5].key) for g in glist])}
         fresh = [n for n, g in enumerate(glist) if g[1] not in existing]
         made: list[Any] = [None] * len(glist)
         new = self._finish_new_edges(
-            [glist[n] for n in fresh], self.tx.edges_insert([rows[n] for n in fresh], unique_parts=True)
+            [glist[n] for n in fresh], self.tx.elements.edges_insert([rows[n] for n in fresh], unique_parts=True)
         )
         for n, e in zip(fresh, new, strict=True):
             made[n] = e
@@ -310,7 +310,7 @@ class BatchWritesMixin(MutationsMixin):
                 if e.label in indexed:
                     index_rows += [(i, value, e.key, "e") for i, value in schema.index_entries("edge", e.label, e._props)]
             if index_rows:
-                self.tx.index_add_many(index_rows)
+                self.tx.index.index_add_many(index_rows)
         return made
 
 

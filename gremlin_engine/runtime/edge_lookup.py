@@ -5,11 +5,11 @@ Why it exists: storage layout v2 (`storage/tables.py`) keeps no index on the tex
 HugeGraph-mode (strict) edge, because that id is derived from the edge's parts (out vertex
 id, label id, sort values, in vertex id; codec in `structure/ids.py`) and indexing it cost a
 random B-tree insert per edge. Such an edge is found by its parts instead: the id is parsed,
-its two vertex ids become keys with one `vertex_heads_by_ids`, and `edges_by_parts` probes
+its two vertex ids become keys with one `Lookup.VERTEX_HEADS_BY_IDS`, and `Lookup.EDGES_BY_PARTS` probes
 the unique out-adjacency index. Auto-mode (TinkerPop) edges keep user ids and are found by
-id (`edges_by_ids`, a partial index).
+id (`Lookup.EDGES_BY_IDS`, a partial index).
 
-The answer is the one `tx.edges_by_ids` gave in layout v1: rows in order of first occurrence
+The answer is the one a lookup by edge id gave in layout v1: rows in order of first occurrence
 of each distinct id, unknown ids skipped. A strict-mode row counts only when its stored id
 *is* the id asked for (the parts of `S1>2>3>>S2` and `S1>9>3>>S2` lead to the same row: the
 label part is the parent label); ids that do not parse as edge ids, and non-string ids, are
@@ -24,13 +24,14 @@ from typing import Any
 
 from gremlin_engine.errors import NotFound
 from gremlin_engine.structure import ids as idc
+from storage import Lookup
 
 
 def edge_rows(tx: Any, ids: Sequence[Any], auto: bool) -> list[Any]:
     """`EdgeRow`s of the edges whose stored ids are `ids` (storage forms, as given to
-    `tx.edges_by_ids`); `auto` is the graph's schema mode."""
+    `Lookup.EDGES_BY_IDS`); `auto` is the graph's schema mode."""
     if auto:
-        return tx.edges_by_ids(ids)
+        return tx.elements.find(Lookup.EDGES_BY_IDS, ids)
     wanted = list(dict.fromkeys(ids))
     parsed: dict[str, idc.EdgeId] = {}
     by_id: list[Any] = []
@@ -43,16 +44,17 @@ def edge_rows(tx: Any, ids: Sequence[Any], auto: bool) -> list[Any]:
                 pass
         by_id.append(ident)
     found: dict[Any, Any] = {}
-    if len(parsed) == 1 and not by_id and hasattr(tx, "edges_by_end_ids"):  # one id: one statement
+    if len(parsed) == 1 and not by_id:  # one id: one statement
         (ident, e), = parsed.items()
-        rows = tx.edges_by_end_ids(idc.to_storage(e.source), e.sub_label_id, e.sort_values, idc.to_storage(e.target))
+        ends = (idc.to_storage(e.source), e.sub_label_id, e.sort_values, idc.to_storage(e.target))
+        rows = tx.elements.find(Lookup.EDGES_BY_END_IDS, [ends])
         return [r for r in rows if r.id == ident][:1]
     if parsed:
-        for row in tx.edges_by_parts(_parts(tx, parsed.values())):
+        for row in tx.elements.find(Lookup.EDGES_BY_PARTS, _parts(tx, parsed.values())):
             if row.id in parsed:
                 found.setdefault(row.id, row)
     if by_id:
-        for row in tx.edges_by_ids(by_id):
+        for row in tx.elements.find(Lookup.EDGES_BY_IDS, by_id):
             found.setdefault(row.id, row)
     return [found[i] for i in wanted if i in found]
 
@@ -62,7 +64,7 @@ def _parts(tx: Any, eids: Any) -> list[tuple[int, int, str, int]]:
     row's label is the id's sub-label part (equal to the label part unless it is a sub-label)."""
     eids = list(eids)
     ends = {idc.to_storage(v) for e in eids for v in (e.source, e.target)}
-    key_of = {sid: key for key, sid, _label in tx.vertex_heads_by_ids(list(ends))}
+    key_of = {sid: key for key, sid, _label in tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, list(ends))}
     parts = []
     for e in eids:
         out_key = key_of.get(idc.to_storage(e.source))

@@ -305,7 +305,7 @@ _TX: dict[str, Callable[..., Any]] = {
 
 
 def _var_get(h: RuntimeHost, v: VariablesRef, key: str) -> Any:
-    raw = h.session.tx(v.graph).var_get(key)
+    raw = h.session.tx(v.graph).records.var_get(key)
     return None if raw is None else orjson.loads(raw)
 
 
@@ -322,7 +322,7 @@ def _var_set(h: RuntimeHost, v: VariablesRef, key: str, value: Any) -> None:
         raise IllegalArgument(
             f"Graph variable value [{_shown(bad)}] is of type {type(bad).__name__} is not supported"
         ) from None
-    h.session.tx(v.graph).var_put(key, text)
+    h.session.tx(v.graph).records.var_put(key, text)
 
 
 def _unstorable(value: Any) -> Any:
@@ -347,7 +347,7 @@ def _shown(value: Any) -> str:
 
 
 def _var_map(h: RuntimeHost, v: VariablesRef) -> dict[str, Any]:
-    rows = h.session.tx(v.graph).var_list()
+    rows = h.session.tx(v.graph).records.var_list()
     pairs = rows.items() if isinstance(rows, dict) else rows
     return {k: orjson.loads(raw) if isinstance(raw, str | bytes) else raw for k, raw in pairs}
 
@@ -355,7 +355,7 @@ def _var_map(h: RuntimeHost, v: VariablesRef) -> dict[str, Any]:
 _VARIABLES: dict[str, Callable[..., Any]] = {
     "get": _var_get,
     "set": _var_set,
-    "remove": lambda h, v, key: h.session.tx(v.graph).var_delete(key),
+    "remove": lambda h, v, key: h.session.tx(v.graph).records.var_delete(key),
     "keys": lambda h, v: set(_var_map(h, v)),
     "asMap": _var_map,
 }

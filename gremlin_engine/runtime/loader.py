@@ -19,6 +19,7 @@ from gremlin_engine.runtime.schema_bridge import SchemaBridge
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Element, Vertex, VertexProperty
 from gremlin_engine.structure.values import decode_edge_props, decode_vertex_props, decode_vertex_value
+from storage import Lookup
 
 #: past this many cached elements the caches are dropped at the next safe point: a
 #: traversal over millions of elements must not keep all of them alive.
@@ -76,7 +77,7 @@ class ElementLoader:
             else:
                 out[k] = v
         if missing:
-            for row in self.tx.vertices_by_keys(missing):
+            for row in self.tx.elements.find(Lookup.VERTICES_BY_KEYS, missing):
                 out[row.key] = self._vertex(row)
         return out
 
@@ -119,7 +120,7 @@ class ElementLoader:
             lid = idc.lookup_id(v.id)
             if lid is not None:
                 wanted[idc.to_storage(lid)] = lid
-        rows = {r.id: r for r in self.tx.vertices_by_ids(list(wanted))} if wanted else {}
+        rows = {r.id: r for r in self.tx.elements.find(Lookup.VERTICES_BY_IDS, list(wanted))} if wanted else {}
         for v in todo:
             lid = idc.lookup_id(v.id)
             row = rows.get(idc.to_storage(lid)) if lid is not None else None
@@ -220,7 +221,7 @@ class ElementLoader:
         need = [v.key for v in vertices if v.key is not None and v.key not in self._raw
                 and (self._vertices.get(v.key) is None or self._vertices[v.key]._props is None)]
         if need:
-            for row in self.tx.vertices_by_keys(need):
+            for row in self.tx.elements.find(Lookup.VERTICES_BY_KEYS, need):
                 canon = self._vertex(row)
                 if canon._props is None:
                     self._raw[row.key] = row.props
@@ -240,7 +241,7 @@ class ElementLoader:
         self._resolve_edges(edges)
         need = [e.key for e in edges if e.key is not None and e.key not in self._edges]
         if need:
-            self._edges_from_rows(self.tx.edges_by_keys(need))
+            self._edges_from_rows(self.tx.elements.find(Lookup.EDGES_BY_KEYS, need))
         for e in edges:
             if e._props is None:
                 canon = self._edges.get(e.key) if e.key is not None else None

@@ -180,12 +180,12 @@ class MutationsMixin(WritesMixin):
             self._resolve_edges(edges)
             keys = {e.key for e in edges if e.key is not None}
             if keys:
-                self.tx.edges_delete(list(keys))
+                self.tx.elements.edges_delete(list(keys))
                 for k in keys:
                     self._edges.pop(k, None)
         if vertices:
             self._resolve_vertices(vertices)
             vkeys = {v.key for v in vertices if v.key is not None}
             if vkeys:
-                self.tx.vertices_delete(list(vkeys))
+                self.tx.elements.vertices_delete(list(vkeys))
                 self._forget_vertex_keys(vkeys)

@@ -21,6 +21,7 @@ from gremlin_engine.structure.elements import Edge, Element, Vertex
 from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.tokens import Direction
+from storage import AdjacencyQuery, Lookup, Project
 
 PAGE = 1000
 
@@ -68,7 +69,7 @@ class ReadsMixin(ElementLoader):
         wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
         if wanted is None:
             return
-        rows = self.tx.vertices_by_ids([idc.to_storage(wanted)])
+        rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [idc.to_storage(wanted)])
         if rows:
             yield self._vertex(rows[0])
 
@@ -83,7 +84,7 @@ class ReadsMixin(ElementLoader):
         wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
         if wanted is None:
             return ()
-        rows = self.tx.vertices_by_ids([idc.to_storage(wanted)])
+        rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [idc.to_storage(wanted)])
         if not rows:
             return ()
         row = rows[0]
@@ -104,7 +105,7 @@ class ReadsMixin(ElementLoader):
         lids = self._edge_label_filter(labels)
         if lids is not None and not lids:
             return []
-        rows = self.tx.neighbour_ids(idc.to_storage(wanted), storage_direction(direction), lids)
+        rows = self.tx.adjacency.from_id(AdjacencyQuery(storage_direction(direction), lids), idc.to_storage(wanted))
         if not rows:
             return []
         if rows[0][0] in self._vertices:
@@ -138,7 +139,7 @@ class ReadsMixin(ElementLoader):
         rows: dict[int, Any] = {}
         for index_id, values in plan.eq:
             if values:
-                for r in self.tx.index_rows(index_id, values):
+                for r in self.tx.index.index_rows(index_id, values):
                     rows[r.key] = r
         allowed = set(lids) if lids is not None else None
         held = self._vertices
@@ -186,14 +187,14 @@ class ReadsMixin(ElementLoader):
                 return 0
             if not q.props:
                 if kind == "vertex":
-                    return int(self.tx.vertex_count(lids))
-                return int(self.tx.edge_count(lids))
+                    return int(self.tx.elements.vertex_count(lids))
+                return int(self.tx.elements.edge_count(lids))
             if len(q.props) == 1 and qp.primary_key_ids(self.schema, q, lids) is None:
                 plan = qp.index_plan(self.schema, q, lids)
                 if plan is not None and not plan.ranges and len(plan.eq) == 1:
                     # one equality index answers exactly: its entries are the matches
                     index_id, values = plan.eq[0]
-                    return int(self.tx.index_eq_count(index_id, values)) if values else 0
+                    return int(self.tx.index.index_eq_count(index_id, values)) if values else 0
         return sum(1 for _ in self._run(q, None))
 
     def _run(self, q: qp.Query, limit: int | None) -> Iterator[Any]:
@@ -248,7 +249,7 @@ class ReadsMixin(ElementLoader):
         alternates = self._numeric_alternates(wanted) if self.schema.auto else {}
         keys.extend(idc.to_storage(a) for a in alternates.values())
         if q.kind == "vertex":
-            rows = self.tx.vertices_by_ids(keys)
+            rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, keys)
         else:
             rows = edge_rows(self.tx, keys, self.schema.auto)
         make = self._vertex if q.kind == "vertex" else None
@@ -282,18 +283,18 @@ class ReadsMixin(ElementLoader):
         keys: set[int] = set()
         for index_id, values in plan.eq:
             if values:
-                keys.update(self.tx.index_eq(index_id, values))
+                keys.update(self.tx.index.index_eq(index_id, values))
         for index_id, lo, hi, lo_incl, hi_incl in plan.ranges:
-            keys.update(self.tx.index_range(index_id, lo, hi, lo_incl, hi_incl))
+            keys.update(self.tx.index.index_range(index_id, lo, hi, lo_incl, hi_incl))
         allowed = set(lids) if lids is not None else None
         ordered = sorted(keys)
         for start in range(0, len(ordered), PAGE):
             chunk = ordered[start:start + PAGE]
             if q.kind == "vertex":
-                rows = [r for r in self.tx.vertices_by_keys(chunk) if allowed is None or r.label_id in allowed]
+                rows = [r for r in self.tx.elements.find(Lookup.VERTICES_BY_KEYS, chunk) if allowed is None or r.label_id in allowed]
                 batch: list[Any] = [self._vertex(r) for r in rows]
             else:
-                rows = [r for r in self.tx.edges_by_keys(chunk) if allowed is None or r.label_id in allowed]
+                rows = [r for r in self.tx.elements.find(Lookup.EDGES_BY_KEYS, chunk) if allowed is None or r.label_id in allowed]
                 batch = self._edges_from_rows(rows)
             for el in sorted(batch, key=lambda x: x.key):
                 if self._matches(q, el):
@@ -304,7 +305,7 @@ class ReadsMixin(ElementLoader):
         page = PAGE if filtered or limit is None else min(PAGE, limit)
         after: int | None = None
         produced = 0
-        scan = self.tx.vertices_scan if q.kind == "vertex" else self.tx.edges_scan
+        scan = self.tx.elements.vertices_scan if q.kind == "vertex" else self.tx.elements.edges_scan
         while True:
             rows = scan(lids, after, page)
             if not rows:
@@ -359,7 +360,7 @@ class ReadsMixin(ElementLoader):
         lids = self._edge_label_filter(labels)
         if not pos or (lids is not None and not lids):
             return []
-        pairs = self.tx.adjacent_keys(list(pos), storage_direction(direction), lids)
+        pairs = self.tx.adjacency.read(AdjacencyQuery(storage_direction(direction), lids, None, Project.PAIRS), list(pos))
         neighbours = self._vertices_by_keys({to for _, to in pairs})
         grouped: dict[int, list[Vertex]] = {}
         for frm, to in pairs:
@@ -385,7 +386,7 @@ class ReadsMixin(ElementLoader):
         cache = self._vertices
         label_name = self.schema.vertex_label_by_id
         grouped: dict[int, list[Vertex]] = {}
-        for frm, to, vid, lid in self.tx.adjacent_heads(list(pos), d, lids):
+        for frm, to, vid, lid in self.tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.HEADS), list(pos)):
             n = cache.get(to)
             if n is None:
                 n = cache[to] = Vertex(idc.from_storage(vid), label_name(lid).name, to)
@@ -403,7 +404,7 @@ class ReadsMixin(ElementLoader):
         lids = self._edge_label_filter(labels)
         if not pos or (lids is not None and not lids):
             return [0] * len(vertices)
-        counts = self.tx.adjacent_counts(list(pos), storage_direction(direction), lids)
+        counts = self.tx.adjacency.read(AdjacencyQuery(storage_direction(direction), lids, None, Project.COUNTS), list(pos))
         return [counts.get(v.key, 0) if v.key is not None else 0 for v in vertices]
 
     def adjacent_edges(
@@ -419,7 +420,7 @@ class ReadsMixin(ElementLoader):
         # 'both' asks for each side on its own: the rows of one statement do not say which
         # input vertex they belong to when both ends are in the batch
         for side in ("out", "in") if d == "both" else (d,):
-            rows = self.tx.adjacent(list(pos), side, lids)
+            rows = self.tx.adjacency.read(AdjacencyQuery(side, lids), list(pos))
             owner = "out_key" if side == "out" else "in_key"
             for r, e in zip(rows, self._edges_from_rows(rows), strict=True):
                 grouped.setdefault(getattr(r, owner), []).append(e)

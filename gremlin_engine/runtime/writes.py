@@ -31,7 +31,7 @@ from gremlin_engine.structure.numbers import Long
 from gremlin_engine.structure.values import default_vp_id, encode_edge_props, encode_vertex_props
 from gremlin_engine.traversal.compare import equals
 from gremlin_engine.traversal.tokens import Cardinality, T
-from storage import StoreConflict
+from storage import Lookup, StoreConflict
 
 DEFAULT_VERTEX_LABEL = "vertex"
 DEFAULT_EDGE_LABEL = "edge"
@@ -162,7 +162,7 @@ class WritesMixin(ReadsMixin):
     def _reindex(self, kind: str, label: str, key: int, props: Any, old_label: str | None = None) -> None:
         for lb in {label, old_label or label}:
             for il in self.schema.index_labels_for(kind, lb):
-                self.tx.index_remove(il.id, key)
+                self.tx.index.index_remove(il.id, key)
         self._index_add(kind, label, key, props)
 
     def _index_add(self, kind: str, label: str, key: int, props: Any) -> None:
@@ -172,7 +172,7 @@ class WritesMixin(ReadsMixin):
         rows = [(index_id, value, key, elem_kind)
                 for index_id, value in self.schema.index_entries(kind, label, self._index_view(props, kind))]
         if rows:
-            self.tx.index_add_many(rows)
+            self.tx.index.index_add_many(rows)
 
     def _ordered(self, props: dict[str, Any]) -> None:
         """Puts keys in property-key id order, in place (the map may be shared)."""
@@ -182,12 +182,12 @@ class WritesMixin(ReadsMixin):
             props.update(items)
 
     def _save_vertex(self, v: Vertex) -> None:
-        self.tx.vertex_update(v.key, encode_vertex_props(v._props, v.id))
+        self.tx.elements.vertex_update(v.key, encode_vertex_props(v._props, v.id))
         if self.schema.has_indexes("vertex", v.label):
             self._reindex("vertex", v.label, v.key, v._props)
 
     def _save_edge(self, e: Edge) -> None:
-        self.tx.edge_update(e.key, encode_edge_props(e._props))
+        self.tx.elements.edge_update(e.key, encode_edge_props(e._props))
         if self.schema.has_indexes("edge", e.label):
             self._reindex("edge", e.label, e.key, e._props)
 
@@ -325,17 +325,17 @@ class WritesMixin(ReadsMixin):
         text = encode_vertex_props(v._props, vid)
         if vid is None:
             try:
-                v.key = self.tx.vertex_insert(None, label_id, text)
+                v.key = self.tx.elements.vertex_insert(None, label_id, text)
                 v.id = Long(v.key)
             except StoreConflict:
-                v.key, v.id = self._insert_with_fresh_id(lambda i: self.tx.vertex_insert(i, label_id, text))
+                v.key, v.id = self._insert_with_fresh_id(lambda i: self.tx.elements.vertex_insert(i, label_id, text))
         else:
             # insert first: a new id is the common case, and the unique id column tells us
             # about an existing one without a lookup per vertex
             try:
-                v.key = self.tx.vertex_insert(idc.to_storage(vid), label_id, text)
+                v.key = self.tx.elements.vertex_insert(idc.to_storage(vid), label_id, text)
             except StoreConflict:
-                rows = self.tx.vertices_by_ids([idc.to_storage(vid)])
+                rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [idc.to_storage(vid)])
                 if not rows:
                     raise
                 if not upsert:
@@ -399,7 +399,7 @@ class WritesMixin(ReadsMixin):
             self._edge_rules(label), out_v, in_v, id, props, self._loading
         )
         try:
-            key = self.tx.edge_insert(
+            key = self.tx.elements.edge_insert(
                 eid, el.id, out_v.key, in_v.key, sort_values, encode_edge_props(ordered), unique_parts=True
             )
         except StoreConflict:
@@ -467,16 +467,16 @@ class WritesMixin(ReadsMixin):
         if id is not None:
             eid = idc.auto_mode_id(id)
             try:
-                key = self.tx.edge_insert(idc.to_storage(eid), el.id, out_v.key, in_v.key, "", text)
+                key = self.tx.elements.edge_insert(idc.to_storage(eid), el.id, out_v.key, in_v.key, "", text)
             except StoreConflict:
                 raise IllegalArgument(f"Edge with id already exists: {eid}") from None
         else:
             try:
-                key = self.tx.edge_insert(None, el.id, out_v.key, in_v.key, "", text)
+                key = self.tx.elements.edge_insert(None, el.id, out_v.key, in_v.key, "", text)
                 eid = Long(key)
             except StoreConflict:
                 key, eid = self._insert_with_fresh_id(
-                    lambda i: self.tx.edge_insert(i, el.id, out_v.key, in_v.key, "", text)
+                    lambda i: self.tx.elements.edge_insert(i, el.id, out_v.key, in_v.key, "", text)
                 )
         e = Edge(eid, el.name, out_v, in_v, key, values)
         self._edges[key] = e

@@ -46,7 +46,7 @@ class AutoSchema:
         REST create checks it, the kind's next id, fresh user data, then the given fields."""
         self.check_name(name)  # type: ignore[attr-defined]
         element = model(
-            id=tx.schema_next_id(kind),
+            id=tx.schema.schema_next_id(kind),
             name=name,
             user_data=self.new_user_data({}),  # type: ignore[attr-defined]
             **fields,

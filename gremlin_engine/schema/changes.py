@@ -69,7 +69,7 @@ class SchemaChanges:
                     raise ExistedError(f"The {READABLE[kind]} '{name}' has existed")
                 return existing, 0
             given = body.get("id")
-            element = dataclasses.replace(candidate, id=int(given) if given else t.schema_next_id(kind))
+            element = dataclasses.replace(candidate, id=int(given) if given else t.schema.schema_next_id(kind))
             if isinstance(element, IndexLabel) and element.rebuild:
                 element = dataclasses.replace(element, status=SchemaStatus.CREATING)
             self.put_element(t, element)  # type: ignore[attr-defined]
@@ -90,7 +90,7 @@ class SchemaChanges:
             ctx.require(self.graph_name, permission, SCHEMA_TYPES[kind], name)  # type: ignore[attr-defined]
 
     def _mode_of(self, tx: Any) -> str:
-        mode = tx.meta_get("graph.mode") if tx is not None else None
+        mode = tx.schema.meta_get("graph.mode") if tx is not None else None
         return str(mode).upper() if mode else self.graph_mode  # type: ignore[attr-defined]
 
     def _attach_index(self, tx: Any, index: IndexLabel) -> None:

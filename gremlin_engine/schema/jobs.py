@@ -91,19 +91,19 @@ def _delete_by_label(service: Any, label_id: int, vertices: bool, ctx: Any) -> i
     while True:
         _check(ctx)
         with store.write() as tx:
-            scan = tx.vertices_scan if vertices else tx.edges_scan
+            scan = tx.elements.vertices_scan if vertices else tx.elements.edges_scan
             rows = scan(label_ids=[label_id], limit=BATCH)
             if not rows:
                 return removed
             keys = [r.key for r in rows]
-            (tx.vertices_delete if vertices else tx.edges_delete)(keys)
+            (tx.elements.vertices_delete if vertices else tx.elements.edges_delete)(keys)
         removed += len(keys)
         if ctx is not None:
             ctx.progress(removed)
 
 
 def _drop_index(service: Any, tx: Any, index: IndexLabel) -> None:
-    tx.index_drop(index.id)
+    tx.index.index_drop(index.id)
     service.detach_index(tx, index)
     service.delete_element(tx, index)
 
@@ -175,7 +175,7 @@ def rebuild(service: Any, element: SchemaElement, ctx: Any = None) -> Any:
         by_base.setdefault((il.base_type, il.base_value), []).append(il)
     with service.writing() as tx:
         for il in indexes:
-            tx.index_drop(il.id)
+            tx.index.index_drop(il.id)
             if il.status is SchemaStatus.CREATED:
                 service.put_element(tx, dataclasses.replace(il, status=SchemaStatus.REBUILDING))
     done = 0
@@ -188,7 +188,7 @@ def rebuild(service: Any, element: SchemaElement, ctx: Any = None) -> Any:
         while True:
             _check(ctx)
             with store.write() as tx:
-                scan = tx.vertices_scan if vertices else tx.edges_scan
+                scan = tx.elements.vertices_scan if vertices else tx.elements.edges_scan
                 rows = scan(label_ids=[label.id], after_key=after, limit=BATCH)
                 if not rows:
                     break
@@ -199,7 +199,7 @@ def rebuild(service: Any, element: SchemaElement, ctx: Any = None) -> Any:
                         for value in indexing.entries_for(il, props):
                             entries.append((il.id, value, row.key, "v" if vertices else "e"))
                 if entries:
-                    tx.index_add_many(entries)
+                    tx.index.index_add_many(entries)
                 after = rows[-1].key
             done += len(rows)
             if ctx is not None:

@@ -133,7 +133,7 @@ class SchemaService(SchemaChanges, AutoSchema):
             found: dict[str, list[SchemaElement]] = {}
             for kind in KINDS:
                 model = MODEL_OF[kind]
-                found[kind] = [model.from_json(_body_of(row)) for row in t.schema_list(kind)]
+                found[kind] = [model.from_json(_body_of(row)) for row in t.schema.schema_list(kind)]
             return SchemaSnapshot(found)
 
         if tx is not None:
@@ -175,7 +175,7 @@ class SchemaService(SchemaChanges, AutoSchema):
 
     def put_element(self, tx: Any, element: SchemaElement) -> None:
         """Writes `element` in `tx` and puts it in a new snapshot (dropped if `tx` rolls back)."""
-        tx.schema_put(element.kind, element.id, element.name, orjson.dumps(store_json(element)).decode())
+        tx.schema.schema_put(element.kind, element.id, element.name, orjson.dumps(store_json(element)).decode())
         with self._lock:
             self._snap = self.snapshot(tx).with_element(element)
         hook = getattr(tx, "on_rollback", None)
@@ -184,7 +184,7 @@ class SchemaService(SchemaChanges, AutoSchema):
 
     def delete_element(self, tx: Any, element: SchemaElement) -> None:
         """Deletes `element` in `tx` and from a new snapshot (dropped if `tx` rolls back)."""
-        tx.schema_delete(element.kind, element.id)
+        tx.schema.schema_delete(element.kind, element.id)
         with self._lock:
             self._snap = self.snapshot(tx).with_element(element, removed=True)
         hook = getattr(tx, "on_rollback", None)

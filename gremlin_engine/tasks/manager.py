@@ -91,7 +91,7 @@ class TaskManager:
                 return self.recover(own)
         self._recovered = True
         fixed = 0
-        for rec in tx.task_list(status=["new", "scheduling", "scheduled", "queued", "restoring", "running", "cancelling"]):
+        for rec in tx.records.task_list(status=["new", "scheduling", "scheduled", "queued", "restoring", "running", "cancelling"]):
             if rec["status"] == "cancelling":
                 fields = {"status": "cancelled", "update_ms": now_ms()}
             else:
@@ -100,7 +100,7 @@ class TaskManager:
                     "update_ms": now_ms(),
                     "result": "org.apache.hugegraph.HugeException: The task was interrupted because the server stopped",
                 }
-            tx.task_update(rec["id"], fields)
+            tx.records.task_update(rec["id"], fields)
             fixed += 1
         return fixed
 
@@ -133,11 +133,11 @@ class TaskManager:
         }
 
         def write(t: Any) -> int:
-            pending = len(t.task_list(status=["new", "queued", "running"], limit=MAX_PENDING + 1))
+            pending = len(t.records.task_list(status=["new", "queued", "running"], limit=MAX_PENDING + 1))
             if pending >= MAX_PENDING:
                 raise IllegalArgument(f"Pending tasks size {pending} has exceeded the max limit {MAX_PENDING}")
-            task_id = t.task_insert(record)
-            t.task_update(task_id, {"status": "queued", "server": SERVER_ID, "update_ms": now_ms()})
+            task_id = t.records.task_insert(record)
+            t.records.task_update(task_id, {"status": "queued", "server": SERVER_ID, "update_ms": now_ms()})
             return task_id
 
         if tx is not None:
@@ -196,13 +196,13 @@ class TaskManager:
         ctx = TaskContext(task_id, token)
         try:
             with self.store.write() as tx:
-                rec = tx.task_get(task_id)
+                rec = tx.records.task_get(task_id)
                 if rec is None:
                     return  # rolled back with its transaction, or deleted
                 if rec["status"] in ("cancelling", "cancelled") or token.cancelled:
-                    tx.task_update(task_id, {"status": "cancelled", "update_ms": now_ms()})
+                    tx.records.task_update(task_id, {"status": "cancelled", "update_ms": now_ms()})
                     return
-                tx.task_update(task_id, {"status": "running", "update_ms": now_ms()})
+                tx.records.task_update(task_id, {"status": "running", "update_ms": now_ms()})
             status, result = "success", None
             try:
                 value = fn(ctx)
@@ -215,7 +215,7 @@ class TaskManager:
                 if not isinstance(exc, HugeliteError):
                     log.exception("task %s failed", task_id)
             with self.store.write() as tx:
-                rec = tx.task_get(task_id)
+                rec = tx.records.task_get(task_id)
                 if rec is None:
                     return
                 if status == "success" and token.cancelled and rec["status"] == "cancelling":
@@ -223,7 +223,7 @@ class TaskManager:
                 fields: dict[str, Any] = {"status": status, "update_ms": now_ms(), "progress": ctx.progress_value}
                 if result is not None:
                     fields["result"] = result
-                tx.task_update(task_id, fields)
+                tx.records.task_update(task_id, fields)
         except BaseException:
             log.exception("task %s could not be recorded", task_id)
         finally:
@@ -233,7 +233,7 @@ class TaskManager:
     # ---- reads ----------------------------------------------------------------------------------
     def record(self, task_id: int) -> dict[str, Any] | None:
         with self.store.read() as tx:
-            return tx.task_get(int(task_id))
+            return tx.records.task_get(int(task_id))
 
     def get(self, task_id: int, *, ctx: ExecutionContext | None = None) -> dict[str, Any]:
         """The task map with details; 404 `Can't find task with id 'N'` (READ on TASK)."""
@@ -261,7 +261,7 @@ class TaskManager:
             if page is not None:
                 raise IllegalArgument(f"Not support page when query task by ids, but got page='{page}'")
             with self.store.read() as tx:
-                found = [tx.task_get(int(i)) for i in ids]
+                found = [tx.records.task_get(int(i)) for i in ids]
             return [task_json(r, details=False) for r in found if r is not None], None
         wanted = status_name(status) if status is not None else None
         after = None
@@ -272,7 +272,7 @@ class TaskManager:
                 raise IllegalArgument(f"Invalid page: '{page}'") from None
         fetch = None if limit is None or limit < 0 else limit + 1
         with self.store.read() as tx:
-            records = tx.task_list(status=wanted, limit=fetch, after_id=after)
+            records = tx.records.task_list(status=wanted, limit=fetch, after_id=after)
         next_page = None
         if fetch is not None and len(records) > limit:  # type: ignore[operator]
             records = records[:limit]
@@ -285,14 +285,14 @@ class TaskManager:
         (WRITE on TASK)."""
         require(ctx, self.graph.name, WRITE, "TASK", str(task_id))
         with self.store.write(ctx) as tx:
-            rec = tx.task_get(int(task_id))
+            rec = tx.records.task_get(int(task_id))
             if rec is None:
                 raise NotFound(f"Can't find task with id '{task_id}'")
             if rec["status"] in COMPLETED or rec["status"] == "cancelling":
                 raise IllegalArgument(f"Can't cancel task '{task_id}' which is completed or cancelling")
             new = "cancelled" if rec["status"] in ("new", "scheduling", "scheduled") else "cancelling"
-            tx.task_update(rec["id"], {"status": new, "update_ms": now_ms()})
-            rec = tx.task_get(rec["id"])
+            tx.records.task_update(rec["id"], {"status": new, "update_ms": now_ms()})
+            rec = tx.records.task_get(rec["id"])
         with self._lock:
             token = self._tokens.get(int(task_id))
         if token is not None:
@@ -304,7 +304,7 @@ class TaskManager:
         which also cancels them (DELETE on TASK)."""
         require(ctx, self.graph.name, DELETE, "TASK", str(task_id))
         with self.store.write(ctx) as tx:
-            rec = tx.task_get(int(task_id))
+            rec = tx.records.task_get(int(task_id))
             if rec is None:
                 raise NotFound(f"Can't find task with id '{task_id}'")  # HugeGraph 1.7's 404
             if rec["status"] not in COMPLETED and not force:
@@ -312,7 +312,7 @@ class TaskManager:
                     f"Can't delete incomplete task '{task_id}' in status {rec['status']}, "
                     f"Please try to cancel the task first"
                 )
-            tx.task_delete(rec["id"])
+            tx.records.task_delete(rec["id"])
         with self._lock:
             token = self._tokens.get(int(task_id))
         if token is not None:
@@ -345,8 +345,7 @@ class TaskManager:
 
 def _in_transaction(store: Any) -> bool:
     """Whether this thread has a store transaction open (then we must not open another)."""
-    local = getattr(store, "_local", None)
-    return getattr(local, "tx", None) is not None
+    return bool(store.in_transaction())
 
 
 class _Serialized:

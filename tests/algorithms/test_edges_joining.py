@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from storage import open_store
+from storage import AdjacencyQuery, open_store
 
 
 def _first(edges, a, b, direction, labels):
@@ -33,17 +33,17 @@ def test_edges_joining_matches_adjacency_order(seed: int) -> None:
     store = open_store(None)
     store.initialise()
     with store.write() as tx:
-        vkeys = tx.vertices_insert([(f"v{i}", 1, None) for i in range(8)])  # dense: parallel edges
+        vkeys = tx.elements.vertices_insert([(f"v{i}", 1, None) for i in range(8)])  # dense: parallel edges
         rows = [(None, rnd.randint(1, 3), rnd.choice(vkeys), rnd.choice(vkeys), rnd.choice(["", "", "a", "b"]), None)
                 for _ in range(250)]
-        ekeys = tx.edges_insert(rows)
+        ekeys = tx.elements.edges_insert(rows)
     edges = [(ek, r[1], r[2], r[3], r[4]) for ek, r in zip(ekeys, rows, strict=True)]
     with store.read() as tx:
         for _ in range(80):
             pairs = [(rnd.choice(vkeys), rnd.choice(vkeys)) for _ in range(rnd.randint(1, 6))]
             direction = rnd.choice(["out", "in", "both"])
             labels = rnd.choice([None, [1], [2], [3], [2, 3]])
-            got = tx.edges_joining(pairs, direction, label_ids=labels)
+            got = tx.adjacency.joining(AdjacencyQuery(direction, labels), pairs)
             for a, b in pairs:
                 want = _first(edges, a, b, direction, labels)
                 assert (got[(a, b)].key if (a, b) in got else None) == want, (a, b, direction, labels)
@@ -55,13 +55,13 @@ def test_a_hub_pair_needs_no_scan_of_the_hub() -> None:
     store = open_store(None)
     store.initialise()
     with store.write() as tx:
-        hub, *others = tx.vertices_insert([(f"v{i}", 1, None) for i in range(2001)])
-        tx.edges_insert([(None, 1, hub, o, "", None) for o in others])
+        hub, *others = tx.elements.vertices_insert([(f"v{i}", 1, None) for i in range(2001)])
+        tx.elements.edges_insert([(None, 1, hub, o, "", None) for o in others])
     with store.read() as tx:
-        got = tx.edges_joining([(hub, others[-1]), (others[5], hub)], "out", label_ids=[1])
+        got = tx.adjacency.joining(AdjacencyQuery("out", [1]), [(hub, others[-1]), (others[5], hub)])
         assert [(r.out_key, r.in_key) for r in got.values()] == [(hub, others[-1])]
-        from storage.tx_adjacency import _joining_sql
+        from storage.adjacency_sql import joining_sql
 
-        plan = [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + _joining_sql("out_key", "in_key", (1,)), ["[]"])]
+        plan = [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + joining_sql("out_key", "in_key", (1,)), ["[]"])]
         assert any("sort_values=? AND in_key=?" in line for line in plan), plan
     store.close()

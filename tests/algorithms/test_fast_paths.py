@@ -1,10 +1,10 @@
 """The key-level fast paths of the traversers against the general forms they stand in for.
 
-* `tx.edges_joining(pairs, direction, labels)` (the edge a path step takes) must be the
-  first edge of `tx.adjacent` joining the pair, for every direction and label filter, on
+* `tx.adjacency.edges_joining(pairs, direction, labels)` (the edge a path step takes) must be the
+  first edge of `tx.adjacency.adjacent` joining the pair, for every direction and label filter, on
   multigraphs with parallel edges under two labels;
-* `tx.adjacent_targets` (the unordered frontier read by counting k-out / k-neighbor) must
-  hold the same multiset as the `to` column of `tx.adjacent_keys`, limits included;
+* `tx.adjacency.adjacent_targets` (the unordered frontier read by counting k-out / k-neighbor) must
+  hold the same multiset as the `to` column of `tx.adjacency.adjacent_keys`, limits included;
 * `count_only` k-out / k-neighbor (which use it) must count what the listing forms list, and
   path responses must name, in path order, the edges joining consecutive path vertices.
 """
@@ -18,6 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from storage import AdjacencyQuery, Lookup, Project
 from tests.algorithms.conftest import load_edges, run_step
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -50,16 +51,16 @@ def test_edges_joining_is_the_first_adjacent_edge(registry: Any, gr: Any, direct
     g = build(registry, f"j{next(_count)}", n, edges)
     with g.store.read() as tx:
         lids = None if labels is None else [g.schema.edge_label(x).id for x in labels if g.schema.edge_label(x)]
-        keys = [r.key for r in tx.vertices_by_ids(list(range(n)))]
+        keys = [r.key for r in tx.elements.find(Lookup.VERTICES_BY_IDS, list(range(n)))]
         first: dict[tuple[int, int], Any] = {}
         for k in keys:
-            for row in tx.adjacent([k], direction, lids):
+            for row in tx.adjacency.read(AdjacencyQuery(direction, lids, None, Project.EDGES), [k]):
                 other = {"out": row.in_key, "in": row.out_key}.get(direction)
                 if other is None:  # both: an out-edge of k leads to its in end, an in-edge back
                     other = row.in_key if row.out_key == k else row.out_key
                 first.setdefault((k, other), row)
         pairs = list(itertools.product(keys, keys))
-        got = tx.edges_joining(pairs, direction, lids)
+        got = tx.adjacency.joining(AdjacencyQuery(direction, lids), pairs)
     assert {p: r.key for p, r in got.items()} == {p: r.key for p, r in first.items()}
 
 
@@ -72,9 +73,9 @@ def test_adjacent_targets_is_the_multiset_of_adjacent_keys(registry: Any, gr: An
     g = build(registry, f"t{next(_count)}", n, edges)
     with g.store.read() as tx:
         lids = None if labels is None else [g.schema.edge_label(x).id for x in labels if g.schema.edge_label(x)]
-        keys = [r.key for r in tx.vertices_by_ids(list(range(n)))]
-        want = Counter(to for _, to in tx.adjacent_keys(keys, direction, lids, lim))
-        assert Counter(tx.adjacent_targets(keys, direction, lids, lim)) == want
+        keys = [r.key for r in tx.elements.find(Lookup.VERTICES_BY_IDS, list(range(n)))]
+        want = Counter(to for _, to in tx.adjacency.read(AdjacencyQuery(direction, lids, lim, Project.PAIRS), keys))
+        assert Counter(tx.adjacency.read(AdjacencyQuery(direction, lids, lim, Project.TARGETS), keys)) == want
 
 
 @SETTINGS

@@ -79,7 +79,7 @@ def test_index_plans_are_chosen(modern: Graph) -> None:
         assert qp.primary_key_ids(a.schema, q, qp.label_ids(a.schema, q)) == ["1:josh"]
         # the index is what answered: a stale entry would be re-checked away
         il = modern.schema.index_label("personByCity")
-        assert sorted(v for v, _ in tx.index_scan(il.id)) == ["Beijing", "Beijing", "Hongkong", "Shanghai"]
+        assert sorted(v for v, _ in tx.index.index_scan(il.id)) == ["Beijing", "Beijing", "Hongkong", "Shanghai"]
 
 
 def test_edges_reads(modern: Graph) -> None:

@@ -1,4 +1,4 @@
-"""`Tx.edges_insert(rows)` of two rows or more goes in without a savepoint, skipping taken
+"""`Elements.edges_insert(rows)` of two rows or more goes in without a savepoint, skipping taken
 parts (`unique_parts=True`) or taken ids (auto mode), and undoes itself on a shortfall; a
 single row keeps the savepoint.
 Both must raise `StoreConflict` for a taken edge and leave nothing behind: no row, no index
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from storage import MissingEndpoint, StoreConflict, open_store
+from storage import Lookup, MissingEndpoint, StoreConflict, open_store
 
 
 @pytest.fixture
@@ -19,9 +19,9 @@ def store(tmp_path: Path) -> Any:
     st = open_store(str(tmp_path / "edges.db"))
     st.initialise()
     with st.write() as tx:
-        tx.vertices_insert([(f"v{i}", 1, "{}") for i in range(6)])
-        tx.edges_insert([("old", 1, 1, 2, "", "{}")], unique_parts=True)  # parts (1, 1, '', 2)
-        tx.edges_insert([("auto", 1, 3, 4, "", "{}")])  # id-identified: dup = key
+        tx.elements.vertices_insert([(f"v{i}", 1, "{}") for i in range(6)])
+        tx.elements.edges_insert([("old", 1, 1, 2, "", "{}")], unique_parts=True)  # parts (1, 1, '', 2)
+        tx.elements.edges_insert([("auto", 1, 3, 4, "", "{}")])  # id-identified: dup = key
     yield st
     st.close()
 
@@ -32,7 +32,7 @@ def _insert(store: Any, rows: list[tuple[Any, ...]], unique_parts: bool = True) 
     with store.write() as tx:
         tx.raw.set_trace_callback(seen.append)
         try:
-            keys = tx.edges_insert(rows, unique_parts=unique_parts)
+            keys = tx.elements.edges_insert(rows, unique_parts=unique_parts)
         finally:
             tx.raw.set_trace_callback(None)
     return keys, seen
@@ -64,7 +64,7 @@ def test_a_taken_edge_conflicts_and_leaves_nothing(store: Any, rows: list[tuple[
         _insert(store, rows)
     assert _rows(store) == before
     with store.write() as tx:  # the keys were not used up either
-        assert tx.edges_insert([("z", 3, 5, 6, "", "{}")], unique_parts=True) == [before[-1][0] + 1]
+        assert tx.elements.edges_insert([("z", 3, 5, 6, "", "{}")], unique_parts=True) == [before[-1][0] + 1]
 
 
 def test_parts_of_an_id_identified_edge_are_free(store: Any) -> None:
@@ -86,16 +86,16 @@ def test_undo_keeps_index_entries_and_an_absent_sequence(tmp_path: Path) -> None
     st.initialise()
     try:
         with st.write() as tx:
-            tx.vertices_insert([(f"v{i}", 1, "{}") for i in range(3)])
-            tx.index_add_many([(7, "x", 1, "v")])
+            tx.elements.vertices_insert([(f"v{i}", 1, "{}") for i in range(3)])
+            tx.index.index_add_many([(7, "x", 1, "v")])
             assert tx.raw.execute("SELECT seq FROM sqlite_sequence WHERE name = 'edges'").fetchone() is None
             with pytest.raises(StoreConflict):
-                tx.edges_insert([("a", 1, 1, 2, "", "{}"), ("b", 1, 2, 3, "", "{}"), ("a2", 1, 1, 2, "", "{}")],
+                tx.elements.edges_insert([("a", 1, 1, 2, "", "{}"), ("b", 1, 2, 3, "", "{}"), ("a2", 1, 1, 2, "", "{}")],
                                 unique_parts=True)
-            assert tx.edge_count() == 0
+            assert tx.elements.edge_count() == 0
             assert tx.raw.execute("SELECT seq FROM sqlite_sequence WHERE name = 'edges'").fetchone() is None
-            assert tx.index_eq(7, ["x"]) == [1]
-            assert tx.edges_insert([("c", 1, 1, 3, "", "{}"), ("d", 1, 3, 1, "", "{}")], unique_parts=True) == [1, 2]
+            assert tx.index.index_eq(7, ["x"]) == [1]
+            assert tx.elements.edges_insert([("c", 1, 1, 3, "", "{}"), ("d", 1, 3, 1, "", "{}")], unique_parts=True) == [1, 2]
     finally:
         st.close()
 
@@ -112,21 +112,21 @@ def test_vertex_batches_undo_a_taken_id(tmp_path: Path) -> None:
     st.initialise()
     try:
         with st.write() as tx:
-            assert tx.vertices_insert([("a", 1, "{}"), ("b", 1, "{}")]) == [1, 2]
+            assert tx.elements.vertices_insert([("a", 1, "{}"), ("b", 1, "{}")]) == [1, 2]
             seen: list[str] = []
             tx.raw.set_trace_callback(seen.append)
-            assert tx.vertices_insert([("c", 1, "{}"), (None, 2, "{}")]) == [3, 4]  # None: id = key
+            assert tx.elements.vertices_insert([("c", 1, "{}"), (None, 2, "{}")]) == [3, 4]  # None: id = key
             tx.raw.set_trace_callback(None)
             assert not [s for s in seen if "SAVEPOINT" in s]
-            tx.index_add_many([(5, "x", 1, "v")])
+            tx.index.index_add_many([(5, "x", 1, "v")])
             before = tx.raw.execute("SELECT * FROM vertices ORDER BY key").fetchall()
             for rows in ([("d", 1, "{}"), ("a", 1, "{}")], [("e", 1, "{}"), ("e", 2, "{}")], [("f", 1, "{}"), (4, 1, "{}")]):
                 with pytest.raises(StoreConflict):
-                    tx.vertices_insert(rows)
+                    tx.elements.vertices_insert(rows)
                 assert tx.raw.execute("SELECT * FROM vertices ORDER BY key").fetchall() == before
-            assert tx.index_eq(5, ["x"]) == [1]
-            assert tx.vertices_insert([(None, 1, "{}"), ("g", 1, "{}")]) == [5, 6]  # the keys were not used up
-            assert [r.id for r in tx.vertices_by_keys([5])] == [5]
+            assert tx.index.index_eq(5, ["x"]) == [1]
+            assert tx.elements.vertices_insert([(None, 1, "{}"), ("g", 1, "{}")]) == [5, 6]  # the keys were not used up
+            assert [r.id for r in tx.elements.find(Lookup.VERTICES_BY_KEYS, [5])] == [5]
     finally:
         st.close()
 
@@ -154,4 +154,4 @@ def test_a_taken_edge_id_conflicts_and_leaves_nothing(store: Any, rows: list[tup
         _insert_auto(store, rows)
     assert _rows(store) == before
     with store.write() as tx:  # the keys were not used up either
-        assert tx.edges_insert([("z", 3, 5, 6, "", "{}")]) == [before[-1][0] + 1]
+        assert tx.elements.edges_insert([("z", 3, 5, 6, "", "{}")]) == [before[-1][0] + 1]

@@ -15,6 +15,7 @@ from gremlin_engine.runtime.reads import storage_direction
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.tokens import Direction
+from storage import AdjacencyQuery
 from tests.runtime.conftest import _open, typed, with_schema
 
 SCHEMA = (
@@ -54,7 +55,7 @@ def test_ids_are_what_from_storage_makes(graph: Graph) -> None:
                 if got is None:  # the in-memory store may decline; nothing to compare then
                     continue
                 wanted = idc.lookup_id(start)
-                rows = access.tx.neighbour_ids(idc.to_storage(wanted), storage_direction(d), None)
+                rows = access.tx.adjacency.from_id(AdjacencyQuery(storage_direction(d), None), idc.to_storage(wanted))
                 assert typed(got) == typed([idc.from_storage(r[1]) for r in rows]), (start, d)
                 seen.update(type(x) for x in got)
     assert seen >= {Long, str, uuid.UUID} or graph.config.backend == "memory"

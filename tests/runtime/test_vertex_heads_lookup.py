@@ -1,4 +1,4 @@
-"""`Tx.vertex_heads_by_ids`: printable string ids go as one JSON array (`json_each`), any
+"""`Lookup.VERTEX_HEADS_BY_IDS`: printable string ids go as one JSON array (`json_each`), any
 other batch as IN lists; both must find exactly the same vertices."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from storage import MissingEndpoint, open_store
+from storage import Lookup, MissingEndpoint, open_store
 from storage._sql import padded_chunks, unique
 from storage.tx_elements import _heads_sql
 
@@ -28,7 +28,7 @@ def store(tmp_path: Path) -> Any:
     st = open_store(str(tmp_path / "heads.db"))
     st.initialise()
     with st.write() as tx:
-        tx.vertices_insert([(i, n % 3 + 1, "{}") for n, i in enumerate(IDS + OTHER)])
+        tx.elements.vertices_insert([(i, n % 3 + 1, "{}") for n, i in enumerate(IDS + OTHER)])
     yield st
     st.close()
 
@@ -39,7 +39,7 @@ def store(tmp_path: Path) -> Any:
 ])
 def test_heads_equal_the_in_list_lookup(store: Any, wanted: list[Any]) -> None:
     with store.read() as tx:
-        got = sorted(tx.vertex_heads_by_ids(wanted))
+        got = sorted(tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, wanted))
         assert got == sorted(_in_lists(tx, wanted))
     found = {r[1] for r in got}
     assert found == {i for i in wanted if i in IDS + OTHER}
@@ -48,9 +48,9 @@ def test_heads_equal_the_in_list_lookup(store: Any, wanted: list[Any]) -> None:
 
 def test_string_id_is_not_the_number(store: Any) -> None:
     with store.read() as tx:
-        rows = tx.vertex_heads_by_ids(["123"])
+        rows = tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, ["123"])
         assert [(r[1], type(r[1])) for r in rows] == [("123", str)]
-        assert [r[1] for r in tx.vertex_heads_by_ids([123])] == [123]
+        assert [r[1] for r in tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, [123])] == [123]
 
 
 # ---- the edge inserts' end check trusts the vertices a heads lookup just found ----------------
@@ -73,43 +73,43 @@ def _edge_rows(keys: list[int]) -> list[tuple[Any, ...]]:
 
 def test_found_ends_skip_the_check(store: Any) -> None:
     with store.write() as tx:
-        keys = [r[0] for r in tx.vertex_heads_by_ids(["1:p1", "1:p2", "123"])]
+        keys = [r[0] for r in tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, ["1:p1", "1:p2", "123"])]
         seen = _statements(tx)
-        tx.edges_insert(_edge_rows(keys), unique_parts=True)
+        tx.elements.edges_insert(_edge_rows(keys), unique_parts=True)
         tx.raw.set_trace_callback(None)
         assert not [s for s in seen if _END_CHECK in s]
-        assert tx.edge_count() == 3
+        assert tx.elements.edge_count() == 3
 
 
 def test_other_ends_are_checked(store: Any) -> None:
     with store.write() as tx:
-        keys = [r[0] for r in tx.vertex_heads_by_ids(["1:p1"])]
+        keys = [r[0] for r in tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, ["1:p1"])]
         seen = _statements(tx)
-        tx.edges_insert([("e", 1, keys[0], 3, "", "{}")], unique_parts=True)  # key 3 was not looked up
+        tx.elements.edges_insert([("e", 1, keys[0], 3, "", "{}")], unique_parts=True)  # key 3 was not looked up
         tx.raw.set_trace_callback(None)
         assert [s for s in seen if _END_CHECK in s]
         with pytest.raises(MissingEndpoint):
-            tx.edges_insert([("f", 1, keys[0], 999, "", "{}")], unique_parts=True)
+            tx.elements.edges_insert([("f", 1, keys[0], 999, "", "{}")], unique_parts=True)
 
 
 @pytest.mark.parametrize("how", ["delete", "clear"])
 def test_a_deleted_vertex_is_checked_again(store: Any, how: str) -> None:
     with store.write() as tx:
-        keys = [r[0] for r in tx.vertex_heads_by_ids(["1:p1", "1:p2"])]
+        keys = [r[0] for r in tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, ["1:p1", "1:p2"])]
         if how == "delete":
-            tx.vertices_delete([keys[1]])
+            tx.elements.vertices_delete([keys[1]])
         else:
             tx.clear()
-        assert tx.found_vertex_keys is None
+        assert tx.core.found_vertex_keys is None
         with pytest.raises(MissingEndpoint):
-            tx.edges_insert(_edge_rows(keys), unique_parts=True)
+            tx.elements.edges_insert(_edge_rows(keys), unique_parts=True)
 
 
 def test_read_lookups_record_nothing(store: Any) -> None:
     with store.read() as tx:
-        tx.vertex_heads_by_ids(["1:p1"])
-        assert tx.found_vertex_keys is None
+        tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, ["1:p1"])
+        assert tx.core.found_vertex_keys is None
     with store.write() as tx:
-        assert tx.found_vertex_keys is None  # a new transaction starts without any
-        tx.vertex_heads_by_ids(["1:p1", "missing"])
-        assert len(tx.found_vertex_keys) == 1
+        assert tx.core.found_vertex_keys is None  # a new transaction starts without any
+        tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, ["1:p1", "missing"])
+        assert len(tx.core.found_vertex_keys) == 1

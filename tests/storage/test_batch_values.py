@@ -8,20 +8,20 @@ import sqlite3
 
 import pytest
 
-from storage import Store, StoreConflict, StoreError
+from storage import Lookup, Store, StoreConflict, StoreError
 from storage.tx_base import ROW_BUCKETS, ROWS_MAX, _chunks
 
 SIZES = [2, 3, 5, 100, ROWS_MAX - 1, ROWS_MAX, ROWS_MAX + 1, 2 * ROWS_MAX + 3]  # padded: 5, 100, 511, +1, +3
 
 
 def _vertices(tx, n: int, prefix: str = "v") -> list[int]:
-    return tx.vertices_insert([(f"{prefix}{i}", 1, f'{{"i":{i}}}') for i in range(n)])
+    return tx.elements.vertices_insert([(f"{prefix}{i}", 1, f'{{"i":{i}}}') for i in range(n)])
 
 
 def _counts(store: Store) -> tuple[int, int, int]:
     with store.read() as tx:
         entries = tx.raw.execute("SELECT count(*) FROM index_entries").fetchone()[0]
-        return tx.vertex_count(), tx.edge_count(), entries
+        return tx.elements.vertex_count(), tx.elements.edge_count(), entries
 
 
 def test_chunks_cover_the_total_in_buckets() -> None:
@@ -41,7 +41,7 @@ def test_vertex_batch_of_any_size_writes_every_row(store: Store, n: int) -> None
         keys = _vertices(tx, n)
     assert keys == list(range(keys[0], keys[0] + n))
     with store.read() as tx:
-        rows = tx.vertices_by_keys(keys)
+        rows = tx.elements.find(Lookup.VERTICES_BY_KEYS, keys)
     assert [(r.key, r.id, r.label_id, r.props) for r in rows] == [
         (k, f"v{i}", 1, f'{{"i":{i}}}') for i, k in enumerate(keys)
     ]
@@ -53,7 +53,7 @@ def test_edge_batch_of_any_size_writes_every_row(store: Store, n: int, unique_pa
     with store.write() as tx:
         vk = _vertices(tx, n + 1)
         rows = [(f"e{i}", 2, vk[i], vk[i + 1], "", f"p{i}") for i in range(n)]
-        keys = tx.edges_insert(rows, unique_parts=unique_parts)
+        keys = tx.elements.edges_insert(rows, unique_parts=unique_parts)
     assert keys == list(range(keys[0], keys[0] + n))
     with store.read() as tx:
         got = tx.raw.execute(
@@ -69,11 +69,11 @@ def test_edge_batch_of_any_size_writes_every_row(store: Store, n: int, unique_pa
 def test_index_entries_for_every_row(store: Store, n: int) -> None:
     with store.write() as tx:
         keys = _vertices(tx, n)
-        tx.index_add_many([(7, f"c{i % 5}", k, "v") for i, k in enumerate(keys)] + [(7, "c0", keys[0], "v")])
+        tx.index.index_add_many([(7, f"c{i % 5}", k, "v") for i, k in enumerate(keys)] + [(7, "c0", keys[0], "v")])
     with store.read() as tx:
-        scanned = tx.index_scan(7)
+        scanned = tx.index.index_scan(7)
         kinds = {r[0] for r in tx.raw.execute("SELECT elem_kind FROM index_entries")}
-        assert tx.index_eq(7, ["c0"]) == [k for i, k in enumerate(keys) if i % 5 == 0]
+        assert tx.index.index_eq(7, ["c0"]) == [k for i, k in enumerate(keys) if i % 5 == 0]
     assert sorted(scanned) == sorted((f"c{i % 5}", k) for i, k in enumerate(keys))  # the repeat: once
     assert kinds == {"v"}
 
@@ -81,12 +81,12 @@ def test_index_entries_for_every_row(store: Store, n: int) -> None:
 @pytest.mark.parametrize("at", [0, ROWS_MAX // 2, ROWS_MAX - 1, ROWS_MAX, ROWS_MAX + 2])
 def test_vertex_conflict_inside_a_chunk_leaves_nothing(store: Store, at: int) -> None:
     with store.write() as tx:
-        tx.vertex_insert("taken", 1, None)
+        tx.elements.vertex_insert("taken", 1, None)
     before = _counts(store)
     with store.write() as tx:
         with pytest.raises(StoreConflict) as err:
-            tx.vertices_insert([("taken" if i == at else f"v{i}", 1, None) for i in range(ROWS_MAX + 3)])
-        assert tx.vertex_count() == 1
+            tx.elements.vertices_insert([("taken" if i == at else f"v{i}", 1, None) for i in range(ROWS_MAX + 3)])
+        assert tx.elements.vertex_count() == 1
         fresh = _vertices(tx, 2, "w")  # the key sequence was put back
     assert str(err.value) == "insert vertices: UNIQUE constraint failed: vertices.id"
     assert fresh == [2, 3]
@@ -99,14 +99,14 @@ def test_edge_conflict_inside_a_chunk_leaves_nothing(store: Store, at: int, uniq
     n = ROWS_MAX + 2
     with store.write() as tx:
         vk = _vertices(tx, n + 1)
-        tx.edges_insert([("e-old", 2, vk[at], vk[at + 1], "", None)], unique_parts=unique_parts)
+        tx.elements.edges_insert([("e-old", 2, vk[at], vk[at + 1], "", None)], unique_parts=unique_parts)
     with store.write() as tx:
         # a repeat of the old edge: its parts (HugeGraph mode) or its id (auto mode)
         rows = [("e-old" if i == at else f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(n)]
         with pytest.raises(StoreConflict) as err:
-            tx.edges_insert(rows, unique_parts=unique_parts)
-        assert tx.edge_count() == 1
-        assert tx.edges_insert([("e-new", 2, vk[0], vk[2], "", None)] * 1, unique_parts=unique_parts) == [2]
+            tx.elements.edges_insert(rows, unique_parts=unique_parts)
+        assert tx.elements.edge_count() == 1
+        assert tx.elements.edges_insert([("e-new", 2, vk[0], vk[2], "", None)] * 1, unique_parts=unique_parts) == [2]
     cols = ("edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup" if unique_parts
             else "edges.id")
     assert str(err.value) == f"insert edges: UNIQUE constraint failed: {cols}"
@@ -115,15 +115,15 @@ def test_edge_conflict_inside_a_chunk_leaves_nothing(store: Store, at: int, uniq
 def test_conflict_within_the_batch_itself(store: Store) -> None:
     with store.write() as tx:
         with pytest.raises(StoreConflict):
-            tx.vertices_insert([(f"v{i % (ROWS_MAX + 1)}", 1, None) for i in range(ROWS_MAX + 5)])
-        assert tx.vertex_count() == 0
+            tx.elements.vertices_insert([(f"v{i % (ROWS_MAX + 1)}", 1, None) for i in range(ROWS_MAX + 5)])
+        assert tx.elements.vertex_count() == 0
 
 
 def test_null_in_a_not_null_column_fails_as_the_one_row_statement_does(store: Store) -> None:
     with store.write() as tx:
         vk = _vertices(tx, 4)
     with pytest.raises(StoreError) as err, store.write() as tx:
-        tx.edges_insert([("e0", 2, vk[0], vk[1], "", None), ("e1", None, vk[1], vk[2], "", None)], unique_parts=True)
+        tx.elements.edges_insert([("e0", 2, vk[0], vk[1], "", None), ("e1", None, vk[1], vk[2], "", None)], unique_parts=True)
     assert not isinstance(err.value, StoreConflict)
     assert str(err.value) == "insert edges: NOT NULL constraint failed: edges.label_id"
     assert _counts(store) == (4, 0, 0)  # the transaction was rolled back whole
@@ -134,7 +134,7 @@ def test_chunks_follow_the_connection_parameter_limit(store: Store) -> None:
         old = tx.raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100)  # 24 vertices, 8 edges a statement
         try:
             vk = _vertices(tx, 60)
-            keys = tx.edges_insert([(f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(59)], unique_parts=True)
+            keys = tx.elements.edges_insert([(f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(59)], unique_parts=True)
         finally:
             tx.raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, old)
     assert len(keys) == 59
@@ -145,11 +145,11 @@ def test_chunks_follow_the_connection_parameter_limit(store: Store) -> None:
 def test_conflict_in_a_padded_chunk_leaves_nothing(store: Store, at: int) -> None:
     """100 rows go as one statement of 128: the last row repeated 28 times."""
     with store.write() as tx:
-        tx.vertex_insert("taken", 1, None)
+        tx.elements.vertex_insert("taken", 1, None)
     with store.write() as tx:
         with pytest.raises(StoreConflict):
-            tx.vertices_insert([("taken" if i == at else f"v{i}", 1, None) for i in range(100)])
-        assert tx.vertex_count() == 1
+            tx.elements.vertices_insert([("taken" if i == at else f"v{i}", 1, None) for i in range(100)])
+        assert tx.elements.vertex_count() == 1
         assert _vertices(tx, 100) == list(range(2, 102))
     assert _counts(store) == (101, 0, 0)
 
@@ -164,11 +164,11 @@ def test_a_batch_is_one_insert_statement(store: Store) -> None:
             vk = _vertices(tx, 500)
             vertices = list(seen)
             seen.clear()
-            heads = tx.vertex_heads_by_ids([f"v{i}" for i in range(500)])
-            tx.edges_insert([(f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(499)], unique_parts=True)
+            heads = tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, [f"v{i}" for i in range(500)])
+            tx.elements.edges_insert([(f"e{i}", 2, vk[i], vk[i + 1], "", None) for i in range(499)], unique_parts=True)
             edges = list(seen)
             seen.clear()
-            tx.index_add_many([(3, i, k, "v") for i, k in enumerate(vk)])
+            tx.index.index_add_many([(3, i, k, "v") for i, k in enumerate(vk)])
             index = list(seen)
         finally:
             tx.raw.set_trace_callback(None)

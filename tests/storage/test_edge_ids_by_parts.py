@@ -12,6 +12,7 @@ import pytest
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.runtime.edge_lookup import edge_rows
+from storage import Lookup
 from storage.tables import META_V1_EDGE_ROWS
 
 
@@ -81,7 +82,7 @@ def test_strict_edges_are_parts_identified(registry: GraphRegistry, tmp_path: Pa
     g = _strict(registry, tmp_path)
     assert [d for _i, _k, d in _dups(g)] == [0, 0]
     with g.store.read() as tx:
-        assert tx.edges_by_ids([i for i, _k, _d in _dups(g)]) == []  # not in the id index
+        assert tx.elements.find(Lookup.EDGES_BY_IDS, [i for i, _k, _d in _dups(g)]) == []  # not in the id index
         assert [r.key for r in edge_rows(tx, [i for i, _k, _d in _dups(g)][::-1], False)] == [2, 1]
     _check_answers(g)
 
@@ -91,7 +92,7 @@ def test_strict_edges_copied_from_v1(registry: GraphRegistry, tmp_path: Path) ->
     g = _strict(registry, tmp_path)
     with g.store.write() as tx:
         tx.raw.execute("UPDATE edges SET dup = key")
-        tx.meta_set(META_V1_EDGE_ROWS, "1")
+        tx.schema.meta_set(META_V1_EDGE_ROWS, "1")
     assert [d for _i, _k, d in _dups(g)] == [1, 2]
     _check_answers(g)
 

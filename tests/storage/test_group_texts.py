@@ -42,10 +42,10 @@ def filled(file_store: Store) -> Store:
     rnd = random.Random(7)
     with file_store.write() as tx:
         picks = [(rnd.choice(ODD_VALUES), rnd.random() < 0.1) for _ in range(300)]
-        keys = tx.vertices_insert([(None, 1 + i % 2, _props(v, absent)) for i, (v, absent) in enumerate(picks)])
-        tx.vertices_delete(keys[5:40:3])
+        keys = tx.elements.vertices_insert([(None, 1 + i % 2, _props(v, absent)) for i, (v, absent) in enumerate(picks)])
+        tx.elements.vertices_delete(keys[5:40:3])
         live = [k for k in keys if k not in set(keys[5:40:3])]
-        tx.edges_insert([(None, 1, live[i], live[i + 1], "", _props(v, absent))
+        tx.elements.edges_insert([(None, 1, live[i], live[i + 1], "", _props(v, absent))
                          for i, (v, absent) in enumerate(picks[: len(live) - 1])])
     return file_store
 
@@ -56,7 +56,7 @@ def test_groups_equal_the_group_by_statement(filled: Store, monkeypatch: pytest.
     with filled.read() as tx:
         for kind, table in (("vertex", "vertices"), ("edge", "edges")):
             for key in ("k", "z", "w", "nosuch"):
-                got = tx.property_groups(kind, None, key)
+                got = tx.aggregates.property_groups(kind, None, key)
                 assert got == _old(tx, table, key), (kind, key, chunk)
                 assert all(type(n) is int for _t, n in got)
 
@@ -64,18 +64,18 @@ def test_groups_equal_the_group_by_statement(filled: Store, monkeypatch: pytest.
 def test_texts_come_back_exactly_in_first_appearance_order(file_store: Store) -> None:
     values = ["b", 1, "a", 1.0, "1", True, None, "b", 'q"uote', [1, "x"], "\x1f", 1]
     with file_store.write() as tx:
-        tx.vertices_insert([(None, 1, _props(v, v is None)) for v in values])
+        tx.elements.vertices_insert([(None, 1, _props(v, v is None)) for v in values])
     with file_store.read() as tx:
-        got = tx.property_groups("vertex", None, "k")
+        got = tx.aggregates.property_groups("vertex", None, "k")
     assert got == [('"b"', 2), ("1", 2), ('"a"', 1), ("1.0", 1), ('"1"', 1), ("true", 1), (None, 1),
                    ('"q\\"uote"', 1), ('[1,"x"]', 1), ('"\\u001f"', 1)]
 
 
 def test_a_json_null_member_is_its_text_and_an_absent_one_is_none(file_store: Store) -> None:
     with file_store.write() as tx:
-        tx.vertices_insert([(None, 1, '{"k":null}'), (None, 1, '{"j":1}'), (None, 1, None), (None, 1, '{"k":null}')])
+        tx.elements.vertices_insert([(None, 1, '{"k":null}'), (None, 1, '{"j":1}'), (None, 1, None), (None, 1, '{"k":null}')])
     with file_store.read() as tx:
-        assert tx.property_groups("vertex", None, "k") == [("null", 2), (None, 2)]
+        assert tx.aggregates.property_groups("vertex", None, "k") == [("null", 2), (None, 2)]
 
 
 def test_the_chunk_statement_is_one_rowid_range_in_key_order(filled: Store) -> None:
@@ -90,12 +90,12 @@ def test_the_chunk_statement_is_one_rowid_range_in_key_order(filled: Store) -> N
 def test_a_stop_interrupts_the_chunks(filled: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(agg, "POLL_EVERY", 1)
     with filled.read() as tx:
-        assert tx.property_groups("vertex", None, "k", stop=lambda: True) is None
-        assert tx.property_groups("vertex", None, "k", stop=lambda: False) == _old(tx, "vertices", "k")
+        assert tx.aggregates.property_groups("vertex", None, "k", stop=lambda: True) is None
+        assert tx.aggregates.property_groups("vertex", None, "k", stop=lambda: False) == _old(tx, "vertices", "k")
 
 
 def test_texts_that_are_not_json_make_the_caller_take_its_own_path(file_store: Store) -> None:
     with file_store.write() as tx:
-        tx.vertices_insert([(None, 1, "not json")])
+        tx.elements.vertices_insert([(None, 1, "not json")])
     with file_store.read() as tx, pytest.raises(agg.AggregateUnsupported):
-        tx.property_groups("vertex", None, "k")
+        tx.aggregates.property_groups("vertex", None, "k")

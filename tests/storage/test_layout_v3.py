@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from storage import STORE_VERSION, MissingEndpoint, StoreConflict, open_store
+from storage import STORE_VERSION, AdjacencyQuery, Lookup, MissingEndpoint, Project, StoreConflict, open_store
+from storage.adjacency_sql import TIE
 from storage.tables import IN_SIDE_IDS
-from storage.tx_adjacency import TIE
 from tests.storage.past_layouts import V2_DDL
 
 # ---- a v2 store, as hugelite's layout v2 wrote it -------------------------------------------
@@ -81,11 +81,11 @@ def _answers(tx: Any) -> dict[str, Any]:
         for d in _SIDE:
             for labels in ((), (1,), (2,), (1, 2)):
                 lids = list(labels) or None
-                pairs = tx.adjacent_keys([key], d, lids)
-                ids = [r[1] for r in tx.neighbour_ids(vid, d, lids)]
-                assert [to for _, to in pairs] == tx.adjacent_to_keys([key], d, lids)
-                assert sorted(tx.adjacent_targets([key], d, lids)) == sorted(to for _, to in pairs)
-                assert [(r.out_key, r.in_key) for r in tx.adjacent([key], d, lids)] == [
+                pairs = tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.PAIRS), [key])
+                ids = [r[1] for r in tx.adjacency.from_id(AdjacencyQuery(d, lids), vid)]
+                assert [to for _, to in pairs] == tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.TO_KEYS), [key])
+                assert sorted(tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.TARGETS), [key])) == sorted(to for _, to in pairs)
+                assert [(r.out_key, r.in_key) for r in tx.adjacency.read(AdjacencyQuery(d, lids, None, Project.EDGES), [key])] == [
                     (key, to) if (d == "out" or (d == "both" and n < _outs(tx, key, lids))) else (to, key)
                     for n, (_, to) in enumerate(pairs)]
                 out[f"{key}/{d}/{labels}"] = [(to, i) for (_, to), i in zip(pairs, ids, strict=True)]
@@ -93,7 +93,7 @@ def _answers(tx: Any) -> dict[str, Any]:
 
 
 def _outs(tx: Any, key: int, lids: Any) -> int:
-    return len(tx.adjacent_keys([key], "out", lids))
+    return len(tx.adjacency.read(AdjacencyQuery("out", lids, None, Project.PAIRS), [key]))
 
 
 def _typed(rows: list[tuple[Any, Any]]) -> list[tuple[Any, Any, type]]:
@@ -121,9 +121,9 @@ def test_v2_store_is_upgraded_and_answers_the_same(tmp_path: Path) -> None:
         # the indexes are the ones a fresh store builds
         assert _layout(tx) == _fresh_layout(tmp_path)
         assert tx.raw.execute("PRAGMA integrity_check(edges)").fetchall() == [("ok",)]
-        assert [r.key for r in tx.edges_by_ids(["p1", "p2", 99, b"e\x00"])] == [4, 5, 8, 9]
-        assert [r.key for r in tx.edges_by_parts([(1, 1, "a", 3), (1, 2, "", 4)])] == [3, 4, 5]
-        assert [r.key for r in tx.edges_by_end_ids(1, 1, "b", b"1")] == [2]
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_IDS, ["p1", "p2", 99, b"e\x00"])] == [4, 5, 8, 9]
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_PARTS, [(1, 1, "a", 3), (1, 2, "", 4)])] == [3, 4, 5]
+        assert [r.key for r in tx.elements.find(Lookup.EDGES_BY_END_IDS, [(1, 1, "b", b"1")])] == [2]
     s.close()
     s2 = open_store(path)
     s2.check_ready()  # already current: nothing to do
@@ -137,7 +137,7 @@ def test_initialise_upgrades_a_v2_store(tmp_path: Path) -> None:
     s = open_store(path)
     s.initialise()
     with s.read() as tx:
-        assert tx.meta_get("store_version") == "3"
+        assert tx.schema.meta_get("store_version") == "3"
         assert tx.raw.execute("SELECT count(*) FROM edges WHERE out_id IS NULL OR in_id IS NULL").fetchone()[0] == 0
     s.close()
 
@@ -183,7 +183,7 @@ def v3(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
         with s.write() as tx:
             tx.raw.executemany("INSERT INTO vertices (key, id, label_id, props) VALUES (?, ?, ?, '{}')", VERTICES)
             for key, eid, label, o, i, sv, dup in EDGES:
-                got = tx.edge_insert(eid, label, o, i, sv, None, unique_parts=dup == 0)
+                got = tx.elements.edge_insert(eid, label, o, i, sv, None, unique_parts=dup == 0)
                 assert got == key
     yield s
     s.close()
@@ -196,43 +196,43 @@ def _ids_of(tx: Any, keys: list[int]) -> list[tuple[Any, Any]]:
 
 def test_every_insert_path_fills_the_end_ids(v3: Any) -> None:
     with v3.write() as tx:
-        one = tx.edge_insert("x1", 2, 2, 3)  # ends not looked up: the check reads their ids
-        batch = tx.edges_insert([("x2", 2, 3, 2, "", None), (None, 1, 5, 5, None, "{}")])
-        heads = {k: i for k, i, _ in tx.vertex_heads_by_ids(["1", b"1", 7])}
+        one = tx.elements.edge_insert("x1", 2, 2, 3)  # ends not looked up: the check reads their ids
+        batch = tx.elements.edges_insert([("x2", 2, 3, 2, "", None), (None, 1, 5, 5, None, "{}")])
+        heads = {k: i for k, i, _ in tx.elements.find(Lookup.VERTEX_HEADS_BY_IDS, ["1", b"1", 7])}
         assert heads == {2: "1", 3: b"1", 5: 7}
-        fast = tx.edges_insert([("x4", 1, 2, 3, "s", None), ("x5", 1, 3, 5, "", None)], unique_parts=True)
-        single = tx.edges_insert([("x6", 1, 5, 2, "", None)], unique_parts=True)
+        fast = tx.elements.edges_insert([("x4", 1, 2, 3, "s", None), ("x5", 1, 3, 5, "", None)], unique_parts=True)
+        single = tx.elements.edges_insert([("x6", 1, 5, 2, "", None)], unique_parts=True)
         got = _ids_of(tx, [one, *batch, *fast, *single])
         assert got == [("1", b"1"), (b"1", "1"), (7, 7), ("1", b"1"), (b"1", 7), (7, "1")]
         assert [tuple(map(type, g)) for g in got] == [(str, bytes), (bytes, str), (int, int), (str, bytes),
                                                       (bytes, int), (int, str)]
         # and the reads see them at once, in adjacency order
-        assert [r[1] for r in tx.neighbour_ids("1", "out", [2])] == [1, b"1"]  # in keys 1, 3
-        assert [r[1] for r in tx.neighbour_ids(7, "both", [1])] == ["1", 7, b"1", 7]  # out: keys 2, 5; in: 3, 5
+        assert [r[1] for r in tx.adjacency.from_id(AdjacencyQuery("out", [2]), "1")] == [1, b"1"]  # in keys 1, 3
+        assert [r[1] for r in tx.adjacency.from_id(AdjacencyQuery("both", [1]), 7)] == ["1", 7, b"1", 7]  # out: keys 2, 5; in: 3, 5
 
 
 def test_a_v3_store_accepts_what_v2_did_and_refuses_the_same(v3: Any) -> None:
     with v3.write() as tx:
         # a parallel id-identified edge (same ends, same in_id) and a new sort value of a parts one
-        tx.edges_insert([("p3", 2, 1, 4, "", None), ("p4", 2, 1, 4, "", None)])
-        tx.edge_insert("1>1>c>3", 1, 1, 3, "c", None, unique_parts=True)
-        tx.edge_insert("self", 1, 6, 6, "", None, unique_parts=True)
-        assert [r[1] for r in tx.neighbour_ids(1, "out", [2])] == ["1:marko"] * 4
+        tx.elements.edges_insert([("p3", 2, 1, 4, "", None), ("p4", 2, 1, 4, "", None)])
+        tx.elements.edge_insert("1>1>c>3", 1, 1, 3, "c", None, unique_parts=True)
+        tx.elements.edge_insert("self", 1, 6, 6, "", None, unique_parts=True)
+        assert [r[1] for r in tx.adjacency.from_id(AdjacencyQuery("out", [2]), 1)] == ["1:marko"] * 4
         # the same parts twice: refused with the message v2 gave (single and batch paths)
         v2_msg = "UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup"
         with pytest.raises(StoreConflict) as single:
-            tx.edge_insert("again", 1, 1, 3, "a", None, unique_parts=True)
+            tx.elements.edge_insert("again", 1, 1, 3, "a", None, unique_parts=True)
         assert str(single.value).endswith(v2_msg)
         with pytest.raises(StoreConflict) as batch:
-            tx.edges_insert([("n1", 1, 2, 2, "", None), ("again", 1, 1, 3, "a", None)], unique_parts=True)
+            tx.elements.edges_insert([("n1", 1, 2, 2, "", None), ("again", 1, 1, 3, "a", None)], unique_parts=True)
         assert str(batch.value).endswith(v2_msg)
         with pytest.raises(StoreConflict, match="edges.id"):
-            tx.edge_insert("p1", 2, 1, 4)
+            tx.elements.edge_insert("p1", 2, 1, 4)
         with pytest.raises(MissingEndpoint, match="vertex key 77"):
-            tx.edges_insert([("m", 1, 1, 77, "", None)])
+            tx.elements.edges_insert([("m", 1, 1, 77, "", None)])
         with pytest.raises(MissingEndpoint, match="vertex key 77"):
-            tx.edge_insert("m", 1, 77, 1)
+            tx.elements.edge_insert("m", 1, 77, 1)
         # a deleted vertex takes its edges (and so their copies of its id) with it
-        tx.vertices_delete([4])
+        tx.elements.vertices_delete([4])
         assert tx.raw.execute("SELECT count(*) FROM edges WHERE out_id = '1:marko' OR in_id = '1:marko'").fetchone() == (0,)
-        assert tx.neighbour_ids(1, "out", [2]) == []
+        assert tx.adjacency.from_id(AdjacencyQuery("out", [2]), 1) == []

@@ -6,7 +6,7 @@ from enum import Enum
 
 import pytest
 
-from storage import StoreError
+from storage import AdjacencyQuery, Project, StoreError
 
 
 class Direction(Enum):  # stands in for the engine's token: adjacency accepts anything with .name
@@ -19,8 +19,8 @@ class Direction(Enum):  # stands in for the engine's token: adjacency accepts an
 def graph(store):
     """a->b (knows, sort 'x'), a->c (knows, sort ''), a->b (likes), c->a (knows), b->b (loop, knows)."""
     with store.write() as tx:
-        a, b, c, lonely = tx.vertices_insert([("a", 1, None), ("b", 1, None), ("c", 1, None), ("z", 1, None)])
-        e = tx.edges_insert([
+        a, b, c, lonely = tx.elements.vertices_insert([("a", 1, None), ("b", 1, None), ("c", 1, None), ("z", 1, None)])
+        e = tx.elements.edges_insert([
             ("ab_knows", 10, a, b, "x", None),
             ("ac_knows", 10, a, c, "", None),
             ("ab_likes", 20, a, b, "", None),
@@ -38,29 +38,29 @@ def test_out_order_is_vertex_label_sort_other(graph) -> None:
     store, v, _ = graph
     with store.read() as tx:
         # label 10 before 20; within label 10 sort '' before 'x'
-        assert ids(tx.adjacent([v["a"]], "out")) == ["ac_knows", "ab_knows", "ab_likes"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), [v["a"]])) == ["ac_knows", "ab_knows", "ab_likes"]
         # input position decides the vertex order, not the key
-        assert ids(tx.adjacent([v["c"], v["a"]], "out")) == ["ca_knows", "ac_knows", "ab_knows", "ab_likes"]
-        assert ids(tx.adjacent([v["a"], v["c"]], "out")) == ["ac_knows", "ab_knows", "ab_likes", "ca_knows"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), [v["c"], v["a"]])) == ["ca_knows", "ac_knows", "ab_knows", "ab_likes"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), [v["a"], v["c"]])) == ["ac_knows", "ab_knows", "ab_likes", "ca_knows"]
 
 
 def test_in_and_labels(graph) -> None:
     store, v, _ = graph
     with store.read() as tx:
-        assert ids(tx.adjacent([v["b"]], "in")) == ["bb_knows", "ab_knows", "ab_likes"]
-        assert ids(tx.adjacent([v["b"]], "in", label_ids=[20])) == ["ab_likes"]
-        assert ids(tx.adjacent([v["a"]], Direction.OUT, label_ids=[10, 99])) == ["ac_knows", "ab_knows"]
-        assert tx.adjacent([v["a"]], "out", label_ids=[]) == []
-        assert tx.adjacent([v["z"]], "both") == []
-        assert tx.adjacent([], "out") == []
+        assert ids(tx.adjacency.read(AdjacencyQuery("in", None, None, Project.EDGES), [v["b"]])) == ["bb_knows", "ab_knows", "ab_likes"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("in", [20], None, Project.EDGES), [v["b"]])) == ["ab_likes"]
+        assert ids(tx.adjacency.read(AdjacencyQuery(Direction.OUT, [10, 99], None, Project.EDGES), [v["a"]])) == ["ac_knows", "ab_knows"]
+        assert tx.adjacency.read(AdjacencyQuery("out", [], None, Project.EDGES), [v["a"]]) == []
+        assert tx.adjacency.read(AdjacencyQuery("both", None, None, Project.EDGES), [v["z"]]) == []
+        assert tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), []) == []
 
 
 def test_both_gives_out_then_in_and_self_loop_twice(graph) -> None:
     store, v, _ = graph
     with store.read() as tx:
-        assert ids(tx.adjacent([v["b"]], Direction.BOTH)) == ["bb_knows", "bb_knows", "ab_knows", "ab_likes"]
-        assert ids(tx.adjacent([v["a"]], "both")) == ["ac_knows", "ab_knows", "ab_likes", "ca_knows"]
-        assert tx.adjacent_keys([v["b"]], "both") == [(v["b"], v["b"]), (v["b"], v["b"]), (v["b"], v["a"]), (v["b"], v["a"])]
+        assert ids(tx.adjacency.read(AdjacencyQuery(Direction.BOTH, None, None, Project.EDGES), [v["b"]])) == ["bb_knows", "bb_knows", "ab_knows", "ab_likes"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("both", None, None, Project.EDGES), [v["a"]])) == ["ac_knows", "ab_knows", "ab_likes", "ca_knows"]
+        assert tx.adjacency.read(AdjacencyQuery("both", None, None, Project.PAIRS), [v["b"]]) == [(v["b"], v["b"]), (v["b"], v["b"]), (v["b"], v["a"]), (v["b"], v["a"])]
 
 
 def test_adjacent_keys_matches_adjacent(graph) -> None:
@@ -68,52 +68,52 @@ def test_adjacent_keys_matches_adjacent(graph) -> None:
     batch = [v["c"], v["b"], v["a"], v["z"]]
     with store.read() as tx:
         for d in ("out", "in", "both"):
-            rows = tx.adjacent(batch, d)
-            pairs = tx.adjacent_keys(batch, d)
+            rows = tx.adjacency.read(AdjacencyQuery(d, None, None, Project.EDGES), batch)
+            pairs = tx.adjacency.read(AdjacencyQuery(d, None, None, Project.PAIRS), batch)
             assert len(rows) == len(pairs)
             for (frm, to), r in zip(pairs, rows, strict=True):
                 assert (frm, to) in ((r.out_key, r.in_key), (r.in_key, r.out_key))
-        assert tx.adjacent_keys([v["a"]], "out") == [(v["a"], v["c"]), (v["a"], v["b"]), (v["a"], v["b"])]
-        assert tx.adjacent_keys([v["a"]], "in", label_ids=[10]) == [(v["a"], v["c"])]
+        assert tx.adjacency.read(AdjacencyQuery("out", None, None, Project.PAIRS), [v["a"]]) == [(v["a"], v["c"]), (v["a"], v["b"]), (v["a"], v["b"])]
+        assert tx.adjacency.read(AdjacencyQuery("in", [10], None, Project.PAIRS), [v["a"]]) == [(v["a"], v["c"])]
 
 
 def test_duplicate_input_keys_answered_once(graph) -> None:
     store, v, _ = graph
     with store.read() as tx:
-        assert ids(tx.adjacent([v["c"], v["c"]], "out")) == ["ca_knows"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("out", None, None, Project.EDGES), [v["c"], v["c"]])) == ["ca_knows"]
 
 
 def test_limit_per_vertex(graph) -> None:
     store, v, _ = graph
     with store.read() as tx:
-        assert ids(tx.adjacent([v["a"], v["b"]], "out", limit_per_vertex=1)) == ["ac_knows", "bb_knows"]
-        assert ids(tx.adjacent([v["a"]], "out", limit_per_vertex=2)) == ["ac_knows", "ab_knows"]
-        assert ids(tx.adjacent([v["a"]], "out", label_ids=[20], limit_per_vertex=5)) == ["ab_likes"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("out", None, 1, Project.EDGES), [v["a"], v["b"]])) == ["ac_knows", "bb_knows"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("out", None, 2, Project.EDGES), [v["a"]])) == ["ac_knows", "ab_knows"]
+        assert ids(tx.adjacency.read(AdjacencyQuery("out", [20], 5, Project.EDGES), [v["a"]])) == ["ab_likes"]
         # 'both': n in total per vertex, out-edges first
-        assert ids(tx.adjacent([v["a"], v["b"]], "both", limit_per_vertex=3)) == [
+        assert ids(tx.adjacency.read(AdjacencyQuery("both", None, 3, Project.EDGES), [v["a"], v["b"]])) == [
             "ac_knows", "ab_knows", "ab_likes", "bb_knows", "bb_knows", "ab_knows"]
-        assert tx.adjacent_keys([v["a"]], "both", limit_per_vertex=1) == [(v["a"], v["c"])]
-        assert tx.adjacent([v["a"]], "out", limit_per_vertex=0) == []
+        assert tx.adjacency.read(AdjacencyQuery("both", None, 1, Project.PAIRS), [v["a"]]) == [(v["a"], v["c"])]
+        assert tx.adjacency.read(AdjacencyQuery("out", None, 0, Project.EDGES), [v["a"]]) == []
 
 
 def test_bad_direction(graph) -> None:
     store, v, _ = graph
     with store.read() as tx, pytest.raises(StoreError, match="direction"):
-        tx.adjacent([v["a"]], "sideways")
+        tx.adjacency.read(AdjacencyQuery("sideways", None, None, Project.EDGES), [v["a"]])
 
 
 def test_large_batch_in_one_call(store) -> None:
     n = 3000
     with store.write() as tx:
-        keys = tx.vertices_insert([(i, 1, None) for i in range(n)])
-        tx.edges_insert([(None, 1 + i % 2, keys[i], keys[(i + 1) % n], "", None) for i in range(n)]
+        keys = tx.elements.vertices_insert([(i, 1, None) for i in range(n)])
+        tx.elements.edges_insert([(None, 1 + i % 2, keys[i], keys[(i + 1) % n], "", None) for i in range(n)]
                         + [(None, 1, keys[i], keys[(i + 2) % n], "", None) for i in range(n)])
     batch = list(reversed(keys))
     with store.read() as tx:
-        pairs = tx.adjacent_keys(batch, "out")
+        pairs = tx.adjacency.read(AdjacencyQuery("out", None, None, Project.PAIRS), batch)
         assert len(pairs) == 2 * n
         assert [f for f, _ in pairs[::2]] == batch
-        rows = tx.adjacent(batch, "in", label_ids=[2])
+        rows = tx.adjacency.read(AdjacencyQuery("in", [2], None, Project.EDGES), batch)
         assert len(rows) == n // 2
         position = {k: i for i, k in enumerate(keys)}
         assert [r.in_key for r in rows] == [k for k in batch if (position[k] - 1) % n % 2 == 1]

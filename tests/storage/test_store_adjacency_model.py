@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from storage import open_store
+from storage import AdjacencyQuery, Project, open_store
 
 
 def _model(edges, keys, direction, labels, limit):
@@ -31,10 +31,10 @@ def test_adjacency_matches_model(seed: int) -> None:
     store = open_store(None)
     store.initialise()
     with store.write() as tx:
-        vkeys = tx.vertices_insert([(f"v{i}", 1, None) for i in range(12)])  # dense: many parallel edges
+        vkeys = tx.elements.vertices_insert([(f"v{i}", 1, None) for i in range(12)])  # dense: many parallel edges
         rows = [(None, rnd.randint(1, 3), rnd.choice(vkeys), rnd.choice(vkeys), rnd.choice(["", "a", "b"]), None)
                 for _ in range(300)]
-        ekeys = tx.edges_insert(rows)
+        ekeys = tx.elements.edges_insert(rows)
     edges = [(ek, r[1], r[2], r[3], r[4]) for ek, r in zip(ekeys, rows, strict=True)]
     with store.read() as tx:
         for _ in range(60):
@@ -43,8 +43,8 @@ def test_adjacency_matches_model(seed: int) -> None:
             labels = rnd.choice([None, [1], [2, 3], [3, 1]])
             limit = rnd.choice([None, None, 1, 2, 5])
             want = _model(edges, batch, direction, labels, limit)
-            got = tx.adjacent(batch, direction, label_ids=labels, limit_per_vertex=limit)
+            got = tx.adjacency.read(AdjacencyQuery(direction, labels, limit, Project.EDGES), batch)
             assert [r.key for r in got] == [ek for _f, _t, ek in want], (batch, direction, labels, limit)
-            pairs = tx.adjacent_keys(batch, direction, label_ids=labels, limit_per_vertex=limit)
+            pairs = tx.adjacency.read(AdjacencyQuery(direction, labels, limit, Project.PAIRS), batch)
             assert pairs == [(f, t) for f, t, _ek in want], (batch, direction, labels, limit)
     store.close()

@@ -40,13 +40,13 @@ def test_initialise_creates_parent_dirs_and_is_idempotent(tmp_path: Path) -> Non
     s = open_store(path)
     s.initialise()
     with s.write() as tx:
-        tx.vertex_insert("x", 1, "{}")
+        tx.elements.vertex_insert("x", 1, "{}")
     s.initialise()  # again: keeps data
     s.check_ready()
     assert s.is_initialised() is True
     with s.read() as tx:
-        assert tx.meta_get("store_version") == STORE_VERSION
-        assert tx.vertex_count() == 1
+        assert tx.schema.meta_get("store_version") == STORE_VERSION
+        assert tx.elements.vertex_count() == 1
     s.close()
     # a new Store object on the same file sees it ready
     s2 = open_store(str(path))
@@ -78,17 +78,17 @@ def test_version_mismatch_names_both_versions_and_fix(tmp_path: Path) -> None:
 
 def test_file_uses_wal_and_pragmas(file_store) -> None:
     with file_store.read() as tx:
-        assert tx._scalar("PRAGMA journal_mode") == "wal"
-        assert tx._scalar("PRAGMA foreign_keys") == 1
-        assert tx._scalar("PRAGMA synchronous") == 1  # NORMAL
-        assert tx._scalar("PRAGMA busy_timeout") == 5000
+        assert tx.core.scalar("PRAGMA journal_mode") == "wal"
+        assert tx.core.scalar("PRAGMA foreign_keys") == 1
+        assert tx.core.scalar("PRAGMA synchronous") == 1  # NORMAL
+        assert tx.core.scalar("PRAGMA busy_timeout") == 5000
 
 
 def test_size_bytes_grows(store) -> None:
     before = store.size_bytes()
     assert before > 0
     with store.write() as tx:
-        tx.vertices_insert([(i, 1, "x" * 200) for i in range(2000)])
+        tx.elements.vertices_insert([(i, 1, "x" * 200) for i in range(2000)])
     assert store.size_bytes() > before
 
 

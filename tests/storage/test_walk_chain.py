@@ -1,4 +1,4 @@
-"""`Tx.walk_count_from_id`: a walk count from one public vertex id as one join-chain
+"""`Aggregates.walk_count_from_id`: a walk count from one public vertex id as one join-chain
 statement must count exactly what the frontier CTE (`walk_count`) and a brute-force walk
 count: parallel edges once each, a 'both' self-loop twice, label filters per hop, mixed
 directions, int / str / bytes ids, and 0 for an unknown id."""
@@ -24,7 +24,7 @@ def graph(store):
     rng = random.Random(7)
     ids = [1, 2, 3, 4, 5, "s6", "s7", b"\x01\x02", 9]
     with store.write() as tx:
-        keys = tx.vertices_insert([(i, 1, None) for i in ids])
+        keys = tx.elements.vertices_insert([(i, 1, None) for i in ids])
         edges = [(None, KNOWS, keys[0], keys[0], "", None),  # self-loop
                  (None, KNOWS, keys[0], keys[1], "", None),  # two parallel, id-identified
                  (None, KNOWS, keys[0], keys[1], "", None),
@@ -34,8 +34,8 @@ def graph(store):
         for _ in range(40):
             a, b = rng.randrange(4, 8), rng.randrange(4, 8)  # ids 1-4 keep the edges above only
             edges.append((None, rng.choice((KNOWS, LIKES, OTHER)), keys[a], keys[b], "", None))
-        tx.edges_insert(edges)
-        tx.edges_insert([(f"p{i}", KNOWS, keys[3], keys[4], f"sort{i}", None) for i in range(3)], unique_parts=True)
+        tx.elements.edges_insert(edges)
+        tx.elements.edges_insert([(f"p{i}", KNOWS, keys[3], keys[4], f"sort{i}", None) for i in range(3)], unique_parts=True)
     out: dict[int, list[tuple[int, int]]] = {}
     inn: dict[int, list[tuple[int, int]]] = {}
     for _id, label, o, i, _s, _p in edges + [(None, KNOWS, keys[3], keys[4], "", None)] * 3:
@@ -70,8 +70,8 @@ def test_counts_equal_the_frontier_walk_and_brute_force(graph, k) -> None:
         for hops in combos:
             for vid, key in keys.items():
                 want = _brute(key, hops, out, inn)
-                assert tx.walk_count_from_id(vid, hops) == want, (vid, hops)
-                assert tx.walk_count([(key, 1)], hops) == want, (vid, hops)
+                assert tx.aggregates.walk_count_from_id(vid, hops) == want, (vid, hops)
+                assert tx.aggregates.walk_count([(key, 1)], hops) == want, (vid, hops)
     assert any(_brute(keys[5], hops, out, inn) > 10 for hops in combos)  # not a vacuous comparison
 
 
@@ -80,40 +80,40 @@ def test_self_loops_and_parallel_edges(graph) -> None:
     with store.read() as tx:
         # id 2 has the loop 2->2 and three edges in from 1 (two knows, one likes)
         only_known = [("both", [KNOWS])]
-        assert tx.walk_count_from_id(2, only_known) == 2 + 2  # the loop twice, both parallel edges
-        assert tx.walk_count_from_id(4, [("out", [KNOWS])]) == 3  # the sort-keyed parallel edges
-        assert tx.walk_count_from_id(1, [("out", None), ("both", [KNOWS])]) == 4 + 3 * 4  # 1 (loop twice, two to 2), then 2 (four each)
-        assert tx.walk_count_from_id(9, [("both", None)]) == 0  # isolated
-        assert tx.walk_count_from_id(9, []) == 1  # zero hops: the start itself
-        assert tx.walk_count_from_id(404, []) == 0
+        assert tx.aggregates.walk_count_from_id(2, only_known) == 2 + 2  # the loop twice, both parallel edges
+        assert tx.aggregates.walk_count_from_id(4, [("out", [KNOWS])]) == 3  # the sort-keyed parallel edges
+        assert tx.aggregates.walk_count_from_id(1, [("out", None), ("both", [KNOWS])]) == 4 + 3 * 4  # 1 (loop twice, two to 2), then 2 (four each)
+        assert tx.aggregates.walk_count_from_id(9, [("both", None)]) == 0  # isolated
+        assert tx.aggregates.walk_count_from_id(9, []) == 1  # zero hops: the start itself
+        assert tx.aggregates.walk_count_from_id(404, []) == 0
 
 
 def test_unknown_start_empty_labels_and_limits(graph) -> None:
     store, _keys, _out, _inn = graph
     with store.read() as tx:
-        assert tx.walk_count_from_id(404, [("out", None)]) == 0
-        assert tx.walk_count_from_id("1", [("out", None)]) == 0  # '1' is not 1
-        assert tx.walk_count_from_id(1, [("out", None), ("out", [])]) == 0
-        assert tx.walk_count_from_id(1, [("out", [999])]) == 0
+        assert tx.aggregates.walk_count_from_id(404, [("out", None)]) == 0
+        assert tx.aggregates.walk_count_from_id("1", [("out", None)]) == 0  # '1' is not 1
+        assert tx.aggregates.walk_count_from_id(1, [("out", None), ("out", [])]) == 0
+        assert tx.aggregates.walk_count_from_id(1, [("out", [999])]) == 0
         with pytest.raises(StoreError):
-            tx.walk_count_from_id(1, [("out", None)] * (CHAIN_MAX_HOPS + 1))
+            tx.aggregates.walk_count_from_id(1, [("out", None)] * (CHAIN_MAX_HOPS + 1))
         with pytest.raises(StoreError):
-            tx.walk_count_from_id(1, [("sideways", None)])
+            tx.aggregates.walk_count_from_id(1, [("sideways", None)])
 
 
 def test_stop_interrupts(graph, monkeypatch) -> None:
     monkeypatch.setattr(tx_aggregates, "POLL_EVERY", 1)  # the graph is too small for the default
     store, _keys, _out, _inn = graph
     with store.read() as tx:
-        assert tx.walk_count_from_id(1, [("both", None)] * 3, stop=lambda: True) is None
-        assert tx.walk_count_from_id(1, [("out", None)], stop=lambda: False) == tx.walk_count_from_id(1, [("out", None)])
+        assert tx.aggregates.walk_count_from_id(1, [("both", None)] * 3, stop=lambda: True) is None
+        assert tx.aggregates.walk_count_from_id(1, [("out", None)], stop=lambda: False) == tx.aggregates.walk_count_from_id(1, [("out", None)])
 
 
 def test_the_chain_is_indexed_at_every_hop(file_store) -> None:
     """One adjacency-index range per hop, the start by the id index; never a table scan."""
     with file_store.write() as tx:
-        a, b = tx.vertices_insert([(1, 1, None), (2, 1, None)])
-        tx.edges_insert([(None, KNOWS, a, b, "", None), (None, KNOWS, b, a, "", None)])
+        a, b = tx.elements.vertices_insert([(1, 1, None), (2, 1, None)])
+        tx.elements.edges_insert([(None, KNOWS, a, b, "", None), (None, KNOWS, b, a, "", None)])
     for hops, want in (((("out", None), ("out", None)), ["ix_edges_out (out_key=?)"] * 2),
                        ((("out", (KNOWS,)), ("in", (KNOWS,))), ["ix_edges_out (out_key=? AND label_id=?)",
                                                                  "ix_edges_in (in_key=? AND label_id=?)"]),
@@ -121,7 +121,7 @@ def test_the_chain_is_indexed_at_every_hop(file_store) -> None:
         sql = _chain_sql(hops)
         with file_store.read() as tx:
             plan = [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + sql, (1,))]
-            assert tx.walk_count_from_id(1, hops) == 2 if hops[0][0] == "both" else 1
+            assert tx.aggregates.walk_count_from_id(1, hops) == 2 if hops[0][0] == "both" else 1
         assert not [ln for ln in plan if ln.startswith("SCAN") and "subquery" not in ln], plan
         assert sum("sqlite_autoindex_vertices" in ln for ln in plan) == sql.count("FROM vertices"), plan
         for index in want:

@@ -34,7 +34,7 @@ def _people(graph, n: int) -> list[int]:
     person = graph.schema.vertex_label("person")
     cities = ["Beijing", "Shanghai", "Paris"]
     with graph.store.write() as tx:
-        return tx.vertices_insert([
+        return tx.elements.vertices_insert([
             (f"{person.id}:p{i}", person.id, orjson.dumps({"name": f"p{i}", "age": 20 + i % 10, "city": cities[i % 3]}).decode())
             for i in range(n)
         ])
@@ -51,7 +51,7 @@ def test_index_build_task_fills_entries_for_existing_data(graph):
     assert done["task_name"] == f"INDEX_LABEL:{il.id}:personByCity"
     assert done["task_callable"] == "org.apache.hugegraph.job.schema.IndexLabelRebuildJob"
     with graph.store.read() as tx:
-        paris = tx.index_eq(il.id, [graph.schema.index_lookup_value(il, ["Paris"])])
+        paris = tx.index.index_eq(il.id, [graph.schema.index_lookup_value(il, ["Paris"])])
     assert sorted(paris) == sorted(k for i, k in enumerate(keys) if i % 3 == 2)
     assert len(paris) == 833
     assert graph.schema.index_label("personByCity").status.value == "CREATED"
@@ -64,7 +64,7 @@ def test_range_index_build_answers_range_lookups(graph):
                                                      "base_value": "person", "index_type": "RANGE", "fields": ["age"]})
     graph.tasks.wait(task_id)
     with graph.store.read() as tx:
-        old = tx.index_range(il.id, 28, None, True, True)
+        old = tx.index.index_range(il.id, 28, None, True, True)
     assert sorted(old) == sorted(k for i, k in enumerate(keys) if 20 + i % 10 >= 28)
     assert graph.schema.index_entries("vertex", "person", {"name": "x", "age": 31}) == [(il.id, 31)]
     assert indexing.entries_for(il, {"name": "x"}) == []
@@ -76,7 +76,7 @@ def test_vertex_label_removal_task_removes_elements_and_indexes(graph):
     s.create("vertexlabel", {"name": "dog", "properties": ["name", "city"], "primary_keys": ["name"]})
     dog = s.vertex_label("dog")
     with graph.store.write() as tx:
-        tx.vertices_insert([(f"{dog.id}:d{i}", dog.id, orjson.dumps({"name": f"d{i}", "city": "Rome"}).decode())
+        tx.elements.vertices_insert([(f"{dog.id}:d{i}", dog.id, orjson.dumps({"name": f"d{i}", "city": "Rome"}).decode())
                             for i in range(1200)])
     _people(graph, 10)
     il, t = s.create("indexlabel", {"name": "dogByCity", "base_type": "VERTEX_LABEL", "base_value": "dog",
@@ -88,9 +88,9 @@ def test_vertex_label_removal_task_removes_elements_and_indexes(graph):
     assert done["task_name"] == f"VERTEX_LABEL:{dog.id}:dog"
     assert s.vertex_label("dog") is None and s.index_label("dogByCity") is None
     with graph.store.read() as tx:
-        assert tx.vertex_count([dog.id]) == 0
-        assert tx.vertex_count() == 10
-        assert tx.index_scan(il.id) == []
+        assert tx.elements.vertex_count([dog.id]) == 0
+        assert tx.elements.vertex_count() == 10
+        assert tx.index.index_scan(il.id) == []
 
 
 def test_vertex_label_still_linked_fails_the_task(graph):
@@ -109,11 +109,11 @@ def test_edge_label_removal_task(graph):
     knows = graph.schema.edge_label("knows")
     with graph.store.write() as tx:
         for a, b in ((0, 1), (1, 2)):
-            tx.edge_insert(f"e{a}{b}", knows.id, keys[a], keys[b], "", orjson.dumps({"weight": 0.5}).decode())
+            tx.elements.edge_insert(f"e{a}{b}", knows.id, keys[a], keys[b], "", orjson.dumps({"weight": 0.5}).decode())
     done = graph.tasks.wait(graph.schema.remove("edgelabel", "knows"))
     assert done["task_status"] == "success"
     with graph.store.read() as tx:
-        assert tx.edge_count() == 0 and tx.vertex_count() == 3
+        assert tx.elements.edge_count() == 0 and tx.elements.vertex_count() == 3
     assert graph.schema.edge_label("knows") is None
 
 
@@ -191,9 +191,9 @@ def test_restart_marks_running_task_failed(tmp_path):
     reg = GraphRegistry()
     graph = reg.open(cfg)
     with graph.store.write() as tx:
-        running = tx.task_insert({"type": "gremlin", "name": "x", "status": "running", "progress": 0,
+        running = tx.records.task_insert({"type": "gremlin", "name": "x", "status": "running", "progress": 0,
                                   "create_ms": 1, "retries": 0, "callable": "c", "server": "server-1"})
-        cancelling = tx.task_insert({"type": "gremlin", "name": "y", "status": "cancelling", "progress": 0,
+        cancelling = tx.records.task_insert({"type": "gremlin", "name": "y", "status": "cancelling", "progress": 0,
                                      "create_ms": 1, "retries": 0, "callable": "c"})
     reg.close_all()
     reg2 = GraphRegistry()

@@ -140,7 +140,7 @@ def test_walk_counts_equal_the_general_path(store_graph: Graph) -> None:
         _same(store_graph, b, "WalkCountStrategy")
     # and both equal walks counted by hand over the edge list (vertex ids are the row keys here)
     with store_graph.store.read() as tx:
-        ends = [(e.out_key, e.in_key) for e in tx.edges_scan()]
+        ends = [(e.out_key, e.in_key) for e in tx.elements.edges_scan()]
 
     def walks(starts: list[int], k: int) -> int:
         frontier = list(starts)
@@ -195,8 +195,8 @@ def test_storage_statements_stop_when_asked(store_graph: Graph, monkeypatch: pyt
     monkeypatch.setattr(storage.tx_aggregates, "POLL_EVERY", 1)
     with store_graph.store.read() as tx:
         start = [(k, 1) for k in range(1, 13)]
-        assert tx.walk_count(start, [("both", None)] * 3) == sum(
-            tx.walk_count([(k, 1)], [("both", None)] * 3) for k in range(1, 13))
-        assert tx.walk_count(start, [("both", None)] * 12, stop=lambda: True) is None
-        assert tx.property_groups("vertex", None, "city", stop=lambda: True) is None
-        assert tx.walk_count(start, [("out", [])]) == 0 and tx.walk_count([], [("out", None)]) == 0
+        assert tx.aggregates.walk_count(start, [("both", None)] * 3) == sum(
+            tx.aggregates.walk_count([(k, 1)], [("both", None)] * 3) for k in range(1, 13))
+        assert tx.aggregates.walk_count(start, [("both", None)] * 12, stop=lambda: True) is None
+        assert tx.aggregates.property_groups("vertex", None, "city", stop=lambda: True) is None
+        assert tx.aggregates.walk_count(start, [("out", [])]) == 0 and tx.aggregates.walk_count([], [("out", None)]) == 0
