@@ -33,7 +33,7 @@ from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, V
 from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.hugegraph.conditions import parse_predicate
 from gremlin_engine.traversal.tokens import Direction
-from gremlin_engine.traversal.views import FilteredAccess
+from gremlin_engine.traversal.views import FilteredAccess, other_end
 
 _TYPE = {"vertex": "VERTEX", "edge": "EDGE"}
 #: elements loaded at a time before their property conditions are tested
@@ -278,7 +278,7 @@ class PermissionAccess(FilteredAccess):
         if edge_rule.all:
             pairs = self.base.adjacent_vertices(vertices, direction, labels)
         else:
-            pairs = [(i, _other(e, vertices[i], direction)) for i, e in self.adjacent_edges(vertices, direction, labels)]
+            pairs = [(i, other_end(e, vertices[i], direction)) for i, e in self.adjacent_edges(vertices, direction, labels)]
         if not vertex_rule.all:
             self._prepared([v for _i, v in pairs], "vertex")
             pairs = [(i, v) for i, v in pairs if self.admits_vertex(v)]
@@ -352,11 +352,3 @@ def _per_vertex(pairs: list[tuple[int, Any]], limit: int | None) -> list[tuple[i
             seen[i] = n + 1
             out.append((i, x))
     return out
-
-
-def _other(e: Edge, start: Vertex, direction: Direction) -> Vertex:
-    if direction is Direction.OUT:
-        return e.in_v
-    if direction is Direction.IN:
-        return e.out_v
-    return e.in_v if e.out_v == start else e.out_v

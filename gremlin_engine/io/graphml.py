@@ -29,6 +29,7 @@ from defusedxml import DefusedXmlException
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.io.graphson import EdgeRecord, GraphRecords, PropertyRecord, VertexRecord
+from gremlin_engine.schema.coercion import java_repr
 from gremlin_engine.structure.numbers import Float, Int, Long
 
 NS = "http://graphml.graphdrawing.org/xmlns"
@@ -73,20 +74,6 @@ def graphml_type(value: Any) -> str:
     if isinstance(value, float):
         return "double"
     return "string"
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        return repr(float(value))
-    if isinstance(value, int):
-        return str(int(value))  # the Java-typed subclasses print a suffix (1i, 2L)
-    return str(value)
 
 
 # ---- reading --------------------------------------------------------------------------
@@ -221,12 +208,12 @@ def graphml_text(records: GraphRecords) -> bytes:
                                         "attr.type": key_types[scope][name]})
     graph = ET.SubElement(root, "graph", {"id": "G", "edgedefault": "directed"})
     for v, props in vprops:
-        node = ET.SubElement(graph, "node", {"id": _text(v.id)})
+        node = ET.SubElement(graph, "node", {"id": java_repr(v.id)})
         _data(node, key_ids["node"][VERTEX_LABEL_KEY], v.label)
         for k in sorted(props):
             _data(node, key_ids["node"][k], props[k])
     for e in records.edges:
-        edge = ET.SubElement(graph, "edge", {"id": _text(e.id), "source": _text(e.out_v), "target": _text(e.in_v)})
+        edge = ET.SubElement(graph, "edge", {"id": java_repr(e.id), "source": java_repr(e.out_v), "target": java_repr(e.in_v)})
         _data(edge, key_ids["edge"][EDGE_LABEL_KEY], e.label)
         for k in sorted(e.properties):
             _data(edge, key_ids["edge"][k], e.properties[k])
@@ -235,7 +222,7 @@ def graphml_text(records: GraphRecords) -> bytes:
 
 
 def _data(parent: Any, key: str, value: Any) -> None:
-    ET.SubElement(parent, "data", {"key": key}).text = _text(value)
+    ET.SubElement(parent, "data", {"key": key}).text = java_repr(value)
 
 
 def write_graphml(records: GraphRecords, path: str | Path) -> None:

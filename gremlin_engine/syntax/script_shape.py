@@ -50,6 +50,7 @@ from gremlin_engine.traversal.prepared import (
     Prepared,
     PreparedCache,
     compile_traversal,
+    has_atom,
     ir_key,
     ir_shape,
     shareable,
@@ -223,7 +224,7 @@ def _compiled_entry(
     markers = [marker(host.bindings[name], i) for i, name in enumerate(order)]
     try:
         atoms = {(type(m), m) for m in markers}
-        if _mentions_atom(ir_key(ir), atoms):
+        if has_atom(ir_key(ir), atoms):
             return None  # a marker value is written in the script itself
     except NoKey:
         return None
@@ -255,18 +256,6 @@ def _compiled_entry(
     entry = Prepared(traversal, binder(plan))
     entry.names = order
     return entry
-
-
-def _mentions_atom(key: Any, atoms: set[Any]) -> bool:
-    if type(key) is not tuple:
-        return False
-    if len(key) == 2 and type(key[0]) is type:
-        try:
-            if key in atoms:
-                return True
-        except TypeError:
-            pass
-    return any(_mentions_atom(k, atoms) for k in key)
 
 
 def _args(nodes: tuple[ast.Expr, ...], bound: set[str], interpreter: Any) -> tuple[tuple[Any, ...], tuple[tuple[int, str], ...]]:

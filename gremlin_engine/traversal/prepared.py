@@ -242,7 +242,7 @@ def prepare_slotted(ir: TraversalIR, values: list[Any], strategies: bool, key: A
     """The prepared template of `ir` whose slot values are `values` (in `ir_shape` order),
     or None when its slots cannot be rebound exactly."""
     markers = [marker(v, i) for i, v in enumerate(values)]
-    if key is not None and _has_atom(key, {(type(m), m) for m in markers if type(m) is not dict}):
+    if key is not None and has_atom(key, {(type(m), m) for m in markers if type(m) is not dict}):
         return None  # a marker value is written in the traversal itself (request maps: by identity)
     try:
         traversal = compile_traversal(with_markers(ir, markers), strategies=strategies)
@@ -325,7 +325,7 @@ def ir_shape(ir: TraversalIR, values: list[Any]) -> Any:
     return (ir.anonymous, tuple([_ins_key(i) for i in ir.source]) if ir.source else (), tuple(out))
 
 
-def _has_atom(key: Any, atoms: set[Any]) -> bool:
+def has_atom(key: Any, atoms: set[Any]) -> bool:
     """Whether a (type, value) pair of `atoms` occurs anywhere in a cache key."""
     if type(key) is not tuple:
         return False
@@ -335,4 +335,4 @@ def _has_atom(key: Any, atoms: set[Any]) -> bool:
                 return True
         except TypeError:
             pass
-    return any(_has_atom(k, atoms) for k in key)
+    return any(has_atom(k, atoms) for k in key)

@@ -109,7 +109,7 @@ class FilteredAccess:
         for i, e in self.base.adjacent_edges(vertices, direction, labels):
             if not self._admits(e, self.edge_test):
                 continue
-            if self.vertex_test is not None and self.check_adjacent and not self.admits_vertex(_other(e, vertices[i], direction)):
+            if self.vertex_test is not None and self.check_adjacent and not self.admits_vertex(other_end(e, vertices[i], direction)):
                 continue
             out.append((i, self._own_edge(e)))
         return out
@@ -119,7 +119,7 @@ class FilteredAccess:
         for i, e in self.base.adjacent_edges(vertices, direction, labels):
             if not self._admits(e, self.edge_test):
                 continue
-            other = _other(e, vertices[i], direction)
+            other = other_end(e, vertices[i], direction)
             if self.admits_vertex(other):
                 out.append((i, self._own(other)))
         return out
@@ -135,7 +135,8 @@ class FilteredAccess:
                 el._props = {k: kept for k, vps in el._props.items() if (kept := [vp for vp in vps if test(vp)])}
 
 
-def _other(e: Edge, start: Vertex, direction: Direction) -> Vertex:
+def other_end(e: Edge, start: Vertex, direction: Direction) -> Vertex:
+    """The end of `e` that is not `start`, walking `direction` (BOTH: whichever it is not)."""
     if direction is Direction.OUT:
         return e.in_v
     if direction is Direction.IN:
