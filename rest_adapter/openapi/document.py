@@ -8,7 +8,9 @@ lists them for the test that keeps the table complete). WebSocket routes (`/grem
 Gremlin Server protocol) and static-file mounts (Swagger UI's assets) are not REST
 operations and are left out.
 
-Every operation answers its errors with HugeGraph's body (`components.schemas.Error`).
+Every operation answers its errors with HugeGraph's body (`components.schemas.Error`). The
+document's security (Basic or Bearer) applies when auth is on; the public routes
+(`rest_adapter.auth.PUBLIC_PATHS`) say `security: []`.
 """
 
 from __future__ import annotations
@@ -19,11 +21,15 @@ from typing import Any
 
 from starlette.routing import BaseRoute, Mount, Route
 
+from rest_adapter.auth import PUBLIC_PATHS
 from rest_adapter.openapi.operations import OPERATIONS, Operation, Param
 from rest_adapter.openapi.schemas import COMPONENTS, STRING, Schema, ref
 
 OPENAPI_VERSION = "3.1.0"
 GRAPHSPACE = "/graphspaces/DEFAULT/graphs/"
+#: HugeGraph 1.7's auth layouts: their routes share the rows of 1.5's `/graphs/{graph}/auth/...`
+AUTH_LAYOUTS = ("/graphspaces/DEFAULT/auth/", "/auth/")
+CLASSIC_AUTH = "/graphs/{graph}/auth/"
 _CONVERTER = re.compile(r"\{(\w+):\w+\}")
 _PARAM = re.compile(r"\{(\w+)\}")
 PATH_PARAMS: dict[str, str] = {
@@ -32,6 +38,13 @@ PATH_PARAMS: dict[str, str] = {
     "name": "a schema element's name",
     "key": "a variable's name",
     "kind": "indexlabels, vertexlabels or edgelabels",
+}
+AUTH_ID = "an auth record's id: -63:<user_name>, -69:<group_name>, -77:<target_name>, or a belong's or access's id"
+#: both accepted whenever auth is on (`rest_adapter/auth.py`); with auth off, none is needed
+SECURITY_SCHEMES: dict[str, Any] = {
+    "basic": {"type": "http", "scheme": "basic", "description": "a user's name and password"},
+    "bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+               "description": "a token from `POST /auth/login`"},
 }
 
 
@@ -49,8 +62,14 @@ def http_routes(routes: Iterable[BaseRoute], prefix: str = "") -> Iterator[tuple
 
 
 def classic(path: str) -> str:
-    """The `/graphs/{graph}/...` spelling of a graphspace path (its row in `OPERATIONS`)."""
-    return "/graphs/" + path[len(GRAPHSPACE):] if path.startswith(GRAPHSPACE) else path
+    """The `/graphs/{graph}/...` spelling of a graphspace path or a 1.7 auth path (its row in
+    `OPERATIONS`), so each layout of a route shares one row."""
+    if path.startswith(GRAPHSPACE):
+        return "/graphs/" + path[len(GRAPHSPACE):]
+    for layout in AUTH_LAYOUTS:
+        if path.startswith(layout):
+            return CLASSIC_AUTH + path[len(layout):]
+    return path
 
 
 def undescribed(routes: Iterable[BaseRoute]) -> list[str]:
@@ -65,10 +84,17 @@ def _parameters(path: str, op: Operation | None, graphs: list[str]) -> list[dict
         if name == "graph" and graphs:
             schema["examples"] = graphs
         out.append({"name": name, "in": "path", "required": True, "schema": schema,
-                    "description": PATH_PARAMS.get(name, "")})
+                    "description": _path_param(name, path)})
     for p in op.query if op else ():
         out.append(_query(p))
     return out
+
+
+def _path_param(name: str, path: str) -> str:
+    """What a path parameter is: an `{id}` below `auth/` is a record's, not an element's."""
+    if name == "id" and classic(path).startswith(CLASSIC_AUTH):
+        return AUTH_ID
+    return PATH_PARAMS.get(name, "")
 
 
 def _query(p: Param) -> dict[str, Any]:
@@ -89,6 +115,10 @@ def _operation(method: str, path: str, graphs: list[str]) -> dict[str, Any]:
         "summary": op.summary if op else f"{method} {path}",
         "parameters": _parameters(path, op, graphs),
     }
+    if path in PUBLIC_PATHS:
+        out["security"] = []  # answered without credentials even with auth on
+    if op is not None and op.description:
+        out["description"] = op.description
     if op is None:
         out["x-hugelite-undescribed"] = True
         if method in ("POST", "PUT"):
@@ -124,10 +154,15 @@ def build_document(routes: Iterable[BaseRoute], version: str, graphs: list[str] 
             "version": version,
             "summary": "Apache HugeGraph's REST interface over SQLite",
             "description": "Every route is served under `/graphs/{graph}` and under "
-                           "`/graphspaces/DEFAULT/graphs/{graph}`. Errors are HugeGraph's body. "
+                           "`/graphspaces/DEFAULT/graphs/{graph}`; the auth routes under "
+                           "`/graphs/{graph}/auth`, `/graphspaces/DEFAULT/auth` and `/auth`. "
+                           "Errors are HugeGraph's body. With auth on (`auth.authenticator`), every "
+                           "route but the public ones needs HTTP Basic or a Bearer token; with it off "
+                           "(the default), no credentials are needed. "
                            "The Gremlin Server WebSocket protocol on `/gremlin` is not described here.",
             "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
         },
         "paths": dict(sorted(paths.items())),
-        "components": {"schemas": COMPONENTS},
+        "components": {"schemas": COMPONENTS, "securitySchemes": SECURITY_SCHEMES},
+        "security": [{name: []} for name in SECURITY_SCHEMES],
     }

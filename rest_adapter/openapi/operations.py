@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gremlin_engine.auth.records import FAMILIES, Family
 from rest_adapter.openapi.schemas import BOOLEAN, INTEGER, STRING, Schema, array, ref
 from rest_adapter.resources._traverser_params import SPECS
+from rest_adapter.resources.auth import LIST_FILTERS
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,8 @@ class Param:
 
 @dataclass(frozen=True)
 class Operation:
-    """One route's description: `answer` is the body of the `status` answer (None: no body)."""
+    """One route's description: `answer` is the body of the `status` answer (None: no body);
+    `description` is the longer text under the summary, when the summary is not enough."""
 
     summary: str
     tag: str
@@ -39,6 +42,7 @@ class Operation:
     status: int = 200
     answer: Schema | None = None
     media: str = "application/json"
+    description: str = ""
 
 
 #: a vertex id in a query parameter: a JSON literal, so a string id is quoted
@@ -65,6 +69,9 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", "/apis/version"): Operation("The versions, without the wrapper", "server", answer=ref("Object")),
     ("GET", "/openapi.json"): Operation("This document", "server", answer=ref("Object")),
     ("GET", "/swagger"): Operation("Swagger UI over this document", "server", answer=STRING, media="text/html"),
+    ("GET", "/console"): Operation("The web console's page", "server", answer=STRING, media="text/html",
+                                   description="A single page that calls these REST routes with the same "
+                                               "credentials as any client; 503 when it is not built."),
     ("GET", "/graphs"): Operation("The graphs served", "graphs", answer=ref("Graphs")),
     ("GET", "/graphspaces/DEFAULT/graphs"): Operation("The graphs served", "graphs", answer=ref("Graphs")),
     ("GET", G): Operation("A graph's name and backend", "graphs", answer=ref("GraphInfo")),
@@ -179,3 +186,58 @@ for _path in ("customizedpaths", "customizedcrosspoints"):
     OPERATIONS[("POST", f"{G}/traversers/{_path}")] = Operation(
         f"Traverser {_path} (JSON body)", "traversers", body=ref("TraverserRequest"), status=201,
         answer=ref("TraverserAnswer"))
+
+
+# ---- auth ----------------------------------------------------------------------------------
+# One row per family and operation, under 1.5's `/graphs/{graph}/auth`; `document.classic`
+# gives the same rows to 1.7's `/graphspaces/DEFAULT/auth/...` and `/auth/...` routes.
+AUTH = G + "/auth"
+AUTH_ON = ("Needs auth on (`auth.authenticator=org.apache.hugegraph.auth.StandardAuthenticator`); "
+           "otherwise a 400 `Unconfigured authenticator`.")
+_V15 = "`/graphs/{graph}/auth/...` (HugeGraph 1.5: the graph must exist, but does not scope the records)"
+AUTH_LAYOUTS = f"{AUTH_ON} Served at {_V15} and at `/graphspaces/DEFAULT/auth/...` (1.7); groups also at `/auth/groups`."
+LOGIN_LAYOUTS = f"{AUTH_ON} Served at {_V15} and at `/auth/...` (1.7)."
+
+
+def _auth_rows(family: Family) -> dict[tuple[str, str], Operation]:
+    """The five operations of an auth family (and a user's role), as the handlers in
+    `resources/auth.py` answer them: create 201, delete 204, the rest 200."""
+    kind, plural = family.kind, family.plural
+    title = kind.capitalize()
+    base, one = f"{AUTH}/{plural}", f"{AUTH}/{plural}/{{id}}"
+    filters = tuple(Param(f, STRING, f"only the {plural} naming this {f} id") for f in LIST_FILTERS.get(plural, ()))
+    rows = {
+        ("GET", base): Operation(f"List {plural}", "auth", query=(LIMIT, *filters), answer=ref(plural.capitalize()),
+                                 description=AUTH_LAYOUTS + " `limit` defaults to 100."),
+        ("POST", base): Operation(f"Create a {kind}", "auth", body=ref("New" + title), status=201,
+                                  answer=ref(title), description=AUTH_LAYOUTS),
+        ("GET", one): Operation(f"A {kind}" + (', wrapped as {"users": [user]}' if kind == "user" else ""), "auth",
+                                answer=ref(plural.capitalize() if kind == "user" else title),
+                                description=AUTH_LAYOUTS),
+        ("PUT", one): Operation(f"Update a {kind}", "auth", body=ref(title + "Update"), answer=ref(title),
+                                description=AUTH_LAYOUTS),
+        ("DELETE", one): Operation(f"Delete a {kind}" + ("" if family.prefix == "" else
+                                                         ", and the belongs and accesses naming it"),
+                                   "auth", status=204, description=AUTH_LAYOUTS),
+    }
+    if kind == "user":
+        rows[("GET", one + "/role")] = Operation(
+            "A user's role: graph -> permission -> resources", "auth", answer=ref("Role"), description=AUTH_LAYOUTS)
+    return rows
+
+
+for _family in FAMILIES.values():
+    OPERATIONS.update(_auth_rows(_family))
+OPERATIONS.update({
+    ("POST", AUTH + "/login"): Operation(
+        "Log in: a token for the user (auth must be on)", "auth", body=ref("Login"), answer=ref("Token"),
+        description=LOGIN_LAYOUTS + " The request itself needs credentials, as every route but the public "
+                                   "ones; a wrong name or password is a 401."),
+    ("DELETE", AUTH + "/logout"): Operation(
+        "Log out: the Bearer token is refused from now on (auth must be on)", "auth", status=204,
+        description=LOGIN_LAYOUTS + " The token is the request's `Authorization: Bearer`."),
+    ("GET", AUTH + "/verify"): Operation(
+        "Who the Bearer token is (auth must be on)", "auth", answer=ref("TokenUser"),
+        description=LOGIN_LAYOUTS + " The token is the request's `Authorization: Bearer`; a bad, expired or "
+                                   "logged-out one is a 401."),
+})

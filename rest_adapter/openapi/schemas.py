@@ -5,11 +5,16 @@ allows keys it does not list (HugeGraph adds keys between releases, and hugelite
 `measure` to traverser answers), and a schema names a type only where the server insists on
 one. The error body is HugeGraph's exactly: `{"exception": "class <java class>", "message",
 "cause"}` (`rest_adapter/errors.py` makes it; /gremlin adds the TinkerPop envelope keys).
+The auth records' shapes come from the records' own field table (`auth_components`).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from gremlin_engine.auth.permissions import RESOURCE_TYPES
+from gremlin_engine.auth.records import FAMILIES, Family
+from gremlin_engine.auth.resources import PERMISSIONS
 
 Schema = dict[str, Any]
 
@@ -174,5 +179,92 @@ EXAMPLES: dict[str, Any] = {
     "TraverserRequest": {"source": "1:marko", "steps": [{"direction": "BOTH", "labels": ["knows"]}],
                          "max_depth": 2},
 }
+
+
+# ---- auth records ------------------------------------------------------------------------
+# Built from the records' own table of fields (`gremlin_engine.auth.records.FAMILIES`: what
+# each family keeps, requires and lets an update change), so a field added there without a
+# schema here fails at import instead of going missing from the document.
+
+#: an auth record's timestamp (local time, as HugeGraph writes it)
+STAMP: Schema = {"type": "string", "examples": ["2026-11-28 23:30:00.000"]}
+#: HugeGraph 1.5's primary-key ids, and the link ids built from them
+AUTH_IDS: dict[str, str] = {"user": "-63:bob", "group": "-69:readers", "target": "-77:people",
+                            "belong": "S-63:bob>-82>>S-69:readers", "access": "S-69:readers>-88>11>S-77:people"}
+#: the schema of every input field of the five families
+AUTH_FIELDS: dict[str, Schema] = {
+    "user_name": STRING,
+    "user_password": {"type": "string", "format": "password",
+                      "description": "in clear; kept and answered only as its bcrypt hash"},
+    "user_phone": STRING, "user_email": STRING, "user_avatar": STRING, "user_description": STRING,
+    "group_name": STRING, "group_description": STRING,
+    "target_name": STRING, "target_graph": {"type": "string", "description": "the graph the resources are in"},
+    "target_url": {"type": "string", "description": "the server's address, host and port",
+                   "examples": ["127.0.0.1:8080"]},
+    "target_resources": array(ref("TargetResource")),
+    "user": {"type": "string", "description": "a user's id", "examples": [AUTH_IDS["user"]]},
+    "group": {"type": "string", "description": "a group's id", "examples": [AUTH_IDS["group"]]},
+    "target": {"type": "string", "description": "a target's id", "examples": [AUTH_IDS["target"]]},
+    "belong_description": STRING,
+    "access_permission": {"enum": list(PERMISSIONS)},
+    "access_description": STRING,
+}
+#: where an answer's field differs from what is sent: the password comes back as its hash
+#: (HugeGraph answers the ciphertext too; hugegraph-python's tests read it)
+AUTH_ANSWERED: dict[str, Schema] = {
+    "user_password": {"type": "string", "description": "the bcrypt hash; the password itself is never answered",
+                      "examples": ["$2a$10$..."]},
+}
+
+
+def _title(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def auth_components(family: Family) -> dict[str, Schema]:
+    """A family's record as answered (`User`), its list envelope (`Users`), its create body
+    (`NewUser`: the required fields required) and its update body (`UserUpdate`)."""
+    kind, fields = family.kind, {f: AUTH_FIELDS[f] for f in family.fields}
+    answered = {f: AUTH_ANSWERED.get(f, schema) for f, schema in fields.items()}
+    record = obj(("id",), id={"type": "string", "examples": [AUTH_IDS[kind]]}, **answered,
+                 **{f"{kind}_creator": STRING, f"{kind}_create": STAMP, f"{kind}_update": STAMP})
+    fixed = [f for f in family.fields if f not in family.mutable]
+    update = {**obj(**fields), "description": f"changes {', '.join(family.mutable)}; "
+              f"{', '.join(fixed)} must equal the record's (delete and create again to change them), "
+              "and id, creator and timestamps are ignored, so a record read can be written back"}
+    return {
+        _title(kind): record,
+        _title(family.plural): obj((family.plural,), **{family.plural: array(ref(_title(kind)))}),
+        "New" + _title(kind): obj(tuple(f for f, _what in family.required), **fields),
+        _title(kind) + "Update": update,
+    }
+
+
+COMPONENTS["TargetResource"] = obj(
+    type={"enum": list(RESOURCE_TYPES), "default": "NONE"},
+    label={"type": "string", "default": "*", "description": "a label, or `*` for any"},
+    properties={"type": ["object", "null"], "description": "property conditions, all to match; null: any"},
+)
+for _family in FAMILIES.values():
+    COMPONENTS.update(auth_components(_family))
+COMPONENTS["Role"] = obj(("roles",), roles={
+    "type": "object", "description": "graph -> permission -> the resources granted",
+    "additionalProperties": {"type": "object", "additionalProperties": array(ref("TargetResource"))},
+    "examples": [{"hugegraph": {"READ": [{"type": "VERTEX", "label": "person", "properties": {"city": "Beijing"}}]}}],
+})
+COMPONENTS["Login"] = obj(("user_name", "user_password"), user_name=STRING,
+                          user_password=AUTH_FIELDS["user_password"])
+COMPONENTS["Token"] = obj(("token",), token={"type": "string", "description": "an HS256 JWT, sent as `Bearer`"})
+COMPONENTS["TokenUser"] = obj(("user_name", "user_id"), user_name=STRING, user_id=STRING)
+EXAMPLES.update({
+    "NewUser": {"user_name": "bob", "user_password": "b0b-pw"},
+    "NewGroup": {"group_name": "readers", "group_description": "may read people"},
+    "NewTarget": {"target_name": "people", "target_graph": "hugegraph", "target_url": "127.0.0.1:8080",
+                  "target_resources": [{"type": "VERTEX", "label": "person", "properties": None}]},
+    "NewBelong": {"user": AUTH_IDS["user"], "group": AUTH_IDS["group"]},
+    "NewAccess": {"group": AUTH_IDS["group"], "target": AUTH_IDS["target"], "access_permission": "READ"},
+    "Login": {"user_name": "admin", "user_password": "<password>"},
+})
+
 for _name, _example in EXAMPLES.items():
     COMPONENTS[_name] = {**COMPONENTS[_name], "examples": [_example]}

@@ -11,7 +11,7 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 from starlette.routing import Route
 
 from rest_adapter.app import create_app
-from rest_adapter.openapi import undescribed
+from rest_adapter.openapi import build_document, undescribed
 from tests.test_docs import served_routes
 
 
@@ -71,3 +71,23 @@ def test_swagger_ui_is_served(http: httpx.Client) -> None:
     missing = http.get("/swagger/static/nothing.js")
     assert missing.status_code == 404
     assert {"exception", "message", "cause"} <= missing.json().keys()
+
+
+def test_auth_layouts_share_a_row_and_public_routes_need_no_credentials() -> None:
+    doc = build_document(create_app().routes, "test")
+    paths = doc["paths"]
+    layouts = ["/graphs/{graph}/auth/groups/{id}", "/graphspaces/DEFAULT/auth/groups/{id}", "/auth/groups/{id}"]
+    puts = [paths[p]["put"] for p in layouts]
+    assert {op["requestBody"]["content"]["application/json"]["schema"]["$ref"] for op in puts} == {
+        "#/components/schemas/GroupUpdate"}
+    assert {op["summary"] for op in puts} == {"Update a group"}
+    assert paths["/auth/login"]["post"]["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Token"}
+    assert "201" in paths["/graphspaces/DEFAULT/auth/users"]["post"]["responses"]
+    assert "204" in paths["/graphs/{graph}/auth/accesses/{id}"]["delete"]["responses"]
+    assert {s["scheme"] for s in doc["components"]["securitySchemes"].values()} == {"basic", "bearer"}
+    assert doc["security"] == [{"basic": []}, {"bearer": []}]
+    for public in ("/versions", "/openapi.json", "/swagger", "/console"):
+        assert paths[public]["get"]["security"] == [], public
+    assert "security" not in paths["/graphs/{graph}/auth/users"]["get"]
+    assert "text/html" in paths["/console"]["get"]["responses"]["200"]["content"]
