@@ -104,7 +104,7 @@ def execute_script(
     or with `as_value` the bare value of a script that does not end in a traversal.
     The principal of `ctx` needs EXECUTE on GREMLIN."""
     ctx = start(context_for(ctx, timeout_ms, cancel))
-    require_gremlin(ctx, graph_name)
+    require_gremlin(ctx, _aliased(aliases, graph_name))
     token = ctx.token
     assert token is not None
     tree = checked(script, token)
@@ -132,6 +132,16 @@ def execute_script(
             _reraise(exc)
         session.close(None)
         return results
+
+
+def _aliased(aliases: Mapping[str, str] | None, default: str | None) -> str | None:
+    """The graph a script's `g` (or `graph`) stands for once its aliases apply: the one its
+    GREMLIN permission is checked on (`{"g": "__g_bob"}` runs on `bob`)."""
+    for name in ("g", "graph"):
+        target = (aliases or {}).get(name)
+        if target:
+            return target.removeprefix("__g_")
+    return default
 
 
 def run_traversal(
