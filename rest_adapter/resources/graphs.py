@@ -28,11 +28,13 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from gremlin_engine import GraphConfig, IllegalArgument
+from gremlin_engine.auth.permissions import READ, permissions_of
 from rest_adapter.context import (
     execution_context,
     graph_of,
     json_response,
     no_content,
+    principal_of,
     query_one,
     read_json,
     registry_of,
@@ -54,7 +56,11 @@ def _info(graph: object) -> dict[str, str]:
 
 
 async def list_graphs(request: Request) -> Response:
-    return json_response({"graphs": registry_of(request).names()})
+    """The served graphs a caller may read something of, as HugeGraph filters the list by
+    each graph's READ role (everything for the administrator, and with auth off)."""
+    names = registry_of(request).names()
+    permissions = permissions_of(principal_of(request.scope))
+    return json_response({"graphs": [n for n in names if permissions.may(n, READ, "NONE")]})
 
 
 async def get_graph(request: Request) -> Response:

@@ -61,6 +61,16 @@ KOUT = {"admin": ["1:josh", "1:vadas", "2:lop"], "reader": ["1:josh"], "restonly
         "writer": ["1:josh", "1:vadas", "2:lop"], "jobs": ["1:josh"]}
 
 
+@pytest.mark.parametrize("who", sorted(GRANTS) + ["admin"])
+def test_graph_list_shows_what_a_user_may_read(server: AuthServer, who: str) -> None:
+    """`GET /graphs` lists a graph only to a user with some READ grant on it (HugeGraph filters
+    the list by each graph's READ role)."""
+    r = server.call("GET", "/graphs", who)
+    assert r.status_code == 200, r.text
+    reads = who == "admin" or any(perm == "READ" for perm, _ in GRANTS[who])
+    assert r.json() == {"graphs": ["hugegraph"] if reads else []}
+
+
 @pytest.mark.parametrize("who", sorted(VERTEX_LIST))
 def test_rest_vertex_list(server: AuthServer, who: str) -> None:
     assert _ids(server.call("GET", f"{G}/graph/vertices", who), "vertices") == VERTEX_LIST[who]
