@@ -1,4 +1,5 @@
-"""The engine facade: graph configurations, the registry of open graphs, and `Graph`.
+"""The engine facade: the registry of open graphs, and `Graph` (configurations are
+`graph_config.py`'s, re-exported here).
 
 Everything outside the engine (the REST adapter, the CLI, embedded users, tests) reaches a
 graph through these three classes and nothing else: they own the store's life cycle (open,
@@ -19,119 +20,31 @@ import logging
 import os
 import threading
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gremlin_engine.auth.guard import require_admin
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
+from gremlin_engine.graph_config import (  # GraphConfig and the modes: importers use this module
+    GRAPH_MODES,
+    READ_MODES,
+    GraphConfig,
+    hold_schema_mode,
+    not_ready,
+    open_raw_store,
+    recorded_schema_mode,
+    store_api,
+)
+from gremlin_engine.mode_hold import process_alive, read_hold
 from gremlin_engine.traversal.prepared import PreparedCache
 from gremlin_engine.variables import VariableService
 
 log = logging.getLogger("hugelite.engine")
 
-#: graph modes (HugeGraph `GraphMode`); see spec "States and transitions"
-GRAPH_MODES = ("NONE", "RESTORING", "MERGING", "LOADING")
-#: graph read modes (HugeGraph `GraphReadMode`); HugeGraph starts every graph in OLTP_ONLY
-READ_MODES = ("ALL", "OLTP_ONLY", "OLAP_ONLY")
-BACKENDS = ("sqlite", "memory")
-SCHEMA_MODES = ("strict", "auto")
-
 _MODE_KEY = "graph.mode"
 _READ_MODE_KEY = "graph.read_mode"
 #: who holds the graph's mode for a bulk job, and the mode to give back (`Graph.hold_mode`)
 _MODE_HOLD_KEY = "graph.mode_hold"
-INIT_HINT = "hugelite init-store --conf DIR"
-
-
-@dataclass
-class GraphConfig:
-    """One graph's configuration, as read from `conf/graphs/<name>.properties`.
-
-    `store` is the SQLite file (None for memory); a relative path is resolved against the
-    working directory when the store is opened, as HugeGraph resolves its data paths.
-    `extra` keeps every other property, and `text` the original file text for `/conf`.
-    """
-
-    name: str
-    backend: str = "sqlite"
-    store: str | None = None
-    schema_mode: str = "strict"
-    extra: dict[str, str] = field(default_factory=dict)
-    text: str = ""
-
-    def __post_init__(self) -> None:
-        if self.backend not in BACKENDS:
-            raise IllegalArgument(
-                f"Graph '{self.name}': backend must be one of {list(BACKENDS)}, but got '{self.backend}'"
-            )
-        if self.schema_mode not in SCHEMA_MODES:
-            raise IllegalArgument(
-                f"Graph '{self.name}': schema.mode must be one of {list(SCHEMA_MODES)}, "
-                f"but got '{self.schema_mode}'"
-            )
-        if self.backend == "memory":
-            self.store = None
-        elif not self.store:
-            self.store = self.store_in_data_folder(self.name)
-
-    @staticmethod
-    def store_in_data_folder(store_name: str) -> str:
-        """The store file of a store named `store_name` in the server's data folder (`data/`
-        under the working directory): where a graph's store is by default, and the only
-        place a graph created over REST may keep one."""
-        return f"data/{store_name}.db"
-
-    @classmethod
-    def from_properties(cls, name: str, props: Mapping[str, str], text: str = "") -> GraphConfig:
-        """Builds a config from parsed `.properties` pairs (keys `backend`, `store`,
-        `schema.mode`; everything else lands in `extra`)."""
-        known = {"backend", "store", "schema.mode"}
-        backend = (props.get("backend") or "sqlite").strip().lower()
-        cfg = cls(
-            name=name,
-            backend=backend,
-            store=(props.get("store") or "").strip() or None,
-            schema_mode=(props.get("schema.mode") or "strict").strip().lower(),
-            extra={k: v for k, v in props.items() if k not in known},
-            text=text,
-        )
-        if not cfg.text:
-            cfg.text = cfg.properties_text()
-        return cfg
-
-    @property
-    def store_path(self) -> Path | None:
-        """The absolute store file, or None for memory."""
-        if self.store is None:
-            return None
-        return Path(self.store).expanduser().resolve()
-
-    def properties(self) -> dict[str, str]:
-        props = {"backend": self.backend}
-        if self.store is not None:
-            props["store"] = self.store
-        props["schema.mode"] = self.schema_mode
-        props.update(self.extra)
-        return props
-
-    def properties_text(self) -> str:
-        lines = [f"# graph '{self.name}'"]
-        lines += [f"{k}={v}" for k, v in self.properties().items()]
-        return "\n".join(lines) + "\n"
-
-
-def _store_api() -> Any:
-    import storage
-
-    return storage
-
-
-def _open_raw_store(cfg: GraphConfig) -> Any:
-    path = cfg.store_path
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    return _store_api().open_store(str(path) if path is not None else None)
 
 
 _API: Any = None
@@ -146,37 +59,6 @@ def _runtime_api() -> Any:
 
         _API = api
     return _API
-
-
-SCHEMA_MODE_KEY = "schema_mode"
-
-
-def recorded_schema_mode(store: Any) -> str | None:
-    """The schema mode the store was initialised with (None for a store older than the record)."""
-    with store.read() as tx:
-        value = tx.schema.meta_get(SCHEMA_MODE_KEY)
-    return None if value is None else str(value)
-
-
-def _hold_schema_mode(cfg: GraphConfig, store: Any) -> None:
-    """A store keeps the schema mode it was initialised with: strict and auto stores differ in
-    their ids and labels (an auto writer puts automatic ids under a PRIMARY_KEY label, and later
-    duplicates), so opening one with the other mode is refused, naming both. A store from before
-    the record adopts the mode it is first opened with."""
-    found = recorded_schema_mode(store)
-    if found is None:
-        with store.write() as tx:
-            tx.schema.meta_set(SCHEMA_MODE_KEY, cfg.schema_mode)
-    elif found != cfg.schema_mode:
-        raise StoreNotReady(
-            f"Graph '{cfg.name}': the store {cfg.store} was initialised with schema.mode={found}, "
-            f"but it is opened with schema.mode={cfg.schema_mode}; set schema.mode={found} "
-            f"in the graph's configuration (embedded: schema_mode='{found}', or leave it out)"
-        )
-
-
-def _not_ready(cfg: GraphConfig, why: str) -> StoreNotReady:
-    return StoreNotReady(f"Graph '{cfg.name}': {why}; run `{INIT_HINT}` before starting the server")
 
 
 class Graph:
@@ -262,8 +144,8 @@ class Graph:
         if mode not in GRAPH_MODES:
             raise IllegalArgument(f"Graph mode must be one of {list(GRAPH_MODES)}, but got '{mode}'")
         with self.store.write(ctx) as tx:
-            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
-            if held is not None and _process_alive(held["pid"]):
+            held = read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
+            if held is not None and process_alive(held["pid"]):
                 raise IllegalArgument(
                     f"The graph '{self.name}' is held in {tx.schema.meta_get(_MODE_KEY)} mode by a {held['job']} "
                     f"running in process {held['pid']}; wait for it to end, or stop it")
@@ -277,7 +159,7 @@ class Graph:
         (`ctx` as for `hold_mode`)."""
         require_admin(ctx, "graph mode set")
         with self.store.write(ctx) as tx:
-            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
+            held = read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
             tx.schema.meta_set(_MODE_HOLD_KEY, "")  # no hold
             back = mode or (held or {}).get("previous") or "NONE"
             tx.schema.meta_set(_MODE_KEY, back if back in GRAPH_MODES else "NONE")
@@ -286,8 +168,8 @@ class Graph:
         """Gives the graph its mode back when the job that held it is gone (its process
         ended without `release_mode`); returns the mode given back, or None."""
         with self.store.write() as tx:
-            held = _read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
-            if held is None or _process_alive(held["pid"]):
+            held = read_hold(tx.schema.meta_get(_MODE_HOLD_KEY))
+            if held is None or process_alive(held["pid"]):
                 return None
             tx.schema.meta_set(_MODE_HOLD_KEY, "")  # no hold
             back = held.get("previous") if held.get("previous") in GRAPH_MODES else "NONE"
@@ -499,7 +381,7 @@ class GraphRegistry:
         assert path is not None
         if not path.exists():
             return "uninitialised"
-        api = _store_api()
+        api = store_api()
         store = api.open_store(str(path))
         try:
             store.check_ready()
@@ -517,7 +399,7 @@ class GraphRegistry:
     def recorded_schema_mode(path: str) -> str | None:
         """The schema mode an initialised store file records; None when it records none or is
         not a ready store (its opening then says why)."""
-        api = _store_api()
+        api = store_api()
         store = api.open_store(path)
         try:
             store.check_ready()
@@ -534,15 +416,15 @@ class GraphRegistry:
         version is refused with `StoreNotReady` (initialising over it would lose data)."""
         if cfg.backend == "memory":
             return False
-        api = _store_api()
-        store = _open_raw_store(cfg)
+        api = store_api()
+        store = open_raw_store(cfg)
         try:
             try:
                 store.check_ready()
                 return False
             except api.StoreNotInitialised:
                 store.initialise()
-                _hold_schema_mode(cfg, store)
+                hold_schema_mode(cfg, store)
                 return True
             except api.StoreVersionMismatch as e:
                 raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
@@ -554,7 +436,7 @@ class GraphRegistry:
     # ---- graphs -----------------------------------------------------------------------
     def open(self, cfg: GraphConfig) -> Graph:
         """Opens (never creates) the graph's store and registers it under its name."""
-        api = _store_api()
+        api = store_api()
         with self._lock:
             if cfg.name in self._graphs:
                 raise ExistedError(f"The graph '{cfg.name}' has existed")
@@ -565,13 +447,13 @@ class GraphRegistry:
                 path = cfg.store_path
                 assert path is not None
                 if not path.exists():
-                    raise _not_ready(cfg, f"store {path} does not exist (uninitialised)")
+                    raise not_ready(cfg, f"store {path} does not exist (uninitialised)")
                 store = api.open_store(str(path))
                 try:
                     store.check_ready()
                 except api.StoreNotInitialised as e:
                     store.close()
-                    raise _not_ready(cfg, f"store {path} is not initialised") from e
+                    raise not_ready(cfg, f"store {path} is not initialised") from e
                 except api.StoreVersionMismatch as e:
                     store.close()
                     raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
@@ -579,7 +461,7 @@ class GraphRegistry:
                     store.close()
                     raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
                 try:
-                    _hold_schema_mode(cfg, store)
+                    hold_schema_mode(cfg, store)
                 except StoreNotReady:
                     store.close()
                     raise
@@ -618,7 +500,7 @@ class GraphRegistry:
             self.prepared.clear()
         graph.close()
         path = graph.config.store_path
-        if delete_store and path is not None and not _store_api().remove_store_files(path):
+        if delete_store and path is not None and not store_api().remove_store_files(path):
             log.warning("graph '%s' dropped; its store %s was not created by hugelite and stays on disk", name, path)
         return graph.config
 
@@ -685,27 +567,3 @@ class GraphRegistry:
         # copies what it keeps), and a point read should not pay for a copy
         args = bindings if type(bindings) is dict else dict(bindings or {})
         return api.execute_script(self, graph, script, args, resolved, limit, cancel, as_value=as_value, ctx=ctx)
-
-
-def _read_hold(text: str | None) -> dict[str, Any] | None:
-    """The hold record `Graph.hold_mode` writes; None when there is none (or it is unreadable:
-    a record we cannot read names no process to wait for)."""
-    if not text:
-        return None
-    try:
-        held = json.loads(text)
-    except ValueError:
-        return None
-    return held if isinstance(held, dict) and isinstance(held.get("pid"), int) else None
-
-
-def _process_alive(pid: int) -> bool:
-    """Whether a process with this id runs on this machine (a SQLite store is only ever
-    shared by processes of one machine)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process: alive
-    return True
