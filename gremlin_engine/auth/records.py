@@ -190,10 +190,7 @@ class AuthRecords:
         values = _input(family, body)
         with self.store.write() as tx:
             table = storage.AuthTable(tx)
-            old = table.get(family.kind, id)
-            if old is None:
-                raise IllegalArgument(f"Invalid {family.kind} id: {id}")
-            record = json.loads(old)
+            record = _existing(table, family, id)
             self_update = family.kind == "user" and caller.user_id == id
             if not self_update:
                 self._check(caller, family, "WRITE", record)
@@ -221,10 +218,7 @@ class AuthRecords:
         family = BY_PLURAL[plural]
         with self.store.write() as tx:
             table = storage.AuthTable(tx)
-            old = table.get(family.kind, id)
-            if old is None:
-                raise IllegalArgument(f"Invalid {family.kind} id: {id}")
-            record = json.loads(old)
+            record = _existing(table, family, id)
             if family.kind == "user" and record.get("user_name") == ADMIN:
                 raise IllegalArgument(f"The user '{ADMIN}' can't be deleted")
             self._check(caller, family, "DELETE", record)
@@ -372,3 +366,11 @@ def ensure_admin(records: AuthRecords, password: str) -> bool:
 
 #: who `hugelite users` and `init-store` act as: the store's owner, not a logged-in user
 SYSTEM_PRINCIPAL = Principal(name=ADMIN, user_id=f"-63:{ADMIN}", admin=True)
+
+
+def _existing(table: Any, family: Any, id: str) -> dict[str, Any]:
+    """The record an update or delete names; HugeGraph's 400 `Invalid <kind> id` when none."""
+    old = table.get(family.kind, id)
+    if old is None:
+        raise IllegalArgument(f"Invalid {family.kind} id: {id}")
+    return dict(json.loads(old))

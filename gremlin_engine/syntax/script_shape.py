@@ -49,13 +49,12 @@ from gremlin_engine.traversal.prepared import (
     NoKey,
     Prepared,
     PreparedCache,
-    compile_traversal,
     has_atom,
     ir_key,
     ir_shape,
-    shareable,
+    template,
 )
-from gremlin_engine.traversal.slot_binder import Unslottable, binder, make_plan, marker, slot_class
+from gremlin_engine.traversal.slot_binder import marker, slot_class
 
 _BINDING = "binding"
 _UNBOUND = "unbound"
@@ -243,18 +242,9 @@ def _compiled_entry(
         return None  # a binding outside the IR's slot positions, or a constant in one
     strategies_for = getattr(host, "strategies_for", None)  # a graph may run unoptimised
     strategies = strategies_for(graph) if strategies_for is not None else True
-    try:
-        traversal = compile_traversal(marked, strategies=strategies)
-    except Exception:
-        return None
-    if not shareable(traversal):
-        return None
-    try:
-        plan = make_plan(traversal, markers)
-    except Unslottable:
-        return None
-    entry = Prepared(traversal, binder(plan))
-    entry.names = order
+    entry = template(marked, markers, strategies)
+    if entry is not None:
+        entry.names = order
     return entry
 
 

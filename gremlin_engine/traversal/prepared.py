@@ -244,8 +244,14 @@ def prepare_slotted(ir: TraversalIR, values: list[Any], strategies: bool, key: A
     markers = [marker(v, i) for i, v in enumerate(values)]
     if key is not None and has_atom(key, {(type(m), m) for m in markers if type(m) is not dict}):
         return None  # a marker value is written in the traversal itself (request maps: by identity)
+    return template(with_markers(ir, markers), markers, strategies)
+
+
+def template(marked: TraversalIR, markers: list[Any], strategies: bool) -> Prepared | None:
+    """`marked` (a traversal whose slot values are `markers`) compiled once and planned for
+    rebinding; None when it cannot be shared or its slots cannot be rebound exactly."""
     try:
-        traversal = compile_traversal(with_markers(ir, markers), strategies=strategies)
+        traversal = compile_traversal(marked, strategies=strategies)
     except Exception:  # the literal compile raises the real error
         return None
     if not shareable(traversal):
