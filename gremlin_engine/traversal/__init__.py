@@ -43,7 +43,7 @@ def _sack_merge(sack: tuple[Any, ...] | None) -> Any:
 
 
 def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelToken | None) -> Context:
-    opts: SourceOptions = getattr(traversal, "options", None) or SourceOptions()
+    opts: SourceOptions = traversal.options or SourceOptions()
     track_paths, full_paths = getattr(traversal, "path_flags", None) or path_flags(traversal)
     sack = None
     if opts.sack is not None:
@@ -60,7 +60,10 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
     if any(getattr(s, "computer", False) for s in traversal.steps):
         from gremlin_engine.computer.view import ComputedAccess
 
-        access = ComputedAccess(access)  # VertexProgram steps' results, as a view (computer/view.py)
+        # VertexProgram steps' results, as a view (computer/view.py). Its adjacency methods take
+        # `**kw` for `limit_per_vertex` and ignore it: the algorithms inspect that signature
+        # and then apply their degree limits themselves, so it stays as it is
+        access = ComputedAccess(access)  # type: ignore[assignment]
     return Context(
         access=access,
         cancel=cancel or CancelToken(),
@@ -111,7 +114,7 @@ def run_compiled(
 
 def _plain_options(traversal: CompiledTraversal) -> bool:
     """No side effects, sack or view strategies (which wrap the access) on the source."""
-    opts: SourceOptions | None = getattr(traversal, "options", None)
+    opts: SourceOptions | None = traversal.options
     return opts is None or (not opts.side_effects and opts.sack is None and not opts.strategies)
 
 
@@ -138,6 +141,6 @@ def explain(ir: TraversalIR) -> str:
 
     traversal = compile_traversal(ir, strategies=False)
     trace: list[str] = [f"{'Original':<28} {traversal!r}"]
-    apply_strategies(traversal, disabled=traversal.options.strategies_off, trace=trace)
+    apply_strategies(traversal, disabled=(traversal.options or SourceOptions()).strategies_off, trace=trace)
     trace.append(f"{'Final':<28} {traversal!r}")
     return "\n".join(trace)

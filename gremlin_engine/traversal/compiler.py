@@ -140,7 +140,8 @@ def _make_step(name: str, args: tuple[Any, ...], pos: tuple[int, int] | None) ->
     compiled = _compile_args(args)
     check_args(name, spec, compiled)
     try:
-        return spec.factory(*compiled)
+        step: Step = spec.factory(*compiled)
+        return step
     except (StepArgumentError, UnsupportedStep, NotSupported):
         raise
     except ValueError as exc:

@@ -178,11 +178,16 @@ class PartitionAccess(FilteredAccess):
 
     def add_vertices(self, specs: Sequence[tuple[Any, Any, Any]]) -> list[Vertex]:
         """The batch form of `add_vertex`: each element written with the partition key."""
-        return self.base.add_vertices([(label, id, self._keyed(props)) for label, id, props in specs])  # type: ignore[attr-defined]
+        # (offered because the base offers it: the runtime's `StoreAccess`)
+        made: list[Vertex] = self.base.add_vertices(  # type: ignore[attr-defined]
+            [(label, id, self._keyed(props)) for label, id, props in specs])
+        return made
 
     def add_edges(self, specs: Sequence[tuple[Any, Vertex, Vertex, Any]]) -> list[Edge]:
         """The batch form of `add_edge`: each element written with the partition key."""
-        return self.base.add_edges([(label, o, i, self._keyed(props)) for label, o, i, props in specs])  # type: ignore[attr-defined]
+        made: list[Edge] = self.base.add_edges(  # type: ignore[attr-defined]  # as add_vertices
+            [(label, o, i, self._keyed(props)) for label, o, i, props in specs])
+        return made
 
     def _keyed(self, properties: Any) -> list[tuple[Any, ...]]:
         """A batch spec's properties (a dict, or (key, value...) tuples) with the partition key."""

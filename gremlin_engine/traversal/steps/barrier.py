@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from gremlin_engine.access import offers_property_values
 from gremlin_engine.errors import StepArgumentError, TraversalError
 from gremlin_engine.structure import numbers as num
 from gremlin_engine.structure.elements import Edge, Vertex
@@ -102,7 +103,7 @@ def reduce_extreme(items: Iterable[Any], sign: int) -> Any:
         cls = num.java_type(best)
         for k in kinds:
             cls = num.promote(num.wrap(cls, best) if cls else best, k)
-        return num.wrap(cls, best)
+        return num.wrap(cls, best) if cls is not None else best
     return best
 
 
@@ -282,7 +283,10 @@ class OrderStep(ByModulated, Step):
                         k = rng.next_int(j + 1)
                         keyed[j], keyed[k] = keyed[k], keyed[j]
             else:
-                keyed.sort(key=lambda kx, i=i: order_key(kx[0][i]), reverse=order is Order.desc)
+                def by_key(kx: tuple[list[Any], Any], i: int = i) -> Any:
+                    return order_key(kx[0][i])
+
+                keyed.sort(key=by_key, reverse=order is Order.desc)
         return [x for _, x in keyed]
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
@@ -423,14 +427,14 @@ class GroupCountStep(ByModulated, Step):
         """(traverser, by-value) pairs. `by('key')` over elements asks the access for that
         one key per batch (`property_values`, when its class offers it): the elements stay
         unloaded, so a whole-graph groupCount decodes one key per row, not every property."""
-        values = getattr(type(ctx.access), "property_values", None)
-        if values is None or not by.is_element_key():
+        access = ctx.access
+        if not offers_property_values(access) or not by.is_element_key():
             for t in it:
                 yield t, by.value(t, ctx)
             return
         for batch in batches(it, ctx.batch_size, ctx):
             elems = [t for t in batch if isinstance(t.obj, Vertex | Edge)]
-            got = ctx.access.property_values([t.obj for t in elems], by.key, NOTHING) if elems else []
+            got = access.property_values([t.obj for t in elems], by.key, NOTHING) if elems else []
             found = {id(t): v for t, v in zip(elems, got, strict=True)}
             for t in batch:
                 if id(t) not in found:

@@ -291,7 +291,7 @@ class BranchStep(Step):
             return produces(pick, t.split(value), ctx)
         if isinstance(pick, P):
             return pick.test(value)
-        return hashable(pick) == hashable(value)
+        return bool(hashable(pick) == hashable(value))
 
     def _branches(self, t: Traverser, ctx: Context) -> list[CompiledTraversal] | None:
         """The options to run for `t`; None lets the traverser pass through unchanged."""

@@ -29,7 +29,7 @@ def java_type_name(obj: Any) -> str:
 
     jt = java_type(obj)
     if jt is not None:
-        return getattr(jt, "java_name", None) or {float: "Double"}.get(jt, jt.__name__)
+        return getattr(jt, "java_name", None) or ("Double" if jt is float else jt.__name__)
     if isinstance(obj, str):
         return "String"
     if isinstance(obj, bool):

@@ -32,7 +32,8 @@ class IdStep(MapStep):
             it.heads_only()  # ids need no neighbour properties
         id_stream = getattr(it, "id_stream", None)  # a batch write step's output (hgAddVertices)
         if id_stream is not None:
-            return id_stream()
+            ids: Iterator[Traverser] = id_stream()
+            return ids
         return super().process(it, ctx)
 
     def map(self, t: Traverser, ctx: Context) -> Any:
