@@ -28,6 +28,7 @@ from gremlin_engine.errors import HugeliteError, IllegalArgument
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Long
+from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.base import Step
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
 from storage import AdjacencyQuery, Lookup, Project
@@ -475,8 +476,6 @@ def _ends(items: list[Any], edges: bool) -> Iterator[Vertex]:
 
 
 def _within(values: list[Any]) -> Any:
-    from gremlin_engine.traversal.predicates import P
-
     return P("within", list(values))
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gremlin_engine.graph_config import MODE_KEY
+from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.runtime.batch_writes import BatchWritesMixin
 from gremlin_engine.runtime.pushdowns import PushdownsMixin
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
@@ -40,9 +42,7 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         """The graph mode (NONE, LOADING, RESTORING, MERGING); only writes need it, so it is
         read (through this transaction) on first use rather than for every request."""
         if self._graph_mode is None:
-            from gremlin_engine import graph as graph_module
-
-            mode = self.tx.schema.meta_get(getattr(graph_module, "_MODE_KEY", "graph.mode")) or "NONE"
+            mode = self.tx.schema.meta_get(MODE_KEY) or "NONE"
             self._graph_mode = str(mode).upper()
         return self._graph_mode
 
@@ -51,8 +51,8 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self._graph_mode = mode
 
     @classmethod
-    def for_graph(cls, graph: Any, tx: Any) -> StoreAccess:
-        """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`."""
+    def for_graph(cls, graph: GraphHandle, tx: Any) -> StoreAccess:
+        """The access for `graph` inside `tx`."""
         # the graph mode lives in store metadata and is read through this transaction when
         # a write needs it: `graph.mode` would open a second one while this one may hold the
         # write lock

@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
+from gremlin_engine.schema import indexing
 from gremlin_engine.schema.model import (
     BaseType,
     EdgeLabel,
@@ -129,8 +130,6 @@ class SchemaBridge:
         return bool(self.index_labels_for(kind, label))
 
     def index_entries(self, kind: str, label: str, props: Mapping[str, Any]) -> list[tuple[int, Any]]:
-        from gremlin_engine.schema import indexing
-
         return indexing.index_entries_of(self.index_labels_for(kind, label), props)
 
     def index_lookup_value(self, index: IndexLabel, values: list[Any]) -> Any:

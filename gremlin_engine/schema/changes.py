@@ -14,7 +14,7 @@ import dataclasses
 from typing import Any
 
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound
-from gremlin_engine.schema import families, validation
+from gremlin_engine.schema import families, jobs, validation
 from gremlin_engine.schema.model import (
     EDGE_LABEL,
     HUGE_TYPE,
@@ -195,8 +195,6 @@ class SchemaChanges:
         return ids
 
     def _submit_job(self, tx: Any, task_type: str, element: SchemaElement, job: str) -> int:
-        from gremlin_engine.schema import jobs
-
         fn = jobs.job_for(self, task_type, element)
         return int(
             self.graph.tasks.submit(  # type: ignore[attr-defined]

@@ -22,7 +22,8 @@ from typing import Any
 
 import orjson
 
-from gremlin_engine.errors import NotFound
+from gremlin_engine.errors import IllegalArgument, NotFound
+from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.schema import coercion, indexing
 from gremlin_engine.schema.auto import AutoSchema
 from gremlin_engine.schema.changes import SCHEMA_TYPES, SchemaChanges
@@ -96,7 +97,7 @@ class SchemaService(SchemaChanges, AutoSchema):
     """Schema of one graph. `graph` gives `store`, `config.schema_mode`, `mode`, `name` and
     (for jobs) `tasks`."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: GraphHandle) -> None:
         self.graph = graph
         self._lock = threading.RLock()
         self._snap: SchemaSnapshot | None = None
@@ -286,8 +287,6 @@ class SchemaService(SchemaChanges, AutoSchema):
         if isinstance(pk, str):
             found = self.property_key(pk)
             if found is None:
-                from gremlin_engine.errors import IllegalArgument
-
                 raise IllegalArgument(f"Undefined property key: '{pk}'")
             pk = found
         return coercion.coerce(pk, value)

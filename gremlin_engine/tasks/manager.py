@@ -32,6 +32,7 @@ from gremlin_engine.auth.permissions import DELETE, EXECUTE, READ, WRITE
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN
 from gremlin_engine.context import JOB, ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded, NotFound, TraversalCancelled
+from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.tasks.model import COMPLETED, SERVER_ID, first_line, status_name, task_json
 from gremlin_engine.tasks.results import plain_json
@@ -64,7 +65,7 @@ class TaskManager:
     """Tasks of one graph. `workers` threads run jobs; `result_serializer(results) -> str`
     (set by the REST layer) turns gremlin job results into `task_result` JSON."""
 
-    def __init__(self, graph: Any, workers: int = 2) -> None:
+    def __init__(self, graph: GraphHandle, workers: int = 2) -> None:
         self.graph = graph
         self.result_serializer: Callable[[Any], str] | None = None
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"tasks-{getattr(graph, 'name', 'g')}")

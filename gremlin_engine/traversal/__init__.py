@@ -28,8 +28,10 @@ from gremlin_engine.traversal.compiler import SourceOptions
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
 from gremlin_engine.traversal.ir import TraversalIR
 from gremlin_engine.traversal.prepared import PreparedCache, compile_traversal, path_flags
+from gremlin_engine.traversal.strategies import apply_strategies
 from gremlin_engine.traversal.tokens import Operator
 from gremlin_engine.traversal.traverser import Context
+from gremlin_engine.traversal.views import verify, wrap_access
 
 __all__ = ["CompiledTraversal", "PreparedCache", "compile_traversal", "explain", "run", "run_compiled"]
 
@@ -53,8 +55,6 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
             return copy.copy(initial)
 
     if opts.strategies:
-        from gremlin_engine.traversal.views import verify, wrap_access
-
         verify(traversal, opts.strategies)
         access = wrap_access(access, opts.strategies, lambda raw: Context(access=raw, cancel=cancel or CancelToken()))
     if any(getattr(s, "computer", False) for s in traversal.steps):
@@ -137,7 +137,6 @@ def run(
 
 def explain(ir: TraversalIR) -> str:
     """The traversal as compiled, then after each strategy (like TinkerPop's explain())."""
-    from gremlin_engine.traversal.strategies import apply_strategies
 
     traversal = compile_traversal(ir, strategies=False)
     trace: list[str] = [f"{'Original':<28} {traversal!r}"]

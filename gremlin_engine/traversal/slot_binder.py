@@ -45,7 +45,7 @@ from typing import Any
 
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.executor import CompiledTraversal
-from gremlin_engine.traversal.ir import TraversalIR
+from gremlin_engine.traversal.ir import Instruction, TraversalIR
 
 #: the types a slot may hold (besides a request map's dict, see `slot_kind`)
 SLOT_TYPES = frozenset({str, int, Int, Long, uuid.UUID})
@@ -97,8 +97,6 @@ def with_markers(ir: TraversalIR, markers: list[Any]) -> TraversalIR:
 
 
 def _replace_ir(ir: TraversalIR, it: Any) -> TraversalIR:
-    from gremlin_engine.traversal.ir import Instruction
-
     steps = []
     for n, ins in enumerate(ir.steps):
         name, args = ins.name, ins.args

@@ -20,6 +20,8 @@ from typing import Any
 from gremlin_engine.access import GraphAccess
 from gremlin_engine.errors import TraversalError
 from gremlin_engine.structure.elements import Edge, Element, Vertex, VertexProperty
+from gremlin_engine.traversal import compile_traversal
+from gremlin_engine.traversal.executor import produces
 from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.tokens import Direction
 
@@ -245,9 +247,6 @@ def verify(traversal: Any, strategies: dict[str, dict[str, Any]]) -> None:
 
 
 def _child_test(child_ir: Any, base: GraphAccess, ctx_factory: Callable[[GraphAccess], Any]) -> Test:
-    from gremlin_engine.traversal import compile_traversal
-    from gremlin_engine.traversal.executor import produces
-
     child = compile_traversal(child_ir)
     ctx = ctx_factory(base)
 

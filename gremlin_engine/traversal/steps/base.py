@@ -25,6 +25,7 @@ from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, V
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result
 from gremlin_engine.traversal.tokens import Column, Order, T
 from gremlin_engine.traversal.traverser import Context, Traverser, batches, checked
+from gremlin_engine.traversal.values import MapEntry
 
 
 class Step:
@@ -183,8 +184,6 @@ def project(obj: Any, key: Any, ctx: Context) -> Any:
     if isinstance(key, T):
         return token_value(obj, key)
     if isinstance(key, Column):
-        from gremlin_engine.traversal.values import MapEntry
-
         if isinstance(obj, MapEntry):
             return obj.key if key is Column.keys else obj.value
         if isinstance(obj, Mapping):
