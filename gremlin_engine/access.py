@@ -52,24 +52,18 @@ class GraphAccess(Protocol):
         ...
 
     def adjacent_vertices(
-        self,
-        vertices: Sequence[Vertex],
-        direction: Direction,
-        labels: Sequence[str] = (),
-        limit_per_vertex: int | None = None,
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
     ) -> list[tuple[int, Vertex]]:
         """For a batch, the neighbour vertices as (index into `vertices`, neighbour) pairs, in
         input order and then edge order. Neighbours have ids/labels, properties unloaded.
-        `limit_per_vertex` (optional; callers only pass it when it is not None) caps the
-        neighbours returned per input vertex, for `out().limit(n)` inside `local()`."""
+        An access may also take a keyword `limit_per_vertex: int | None`, capping the
+        neighbours returned per input vertex; the traverser algorithms look for it in the
+        method's signature (`algorithms/base.py`) and apply their degree limits themselves
+        where it is missing (a filtering view: a cap there would count what it filters out)."""
         ...
 
     def adjacent_edges(
-        self,
-        vertices: Sequence[Vertex],
-        direction: Direction,
-        labels: Sequence[str] = (),
-        limit_per_vertex: int | None = None,
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
     ) -> list[tuple[int, Edge]]:
         """Incident edges as (index into `vertices`, edge) pairs; edges come with their
         properties loaded and both end vertices set (unloaded). `limit_per_vertex` as above."""
@@ -98,7 +92,9 @@ class GraphAccess(Protocol):
         value: Any,
         cardinality: Cardinality | None = None,
         meta: dict[str, Any] | None = None,
-    ) -> VertexProperty | Property: ...
+    ) -> VertexProperty | Property | None:
+        """The property set, or None when `value` is None and the key was removed instead."""
+        ...
 
     def set_meta_property(self, vp: VertexProperty, key: str, value: Any) -> Property: ...
 

@@ -24,6 +24,7 @@ from gremlin_engine.schema.model import (
     PropertyKey,
     VertexLabel,
 )
+from storage import Tx
 
 AUTO, STRICT = "auto", "strict"
 
@@ -31,7 +32,7 @@ AUTO, STRICT = "auto", "strict"
 class SchemaBridge:
     __slots__ = ("service", "tx", "mode", "_vl_by_id", "_el_by_id", "_pk")
 
-    def __init__(self, service: Any, tx: Any, mode: str) -> None:
+    def __init__(self, service: Any, tx: Tx, mode: str) -> None:
         self.service = service
         self.tx = tx
         self.mode = mode

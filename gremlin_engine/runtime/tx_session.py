@@ -109,7 +109,7 @@ class SessionTransaction:
 
         def work(session: Session) -> list[Any]:
             host = RuntimeHost(session, self.graph.name, self._graphs.names(), bindings, aliases)
-            results = interpret(script, host)
+            results: list[Any] = interpret(script, host)
             if session.last_graph is not None:
                 load_results(session.access(session.last_graph), results)
             return results

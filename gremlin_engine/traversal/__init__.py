@@ -60,10 +60,7 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
     if any(getattr(s, "computer", False) for s in traversal.steps):
         from gremlin_engine.computer.view import ComputedAccess
 
-        # VertexProgram steps' results, as a view (computer/view.py). Its adjacency methods take
-        # `**kw` for `limit_per_vertex` and ignore it: the algorithms inspect that signature
-        # and then apply their degree limits themselves, so it stays as it is
-        access = ComputedAccess(access)  # type: ignore[assignment]
+        access = ComputedAccess(access)  # VertexProgram steps' results, as a view (computer/view.py)
     return Context(
         access=access,
         cancel=cancel or CancelToken(),
