@@ -294,3 +294,23 @@ def test_the_engine_has_no_function_local_imports_of_its_own_modules():
                 bad.append(f"{rel}:{line} imports {module} inside a function")
     assert not bad, "\n".join(bad)
     assert seen == LAZY_IMPORTS, f"gone, take them off the list: {LAZY_IMPORTS - seen}"
+
+
+def test_the_engine_never_duck_types_a_transaction():
+    """A transaction is storage's `Tx`, typed: its components are called, never probed with
+    `hasattr(tx, ...)` / `getattr(tx, "...")`. Such a probe outlives a rename in storage and
+    silently takes the slow path (two such slowdowns, issue 17 item 7); a typed call fails
+    `tests/test_types.py` instead."""
+
+    def is_tx(node: ast.expr) -> bool:
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        return name in ("tx", "own", "t") or name.endswith("_tx")
+
+    bad = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in _modules("gremlin_engine")
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr")
+        and node.args and is_tx(node.args[0])
+    ]
+    assert not bad, "\n".join(bad)
