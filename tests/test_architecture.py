@@ -4,6 +4,9 @@ REST vertex and edge endpoints reach the graph only through the engine (one trav
 * `storage` and `grammar` import nothing of ours; `gremlin_engine` imports only `grammar`
   and `storage`; `rest_adapter` never imports `storage` (it opens stores through
   `gremlin_engine`) nor the runtime's internals.
+* No engine module imports one of ours inside a function (a dodged import cycle), but for a
+  short list of lazily loaded families; no engine module probes a transaction with
+  `hasattr`/`getattr` (transactions are storage's typed `Tx`).
 * Every route handler of `rest_adapter/resources/vertices.py` and `edges.py` runs exactly
   the traversals it builds (`_element_common.traverse` -> `Graph.traverse`), and touches no
   store, transaction or write/read access object.
