@@ -173,29 +173,25 @@ class PointAccess(GraphAccess, Protocol):
     def point_index_ids(self, labels: Sequence[str] | None, conditions: Sequence[Any]) -> list[Any] | None: ...
 
 
-def _defines(access: GraphAccess, name: str) -> bool:
-    return callable(getattr(type(access), name, None))
-
-
 def offers_counts(access: GraphAccess) -> TypeGuard[CountsAccess]:
-    return _defines(access, "adjacent_counts")
+    return callable(getattr(type(access), "adjacent_counts", None))
 
 
 def offers_heads(access: GraphAccess) -> TypeGuard[HeadsAccess]:
-    return _defines(access, "adjacent_heads")
+    return callable(getattr(type(access), "adjacent_heads", None))
 
 
 def offers_property_values(access: GraphAccess) -> TypeGuard[PropertyValuesAccess]:
-    return _defines(access, "property_values")
+    return callable(getattr(type(access), "property_values", None))
 
 
 def offers_walk_count(access: GraphAccess) -> TypeGuard[WalkCountAccess]:
-    return _defines(access, "walk_count")
+    return callable(getattr(type(access), "walk_count", None))
 
 
 def offers_group_counts(access: GraphAccess) -> TypeGuard[GroupCountsAccess]:
-    return _defines(access, "group_counts")
+    return callable(getattr(type(access), "group_counts", None))
 
 
 def offers_point(access: GraphAccess) -> TypeGuard[PointAccess]:
-    return _defines(access, "point_vertex")
+    return callable(getattr(type(access), "point_vertex", None))
