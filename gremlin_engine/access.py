@@ -15,8 +15,8 @@ read from; an access without it refuses `io()`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Protocol, TypeGuard
 
 from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, VertexProperty
 from gremlin_engine.traversal.tokens import Cardinality, Direction
@@ -52,57 +52,25 @@ class GraphAccess(Protocol):
         ...
 
     def adjacent_vertices(
-        self,
-        vertices: Sequence[Vertex],
-        direction: Direction,
-        labels: Sequence[str] = (),
-        limit_per_vertex: int | None = None,
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
     ) -> list[tuple[int, Vertex]]:
         """For a batch, the neighbour vertices as (index into `vertices`, neighbour) pairs, in
         input order and then edge order. Neighbours have ids/labels, properties unloaded.
-        `limit_per_vertex` (optional; callers only pass it when it is not None) caps the
-        neighbours returned per input vertex, for `out().limit(n)` inside `local()`."""
+        An access may also take a keyword `limit_per_vertex: int | None`, capping the
+        neighbours returned per input vertex; the traverser algorithms look for it in the
+        method's signature (`algorithms/base.py`) and apply their degree limits themselves
+        where it is missing (a filtering view: a cap there would count what it filters out)."""
         ...
 
     def adjacent_edges(
-        self,
-        vertices: Sequence[Vertex],
-        direction: Direction,
-        labels: Sequence[str] = (),
-        limit_per_vertex: int | None = None,
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
     ) -> list[tuple[int, Edge]]:
         """Incident edges as (index into `vertices`, edge) pairs; edges come with their
         properties loaded and both end vertices set (unloaded). `limit_per_vertex` as above."""
         ...
 
-    # Optional (steps look it up on the access's class and fall back to adjacent_vertices;
-    # filtering views, which wrap an access through __getattr__, never offer it):
-    #
-    # def adjacent_counts(self, vertices, direction, labels=()) -> list[int]:
-    #     """Per input vertex, len() of what adjacent_vertices would give it."""
-    #
-    # def property_values(self, elements, key, missing=None) -> list[Any]:
-    #     """The first value of `key` on each element (`missing` if none), leaving
-    #     unloaded elements unloaded when only that key is needed (groupCount().by(key))."""
-    #
-    # def adjacent_heads(self, vertices, direction, labels=()) -> list[tuple[int, Vertex]]:
-    #     """Like adjacent_vertices, but the neighbours carry only id and label (their
-    #     property JSON is not read): `out().id()`, `out().label()`."""
-    #
-    # def walk_count(self, starts, hops, stop=None) -> int | None:
-    #     """starts: (vertex, bulk) pairs; hops: (Direction, edge labels) pairs. The number of
-    #     walks the hops make (what summing the bulk after the vertex steps gives), or None
-    #     when it cannot answer or `stop()` became true (`out().out().count()`,
-    #     `repeat(out()).times(k).count()`)."""
-    #
-    # def walk_count_all(self, labels, hops, stop=None) -> int | None:
-    #     """`walk_count` starting once at every vertex with one of `labels` (None: all)."""
-    #
-    # def group_counts(self, kind, labels, key, missing, stop=None) -> list[tuple[Any, int]] | None:
-    #     """(value, count) per distinct first value of property `key` (`missing` where
-    #     absent) or per label (`key` is T.label) over `V()/E()[.hasLabel(labels)]`, in
-    #     scan order of first occurrence; equal values may repeat (the caller merges). None
-    #     when it cannot answer (`V().groupCount().by(key)`)."""
+    # Optional capabilities: the protocols below (`CountsAccess`, ...), each offered when the
+    # access's *class* defines the method (`offers_counts(access)`, ...).
 
     def load(self, elements: Iterable[Element]) -> None:
         """Fills the properties of every unloaded element in the batch (one query per kind)."""
@@ -124,10 +92,106 @@ class GraphAccess(Protocol):
         value: Any,
         cardinality: Cardinality | None = None,
         meta: dict[str, Any] | None = None,
-    ) -> VertexProperty | Property: ...
+    ) -> VertexProperty | Property | None:
+        """The property set, or None when `value` is None and the key was removed instead."""
+        ...
 
     def set_meta_property(self, vp: VertexProperty, key: str, value: Any) -> Property: ...
 
     def remove_property(self, prop: VertexProperty | Property) -> None: ...
 
     def drop(self, elements: Sequence[Element]) -> None: ...
+
+
+# ---- optional capabilities ------------------------------------------------------------------
+# An access offers one when its class defines the method: filtering views (`traversal/views.py`)
+# wrap an access through `__getattr__` and never offer one, so a step can never read past their
+# filters. Steps test with the `offers_*` guards, which narrow the type for the call.
+Stop = Callable[[], bool]  # polled by long storage calls: True interrupts, the method returns None
+Hops = Sequence[tuple[Direction, Sequence[str]]]
+
+
+class CountsAccess(GraphAccess, Protocol):
+    def adjacent_counts(self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()) -> list[int]:
+        """Per input vertex, len() of what adjacent_vertices would give it."""
+        ...
+
+
+class HeadsAccess(GraphAccess, Protocol):
+    def adjacent_heads(
+        self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
+    ) -> list[tuple[int, Vertex]]:
+        """Like adjacent_vertices, but the neighbours carry only id and label (their
+        property JSON is not read): `out().id()`, `out().label()`."""
+        ...
+
+
+class PropertyValuesAccess(GraphAccess, Protocol):
+    def property_values(self, elements: Sequence[Element], key: str, missing: Any = None) -> list[Any]:
+        """The first value of `key` on each element (`missing` if none), leaving unloaded
+        elements unloaded when only that key is needed (groupCount().by(key))."""
+        ...
+
+
+class WalkCountAccess(GraphAccess, Protocol):
+    def walk_count(self, starts: Sequence[tuple[Vertex, int]], hops: Hops, stop: Stop | None = None) -> int | None:
+        """starts: (vertex, bulk) pairs; hops: (Direction, edge labels) pairs. The number of
+        walks the hops make (what summing the bulk after the vertex steps gives), or None
+        when it cannot answer or `stop()` became true (`out().out().count()`,
+        `repeat(out()).times(k).count()`)."""
+        ...
+
+    def walk_count_all(self, labels: Sequence[str] | None, hops: Hops, stop: Stop | None = None) -> int | None:
+        """`walk_count` starting once at every vertex with one of `labels` (None: all)."""
+        ...
+
+    def walk_count_from_id(self, ident: Any, hops: Hops, stop: Stop | None = None) -> int | None:
+        """`walk_count` from the one vertex `V(ident)` (0 when it is missing), None when it
+        cannot answer."""
+        ...
+
+
+class GroupCountsAccess(GraphAccess, Protocol):
+    def group_counts(
+        self, kind: str, labels: Sequence[str] | None, key: Any, missing: Any, stop: Stop | None = None
+    ) -> list[tuple[Any, int]] | None:
+        """(value, count) per distinct first value of property `key` (`missing` where
+        absent) or per label (`key` is T.label) over `V()/E()[.hasLabel(labels)]`, in
+        scan order of first occurrence; equal values may repeat (the caller merges). None
+        when it cannot answer (`V().groupCount().by(key)`)."""
+        ...
+
+
+class PointAccess(GraphAccess, Protocol):
+    """One-statement reads for the fused point steps (`traversal/steps/point.py`); each
+    answers None when the caller must take the general path."""
+
+    def point_vertex(self, ident: Any) -> tuple[Any, ...] | None: ...
+
+    def point_neighbour_ids(self, ident: Any, direction: Any, labels: Sequence[str] = ()) -> list[Any] | None: ...
+
+    def point_index_ids(self, labels: Sequence[str] | None, conditions: Sequence[Any]) -> list[Any] | None: ...
+
+
+def offers_counts(access: GraphAccess) -> TypeGuard[CountsAccess]:
+    return callable(getattr(type(access), "adjacent_counts", None))
+
+
+def offers_heads(access: GraphAccess) -> TypeGuard[HeadsAccess]:
+    return callable(getattr(type(access), "adjacent_heads", None))
+
+
+def offers_property_values(access: GraphAccess) -> TypeGuard[PropertyValuesAccess]:
+    return callable(getattr(type(access), "property_values", None))
+
+
+def offers_walk_count(access: GraphAccess) -> TypeGuard[WalkCountAccess]:
+    return callable(getattr(type(access), "walk_count", None))
+
+
+def offers_group_counts(access: GraphAccess) -> TypeGuard[GroupCountsAccess]:
+    return callable(getattr(type(access), "group_counts", None))
+
+
+def offers_point(access: GraphAccess) -> TypeGuard[PointAccess]:
+    return callable(getattr(type(access), "point_vertex", None))

@@ -16,14 +16,11 @@ would silently run as the administrator.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from gremlin_engine import limits
+from gremlin_engine.auth.permissions import Permissions, permissions_of
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN, Principal
 from gremlin_engine.limits import CancelToken
-
-if TYPE_CHECKING:
-    from gremlin_engine.auth.permissions import Permissions
 
 #: door names, as metrics and error messages show them
 REST = "rest"
@@ -74,10 +71,7 @@ class ExecutionContext:
     def permissions(self) -> Permissions:
         """The principal's permissions, built once per context (and cached per role)."""
         if self._permissions is None:
-            # loaded on first use: an administrator's requests never load the permission
-            # model (nor the predicate parser it reads target conditions with)
-            from gremlin_engine.auth.permissions import permissions_of
-
+            # built on first use: an administrator's requests never build one
             self._permissions = permissions_of(self.principal)
         return self._permissions
 

@@ -4,8 +4,9 @@
 Everything outside the engine (the REST adapter, the CLI, embedded users, tests) reaches a
 graph through these three classes and nothing else: they own the store's life cycle (open,
 initialise, refuse a store that is not ready, close) and delegate all graph work to the
-runtime (`gremlin_engine.runtime.api`), the schema service and the task manager, each
-imported lazily so that this module stays importable while those parts evolve.
+runtime (`gremlin_engine.runtime.api`), the schema service and the task manager. Those parts
+take the graph as a `GraphHandle` (`graph_handle.py`) and never import this module, so the
+imports run one way.
 
 Store readiness is checked here, not in the server: a non-memory store must be initialised
 beforehand (`hugelite init-store`) and by this store version, exactly as HugeGraph refuses to
@@ -27,6 +28,7 @@ from gremlin_engine.auth.guard import require_admin
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound, StoreNotReady
 from gremlin_engine.graph_config import (  # GraphConfig and the modes: importers use this module
     GRAPH_MODES,
+    MODE_KEY,
     READ_MODES,
     GraphConfig,
     hold_schema_mode,
@@ -36,29 +38,18 @@ from gremlin_engine.graph_config import (  # GraphConfig and the modes: importer
     store_api,
 )
 from gremlin_engine.mode_hold import process_alive, read_hold
+from gremlin_engine.runtime import api
+from gremlin_engine.schema import SchemaService
+from gremlin_engine.tasks import TaskManager
 from gremlin_engine.traversal.prepared import PreparedCache
 from gremlin_engine.variables import VariableService
 
 log = logging.getLogger("hugelite.engine")
 
-_MODE_KEY = "graph.mode"
+_MODE_KEY = MODE_KEY
 _READ_MODE_KEY = "graph.read_mode"
 #: who holds the graph's mode for a bulk job, and the mode to give back (`Graph.hold_mode`)
 _MODE_HOLD_KEY = "graph.mode_hold"
-
-
-_API: Any = None
-
-
-def _runtime_api() -> Any:
-    """`gremlin_engine.runtime.api`, imported on first use (it imports this module) and
-    then kept: an import statement per call costs as much as a dict lookup ten times over."""
-    global _API
-    if _API is None:
-        from gremlin_engine.runtime import api
-
-        _API = api
-    return _API
 
 
 class Graph:
@@ -69,8 +60,8 @@ class Graph:
         self.store = store
         self.registry = registry
         self._lock = threading.RLock()
-        self._schema: Any = None
-        self._tasks: Any = None
+        self._schema: SchemaService | None = None
+        self._tasks: TaskManager | None = None
         self.variables = VariableService(self)
         self.closed = False
         # False when the config says `gremlin.strategies=none`: the conformance suite runs
@@ -92,31 +83,27 @@ class Graph:
         return self.config.schema_mode
 
     @property
-    def prepared(self) -> Any:
+    def prepared(self) -> PreparedCache | None:
         """The registry's prepared-traversal cache (None for a graph outside a registry)."""
         return self.registry.prepared if self.registry is not None else None
 
     def __repr__(self) -> str:
         return f"hugegraph[{self.name}]"
 
-    # ---- services (lazy: their modules import this one) ------------------------------
+    # ---- services (made on first use) ----------------------------------------------------
     @property
-    def schema(self) -> Any:
+    def schema(self) -> SchemaService:
         if self._schema is None:
             with self._lock:
                 if self._schema is None:
-                    from gremlin_engine.schema import SchemaService
-
                     self._schema = SchemaService(self)
         return self._schema
 
     @property
-    def tasks(self) -> Any:
+    def tasks(self) -> TaskManager:
         if self._tasks is None:
             with self._lock:
                 if self._tasks is None:
-                    from gremlin_engine.tasks import TaskManager
-
                     self._tasks = TaskManager(self)
         return self._tasks
 
@@ -270,10 +257,8 @@ class Graph:
             if limit is not None and limit <= 0:
                 limit = None
             args = bindings if type(bindings) is dict else dict(bindings or {})
-            return _runtime_api().execute_script(
+            return api.execute_script(
                 registry, self.name, script, args, {}, limit, cancel, as_value=as_value, ctx=ctx)
-        from gremlin_engine.runtime import api
-
         solo = GraphRegistry()
         solo._graphs[self.name] = self
         return api.execute_script(
@@ -293,8 +278,6 @@ class Graph:
     def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None, *, ctx: Any = None) -> list[Any]:
         """Runs a traversal IR; `ctx` is the door's `ExecutionContext` (None: an internal
         call, run as the administrator)."""
-        from gremlin_engine.runtime import api
-
         if timeout_ms is None and ctx is not None:
             timeout_ms = ctx.timeout_ms
         return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel, ctx=ctx)
@@ -305,8 +288,6 @@ class Graph:
         """Runs writing traversals in one transaction with a store note (`store_note` reads
         it back): what a bulk loader needs to keep its progress exact. `ctx`: the loader
         door's `ExecutionContext`."""
-        from gremlin_engine.runtime import api
-
         timeout_ms = ctx.timeout_ms if ctx is not None else None
         return api.run_traversals(self, irs, note, timeout_ms=self.server_timeout_ms(timeout_ms), ctx=ctx)
 
@@ -324,8 +305,6 @@ class Graph:
 
     def iterate(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None, *, ctx: Any = None) -> Iterator[Any]:
         """Streams results (for 206 partial batches); `ctx` as for `traverse`."""
-        from gremlin_engine.runtime import api
-
         if timeout_ms is None and ctx is not None:
             timeout_ms = ctx.timeout_ms
         timeout_ms = self.server_timeout_ms(timeout_ms)
@@ -381,16 +360,16 @@ class GraphRegistry:
         assert path is not None
         if not path.exists():
             return "uninitialised"
-        api = store_api()
-        store = api.open_store(str(path))
+        stores = store_api()
+        store = stores.open_store(str(path))
         try:
             store.check_ready()
             return "ready"
-        except api.StoreNotInitialised:
+        except stores.StoreNotInitialised:
             return "uninitialised"
-        except api.StoreVersionMismatch:
+        except stores.StoreVersionMismatch:
             return "mismatch"
-        except api.StoreNotHugelite:
+        except stores.StoreNotHugelite:
             return "not a hugelite store"
         finally:
             store.close()
@@ -399,12 +378,12 @@ class GraphRegistry:
     def recorded_schema_mode(path: str) -> str | None:
         """The schema mode an initialised store file records; None when it records none or is
         not a ready store (its opening then says why)."""
-        api = store_api()
-        store = api.open_store(path)
+        stores = store_api()
+        store = stores.open_store(path)
         try:
             store.check_ready()
             return recorded_schema_mode(store)
-        except (api.StoreNotInitialised, api.StoreVersionMismatch, api.StoreNotHugelite):
+        except (stores.StoreNotInitialised, stores.StoreVersionMismatch, stores.StoreNotHugelite):
             return None
         finally:
             store.close()
@@ -416,19 +395,19 @@ class GraphRegistry:
         version is refused with `StoreNotReady` (initialising over it would lose data)."""
         if cfg.backend == "memory":
             return False
-        api = store_api()
+        stores = store_api()
         store = open_raw_store(cfg)
         try:
             try:
                 store.check_ready()
                 return False
-            except api.StoreNotInitialised:
+            except stores.StoreNotInitialised:
                 store.initialise()
                 hold_schema_mode(cfg, store)
                 return True
-            except api.StoreVersionMismatch as e:
+            except stores.StoreVersionMismatch as e:
                 raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
-            except api.StoreNotHugelite as e:
+            except stores.StoreNotHugelite as e:
                 raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
         finally:
             store.close()
@@ -436,28 +415,28 @@ class GraphRegistry:
     # ---- graphs -----------------------------------------------------------------------
     def open(self, cfg: GraphConfig) -> Graph:
         """Opens (never creates) the graph's store and registers it under its name."""
-        api = store_api()
+        stores = store_api()
         with self._lock:
             if cfg.name in self._graphs:
                 raise ExistedError(f"The graph '{cfg.name}' has existed")
             if cfg.backend == "memory":
-                store = api.open_store(None)
+                store = stores.open_store(None)
                 store.initialise()
             else:
                 path = cfg.store_path
                 assert path is not None
                 if not path.exists():
                     raise not_ready(cfg, f"store {path} does not exist (uninitialised)")
-                store = api.open_store(str(path))
+                store = stores.open_store(str(path))
                 try:
                     store.check_ready()
-                except api.StoreNotInitialised as e:
+                except stores.StoreNotInitialised as e:
                     store.close()
                     raise not_ready(cfg, f"store {path} is not initialised") from e
-                except api.StoreVersionMismatch as e:
+                except stores.StoreVersionMismatch as e:
                     store.close()
                     raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
-                except api.StoreNotHugelite as e:
+                except stores.StoreNotHugelite as e:
                     store.close()
                     raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
                 try:
@@ -556,7 +535,6 @@ class GraphRegistry:
         door's `ExecutionContext` (None: an internal call, run as the administrator)."""
         if timeout_ms is None and ctx is not None:
             timeout_ms = ctx.timeout_ms
-        api = _runtime_api()
         if graph is not None and graph not in self._graphs:
             self.get(graph)  # raises NotFound
         resolved = {k: self.resolve_alias_target(str(v)) for k, v in aliases.items()} if aliases else {}

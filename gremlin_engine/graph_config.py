@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import storage
 from gremlin_engine.errors import IllegalArgument, StoreNotReady
 
 #: graph modes (HugeGraph `GraphMode`); see spec "States and transitions"
@@ -101,9 +103,8 @@ class GraphConfig:
         return "\n".join(lines) + "\n"
 
 
-def store_api() -> Any:
-    import storage
-
+def store_api() -> ModuleType:
+    """The `storage` package (its public face: `open_store`, `remove_store_files`, ...)."""
     return storage
 
 
@@ -115,6 +116,8 @@ def open_raw_store(cfg: GraphConfig) -> Any:
 
 
 SCHEMA_MODE_KEY = "schema_mode"
+#: the store metadata key holding the graph mode (NONE, LOADING, RESTORING, MERGING)
+MODE_KEY = "graph.mode"
 
 
 def recorded_schema_mode(store: Any) -> str | None:

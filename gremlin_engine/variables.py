@@ -8,21 +8,19 @@ they are kept as JSON text and handed back as plain Python values.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from gremlin_engine.errors import IllegalArgument, NotFound
-
-if TYPE_CHECKING:
-    from gremlin_engine.graph import Graph
+from gremlin_engine.graph_handle import GraphHandle
 
 
 class VariableService:
     """Reads and writes one graph's variables; every call is its own store transaction. A
     request's `ctx` needs the permission on VAR (issue 19)."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: GraphHandle) -> None:
         self._graph = graph
 
     def _permit(self, ctx: Any, permission: str, key: str = "*") -> None:

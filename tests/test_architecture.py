@@ -4,6 +4,9 @@ REST vertex and edge endpoints reach the graph only through the engine (one trav
 * `storage` and `grammar` import nothing of ours; `gremlin_engine` imports only `grammar`
   and `storage`; `rest_adapter` never imports `storage` (it opens stores through
   `gremlin_engine`) nor the runtime's internals.
+* No engine module imports one of ours inside a function (a dodged import cycle), but for a
+  short list of lazily loaded families; no engine module probes a transaction with
+  `hasattr`/`getattr` (transactions are storage's typed `Tx`).
 * Every route handler of `rest_adapter/resources/vertices.py` and `edges.py` runs exactly
   the traversals it builds (`_element_common.traverse` -> `Graph.traverse`), and touches no
   store, transaction or write/read access object.
@@ -240,3 +243,77 @@ def test_nobody_reads_the_schema_services_private_state():
         and node.attr.startswith("_") and not node.attr.startswith("__")
     ]
     assert not reach, "\n".join(reach)
+
+
+#: function-local imports of our own modules that remain, each for a real need: a step family
+#: or library part a query rarely uses is imported when first used, so a process that never
+#: names it never loads it (issue #3, tests/runtime/test_import_boundary.py). (file, module)
+LAZY_IMPORTS = {
+    # the step table's rarely named families, loaded on the first lookup of one of their names
+    ("gremlin_engine/traversal/registry.py", "gremlin_engine.traversal.steps"),
+    ("gremlin_engine/traversal/registry.py", "gremlin_engine.algorithms"),
+    # connective where() patterns are match()'s (a lazy family)
+    ("gremlin_engine/traversal/steps/filter.py", "gremlin_engine.traversal.steps.match"),
+    # the VertexProgram view, for traversals holding a VertexProgram step (a lazy family)
+    ("gremlin_engine/traversal/__init__.py", "gremlin_engine.computer.view"),
+    # g.io(path).read() / .write(): GraphSON and GraphML
+    ("gremlin_engine/traversal/steps/sideeffect.py", "gremlin_engine.io"),
+    ("gremlin_engine/traversal/steps/sideeffect.py", "gremlin_engine.io.export"),
+}
+
+
+def _function_local_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of each import of one of our packages inside a function body (at any
+    depth); module-level ones, `if TYPE_CHECKING:` blocks included, are not listed."""
+    found: list[tuple[int, str]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if in_function and isinstance(child, ast.Import):
+                found.extend((child.lineno, a.name) for a in child.names if a.name.split(".")[0] in PACKAGES)
+            elif in_function and isinstance(child, ast.ImportFrom):
+                module = child.module or ""
+                if child.level or module.split(".")[0] in PACKAGES:
+                    found.append((child.lineno, "." * child.level + module))
+            visit(child, in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda))
+
+    visit(ast.parse(path.read_text(), str(path)), False)
+    return found
+
+
+def test_the_engine_has_no_function_local_imports_of_its_own_modules():
+    """Import cycles are broken by where code lives (shared parts moved down, the runtime taking
+    the graph as a `GraphHandle`), not dodged by importing inside a function (issue 17 item 7):
+    such an import hides a cycle from every reader and costs a lookup per call. Optional
+    libraries (not ours) may still be imported where used."""
+    seen = set()
+    bad = []
+    for path in _modules("gremlin_engine"):
+        rel = str(path.relative_to(ROOT))
+        for line, module in _function_local_imports(path):
+            if (rel, module) in LAZY_IMPORTS:
+                seen.add((rel, module))
+            else:
+                bad.append(f"{rel}:{line} imports {module} inside a function")
+    assert not bad, "\n".join(bad)
+    assert seen == LAZY_IMPORTS, f"gone, take them off the list: {LAZY_IMPORTS - seen}"
+
+
+def test_the_engine_never_duck_types_a_transaction():
+    """A transaction is storage's `Tx`, typed: its components are called, never probed with
+    `hasattr(tx, ...)` / `getattr(tx, "...")`. Such a probe outlives a rename in storage and
+    silently takes the slow path (two such slowdowns, issue 17 item 7); a typed call fails
+    `tests/test_types.py` instead."""
+
+    def is_tx(node: ast.expr) -> bool:
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        return name in ("tx", "own", "t") or name.endswith("_tx")
+
+    bad = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in _modules("gremlin_engine")
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr")
+        and node.args and is_tx(node.args[0])
+    ]
+    assert not bad, "\n".join(bad)

@@ -25,12 +25,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from gremlin_engine.errors import HugeliteError, IllegalArgument
+from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.structure.numbers import Long
+from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.base import Step
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
-from storage import AdjacencyQuery, Lookup, Project
+from storage import AdjacencyQuery, Lookup, Project, Tx
 
 from .steps import NO_LIMIT, EdgeStep, check_vertex_label, conditions, rule_matches
 
@@ -79,9 +81,9 @@ class Walker:
         self._request = request
         self._rng: random.Random | None = None
         # the runtime's own store access, whose storage reaches below are safe; a filtering
-        # view (SubgraphStrategy...) forwards unknown names to the access it wraps, so its
-        # *class* is what tells (reaching through it would read what it filters out)
-        self.store = ctx.access if hasattr(type(ctx.access), "_vertices_by_keys") else None
+        # view (SubgraphStrategy, a user's permissions) wraps it and is not one (reaching
+        # through a view would read what it filters out)
+        self.store = ctx.access if isinstance(ctx.access, StoreAccess) else None
 
     def sample(self, items: list[Any], n: int) -> list[Any]:
         """`n` of `items` picked uniformly at random (HugeGraph's `sample`), kept in adjacency
@@ -245,10 +247,9 @@ class Walker:
     def nodes(self, step: EdgeStep) -> Nodes:
         """How a BFS over `step` should hold its vertices: as storage keys when the runtime's
         index-only adjacency can answer the step (no property rules), else as `Vertex`es."""
-        tx = getattr(self.store, "tx", None)
-        if (not step.edge_rules and not step.vertex_rules and tx is not None and hasattr(tx, "adjacency")
-                and hasattr(self.schema, "edge_label_ids")):
-            return KeyNodes(self, tx)
+        store = self.store
+        if store is not None and not step.edge_rules and not step.vertex_rules:
+            return KeyNodes(self, store.tx)
         return VertexNodes(self)
 
 
@@ -326,7 +327,7 @@ class KeyNodes(Nodes):
 
     CHUNK = 5000
 
-    def __init__(self, walker: Walker, tx: Any) -> None:
+    def __init__(self, walker: Walker, tx: Tx) -> None:
         super().__init__(walker)
         self.tx = tx
         #: key -> stored id of the vertices a listed layer reached (`flat(..., with_ids=True)`)
@@ -475,8 +476,6 @@ def _ends(items: list[Any], edges: bool) -> Iterator[Vertex]:
 
 
 def _within(values: list[Any]) -> Any:
-    from gremlin_engine.traversal.predicates import P
-
     return P("within", list(values))
 
 

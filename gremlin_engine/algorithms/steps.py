@@ -23,6 +23,7 @@ from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.traversal.predicates import P
+from gremlin_engine.traversal.steps.hugegraph.conditions import parse_conditions
 from gremlin_engine.traversal.tokens import Direction
 
 NO_LIMIT = -1
@@ -194,7 +195,6 @@ def conditions(schema: Any, props: Any, what: str = "properties") -> tuple[tuple
         raise IllegalArgument(f"The {what} must be an object, but got {props!r}")
     if not props:
         return ()
-    from gremlin_engine.traversal.steps.hugegraph.conditions import parse_conditions
 
     auto = schema is None or getattr(schema, "auto", False)
     if schema is None:

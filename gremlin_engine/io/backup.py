@@ -39,6 +39,7 @@ from typing import Any, Protocol
 import orjson
 
 from gremlin_engine.errors import ExistedError, IllegalArgument
+from gremlin_engine.graph import Graph
 from gremlin_engine.io.sink import GraphSink
 from gremlin_engine.schema.model import Cardinality, IdStrategy
 from gremlin_engine.structure import ids as idc
@@ -86,7 +87,7 @@ class BackupSource(Protocol):
 class GraphReader:
     """A `BackupSource` over a graph in this process: one read transaction for all."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: Graph) -> None:
         self.graph = graph
         self.name = graph.name
 

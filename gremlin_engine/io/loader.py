@@ -19,9 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.io.folders import detect_format, resolve_import_path
 from gremlin_engine.io.graphml import read_graphml
 from gremlin_engine.io.graphson import GraphRecords, GraphSONError, read_graphson_lines
+from gremlin_engine.runtime import api
 from gremlin_engine.traversal.tokens import T
 
 __all__ = ["load_graph_records", "load_graphson", "load_records", "read_into", "resolve_import_path",
@@ -65,23 +67,22 @@ def read_into(access: Any, path: str | Path, import_dir: str | Path | None,
 
 
 @contextlib.contextmanager
-def write_access(graph: Any, ctx: Any = None) -> Iterator[Any]:
+def write_access(graph: GraphHandle, ctx: Any = None) -> Iterator[Any]:
     """A GraphAccess over one write transaction of `graph`; commits when the block ends
     normally, rolls back when it raises. `ctx`: the `ExecutionContext` (None: the loader
     door's administrator)."""
-    from gremlin_engine.runtime import api
 
     with api.write_access(graph, ctx=ctx) as access:
         yield access
 
 
-def load_graph_records(graph: Any, records: GraphRecords) -> tuple[int, int]:
+def load_graph_records(graph: GraphHandle, records: GraphRecords) -> tuple[int, int]:
     """Loads already-read records into `graph` in one write transaction."""
     with write_access(graph) as access:
         return load_records(access, records)
 
 
-def load_graphson(graph: Any, path: str | Path) -> tuple[int, int]:
+def load_graphson(graph: GraphHandle, path: str | Path) -> tuple[int, int]:
     """Loads a GraphSON 3.0 adjacency file into `graph` in one write transaction, keeping
     the file's vertex and edge ids. Not path-restricted: this is for trusted callers (tests,
     the CLI); scripts go through `read_into`."""

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN, Principal
 from gremlin_engine.context import LOADER, ExecutionContext
+from gremlin_engine.graph import Graph
 from gremlin_engine.tasks.model import COMPLETED
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 
@@ -65,7 +66,7 @@ def batch_ir(kind: str, items: Sequence[dict[str, Any]], strategies: dict[str, s
 class GraphWriter:
     """A `GraphSink` over a `gremlin_engine.Graph` opened in this process."""
 
-    def __init__(self, graph: Any, check_vertex: bool = True, principal: Principal = ANONYMOUS_ADMIN) -> None:
+    def __init__(self, graph: Graph, check_vertex: bool = True, principal: Principal = ANONYMOUS_ADMIN) -> None:
         self.graph = graph
         self.name = graph.name
         self.auto = graph.schema_mode == "auto"

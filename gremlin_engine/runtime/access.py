@@ -12,16 +12,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from gremlin_engine.context import ExecutionContext
+from gremlin_engine.graph_config import MODE_KEY
+from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.runtime.batch_writes import BatchWritesMixin
 from gremlin_engine.runtime.pushdowns import PushdownsMixin
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
+from storage import Tx
 
 
 class StoreAccess(PushdownsMixin, BatchWritesMixin):
     """GraphAccess over `tx` (a storage read or write transaction)."""
 
     def __init__(
-        self, tx: Any, schema_service: Any, schema_mode: str = "strict", graph_mode: str | None = "NONE",
+        self, tx: Tx, schema_service: Any, schema_mode: str = "strict", graph_mode: str | None = "NONE",
     ) -> None:
         # the bridge is bound to `tx` for auto mode's schema creation
         super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode))
@@ -33,16 +37,14 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self.export_dir: Any = None
         self.services: str | None = None  # `call()` service families (gremlin_engine/services)
         #: the request's `ExecutionContext` (from the transaction), None outside a request
-        self.ctx: Any = getattr(tx, "ctx", None)
+        self.ctx = tx.ctx if isinstance(tx.ctx, ExecutionContext) else None
 
     @property
-    def graph_mode(self) -> str:  # type: ignore[override]
+    def graph_mode(self) -> str:
         """The graph mode (NONE, LOADING, RESTORING, MERGING); only writes need it, so it is
         read (through this transaction) on first use rather than for every request."""
         if self._graph_mode is None:
-            from gremlin_engine import graph as graph_module
-
-            mode = self.tx.schema.meta_get(getattr(graph_module, "_MODE_KEY", "graph.mode")) or "NONE"
+            mode = self.tx.schema.meta_get(MODE_KEY) or "NONE"
             self._graph_mode = str(mode).upper()
         return self._graph_mode
 
@@ -51,8 +53,8 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self._graph_mode = mode
 
     @classmethod
-    def for_graph(cls, graph: Any, tx: Any) -> StoreAccess:
-        """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`."""
+    def for_graph(cls, graph: GraphHandle, tx: Tx) -> StoreAccess:
+        """The access for `graph` inside `tx`."""
         # the graph mode lives in store metadata and is read through this transaction when
         # a write needs it: `graph.mode` would open a second one while this one may hold the
         # write lock
@@ -75,4 +77,4 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
 
     @property
     def writable(self) -> bool:
-        return not getattr(self.tx, "readonly", False)
+        return not self.tx.readonly

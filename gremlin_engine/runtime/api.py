@@ -28,6 +28,7 @@ from gremlin_engine import traversal as engine
 from gremlin_engine.auth.guard import require_gremlin, require_gremlin_door
 from gremlin_engine.context import LOADER, ExecutionContext, context_for
 from gremlin_engine.errors import TraversalCancelled
+from gremlin_engine.graph_handle import GraphHandle, GraphSet
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime import intent
 from gremlin_engine.runtime.host import RuntimeHost
@@ -52,7 +53,7 @@ def _reraise(exc: BaseException) -> None:
 class _SingleGraph:
     """A registry stand-in holding one graph (for `run_traversal` on a bare Graph)."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: GraphHandle) -> None:
         self._graph = graph
         self.prepared = getattr(graph, "prepared", None)
 
@@ -62,7 +63,7 @@ class _SingleGraph:
 
 @contextmanager
 def write_access(
-    graph: Any, cancel: CancelToken | None = None, ctx: ExecutionContext | None = None
+    graph: GraphHandle, cancel: CancelToken | None = None, ctx: ExecutionContext | None = None
 ) -> Iterator[Any]:
     """A `GraphAccess` over one write transaction of `graph`, for callers that write
     directly (bulk loaders): commits when the block ends normally, rolls back (and forgets
@@ -77,7 +78,7 @@ def write_access(
 
 
 @contextmanager
-def read_access(graph: Any, ctx: ExecutionContext | None = None) -> Iterator[Any]:
+def read_access(graph: GraphHandle, ctx: ExecutionContext | None = None) -> Iterator[Any]:
     """A `GraphAccess` over one read transaction of `graph`."""
     session = Session(_SingleGraph(graph), False, start(context_for(ctx)))
     try:
@@ -89,7 +90,7 @@ def read_access(graph: Any, ctx: ExecutionContext | None = None) -> Iterator[Any
 
 
 def execute_script(
-    registry: Any,
+    registry: GraphSet,
     graph_name: str | None,
     script: str,
     bindings: Mapping[str, Any] | None = None,
@@ -145,7 +146,7 @@ def _aliased(aliases: Mapping[str, str] | None, default: str | None) -> str | No
 
 
 def run_traversal(
-    graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None,
+    graph: GraphHandle, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None,
     ctx: ExecutionContext | None = None,
 ) -> list[Any]:
     """Runs a traversal IR (bytecode, REST handlers) to a fully loaded result list."""
@@ -172,7 +173,7 @@ def run_traversal(
         return results
 
 
-def run_traversals(graph: Any, irs: list[TraversalIR], note: tuple[str, str] | None = None,
+def run_traversals(graph: GraphHandle, irs: list[TraversalIR], note: tuple[str, str] | None = None,
                    timeout_ms: float | None = None, cancel: CancelToken | None = None,
                    ctx: ExecutionContext | None = None) -> list[list[Any]]:
     """Runs writing traversals one after the other in ONE write transaction, and records
@@ -199,7 +200,7 @@ def run_traversals(graph: Any, irs: list[TraversalIR], note: tuple[str, str] | N
     return out
 
 
-def _prepare(graph: Any, ir: TraversalIR) -> tuple[Any, bool]:
+def _prepare(graph: GraphHandle, ir: TraversalIR) -> tuple[Any, bool]:
     """The compiled traversal of `ir` (through the registry's prepared traversals) and whether
     it may write, both known before the transaction opens."""
     cache = graph.prepared
@@ -210,7 +211,7 @@ def _prepare(graph: Any, ir: TraversalIR) -> tuple[Any, bool]:
 
 
 def _stream_worker(
-    graph: Any,
+    graph: GraphHandle,
     ir: TraversalIR,
     ctx: ExecutionContext,
     out: queue.Queue[tuple[str, Any]],
@@ -269,7 +270,7 @@ def _stream_worker(
 
 
 def iterate_traversal(
-    graph: Any, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None,
+    graph: GraphHandle, ir: TraversalIR, timeout_ms: float | None = None, cancel: CancelToken | None = None,
     ctx: ExecutionContext | None = None,
 ) -> Iterator[Any]:
     """Streams the results of a traversal, loading elements a batch at a time.
@@ -292,7 +293,7 @@ class _Stream:
     worker holds no reference to this object, so an abandoned stream is collected and its
     `__del__` stops the worker."""
 
-    def __init__(self, graph: Any, ir: TraversalIR, ctx: ExecutionContext) -> None:
+    def __init__(self, graph: GraphHandle, ir: TraversalIR, ctx: ExecutionContext) -> None:
         self._token: CancelToken = ctx.token  # type: ignore[assignment]
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=4)
         self._stop = threading.Event()

@@ -24,10 +24,10 @@ from typing import Any
 
 from gremlin_engine.errors import NotFound
 from gremlin_engine.structure import ids as idc
-from storage import Lookup
+from storage import Lookup, Tx
 
 
-def edge_rows(tx: Any, ids: Sequence[Any], auto: bool) -> list[Any]:
+def edge_rows(tx: Tx, ids: Sequence[Any], auto: bool) -> list[Any]:
     """`EdgeRow`s of the edges whose stored ids are `ids` (storage forms, as given to
     `Lookup.EDGES_BY_IDS`); `auto` is the graph's schema mode."""
     if auto:
@@ -59,7 +59,7 @@ def edge_rows(tx: Any, ids: Sequence[Any], auto: bool) -> list[Any]:
     return [found[i] for i in wanted if i in found]
 
 
-def _parts(tx: Any, eids: Any) -> list[tuple[int, int, str, int]]:
+def _parts(tx: Tx, eids: Any) -> list[tuple[int, int, str, int]]:
     """(out key, label id, sort values, in key) per parsed id whose two vertices exist; the
     row's label is the id's sub-label part (equal to the label part unless it is a sub-label)."""
     eids = list(eids)

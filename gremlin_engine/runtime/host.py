@@ -19,6 +19,7 @@ from gremlin_engine import traversal as engine
 from gremlin_engine.errors import IllegalArgument, TraversalError, UnsupportedSyntax
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import Session
+from gremlin_engine.schema.dsl import SchemaManager
 from gremlin_engine.structure.elements import Edge, Property, Vertex, VertexProperty
 from gremlin_engine.syntax.host import BoundTraversal, TraversalSourceRef
 from gremlin_engine.traversal.tokens import Cardinality, Direction, T
@@ -268,8 +269,6 @@ def _find(host: RuntimeHost, g: GraphRef, kind: str, ids: tuple[Any, ...]) -> li
 
 
 def _schema(host: RuntimeHost, g: GraphRef) -> Any:
-    from gremlin_engine.schema.dsl import SchemaManager
-
     graph = host.session.graph(g.name)
     return SchemaManager(graph.schema, host.session.tx(g.name))
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from gremlin_engine.syntax import ast
 from gremlin_engine.traversal.ir import TraversalIR
+from gremlin_engine.traversal.registry import REGISTRY
 
 #: steps and host methods that may change data or schema, named here
 _NAMED = frozenset({
@@ -41,7 +42,6 @@ def _declared() -> frozenset[str]:
     """Registry steps whose factory declares `mutating = True`: the loaded part of the table
     (its lazily imported families hold no writer; `tests/runtime/test_intent.py` checks the
     whole table, so a writer added there fails that test instead of going unseen)."""
-    from gremlin_engine.traversal.registry import REGISTRY
 
     return frozenset(name for name, spec in REGISTRY.loaded_items() if getattr(spec.factory, "mutating", False))
 

@@ -19,7 +19,7 @@ from gremlin_engine.runtime.schema_bridge import SchemaBridge
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Element, Vertex, VertexProperty
 from gremlin_engine.structure.values import decode_edge_props, decode_vertex_props, decode_vertex_value
-from storage import Lookup
+from storage import Lookup, Tx
 
 #: past this many cached elements the caches are dropped at the next safe point: a
 #: traversal over millions of elements must not keep all of them alive.
@@ -29,7 +29,7 @@ CACHE_LIMIT = 300_000
 class ElementLoader:
     """The read-side core shared by the access mixins: builds, caches and loads elements."""
 
-    def __init__(self, tx: Any, schema: SchemaBridge) -> None:
+    def __init__(self, tx: Tx, schema: SchemaBridge) -> None:
         self.tx = tx
         self.schema = schema
         self._vertices: dict[int, Vertex] = {}
@@ -228,14 +228,14 @@ class ElementLoader:
         for v in vertices:
             if v._props is not None:
                 continue
-            canon = self._vertices.get(v.key) if v.key is not None else None
-            if canon is None:
+            known = self._vertices.get(v.key) if v.key is not None else None
+            if known is None:
                 v._props = {}  # a vertex that does not exist (any more) has no properties
                 continue
-            if canon._props is None:
-                self._decode(canon)
-            if canon is not v:
-                v._props = canon._props
+            if known._props is None:
+                self._decode(known)
+            if known is not v:
+                v._props = known._props
 
     def _load_edges(self, edges: list[Edge]) -> None:
         self._resolve_edges(edges)

@@ -125,7 +125,7 @@ class MutationsMixin(WritesMixin):
 
     @staticmethod
     def _find_vp(v: Vertex, vp: VertexProperty) -> VertexProperty:
-        vps = v._props.get(vp.key, [])
+        vps: list[VertexProperty] = v._props.get(vp.key, [])
         for cand in vps:
             if cand is vp:
                 return cand

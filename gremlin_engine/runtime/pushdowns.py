@@ -21,7 +21,7 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.values import decode_value, decode_vertex_entry
 from gremlin_engine.traversal.tokens import Direction, T
-from storage import CHAIN_MAX_HOPS, AggregateUnsupported
+from storage import CHAIN_MAX_HOPS, AggregateUnsupported, Tx
 
 #: start vertices per `walk_count` statement (counts add up, so chunks are independent)
 WALK_CHUNK = 5000
@@ -30,7 +30,7 @@ WALK_CHUNK = 5000
 class PushdownsMixin:
     """Mixed into `StoreAccess`; uses its `tx`, `schema` and the loader's key resolution."""
 
-    tx: Any
+    tx: Tx
     schema: Any
 
     def walk_count(
@@ -80,7 +80,7 @@ class PushdownsMixin:
         if plan is None:
             return 0
         try:
-            return self.tx.aggregates.walk_count_from_id(idc.to_storage(wanted), plan, stop)  # type: ignore[no-any-return]
+            return self.tx.aggregates.walk_count_from_id(idc.to_storage(wanted), plan, stop)
         except AggregateUnsupported:
             return None
 

@@ -336,7 +336,7 @@ class ReadsMixin(ElementLoader):
         vertex met again is rebuilt from its row."""
         if len(self._vertices) + len(self._edges) <= SCAN_CACHE_LIMIT:
             return False
-        return bool(getattr(self.tx, "readonly", False))
+        return bool(self.tx.readonly)
 
     # ---- adjacency ----------------------------------------------------------------------
     def _positions(self, vertices: Sequence[Vertex]) -> dict[int, list[int]]:

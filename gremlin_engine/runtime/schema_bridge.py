@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
+from gremlin_engine.schema import indexing
 from gremlin_engine.schema.model import (
     BaseType,
     EdgeLabel,
@@ -23,6 +24,7 @@ from gremlin_engine.schema.model import (
     PropertyKey,
     VertexLabel,
 )
+from storage import Tx
 
 AUTO, STRICT = "auto", "strict"
 
@@ -30,7 +32,7 @@ AUTO, STRICT = "auto", "strict"
 class SchemaBridge:
     __slots__ = ("service", "tx", "mode", "_vl_by_id", "_el_by_id", "_pk")
 
-    def __init__(self, service: Any, tx: Any, mode: str) -> None:
+    def __init__(self, service: Any, tx: Tx, mode: str) -> None:
         self.service = service
         self.tx = tx
         self.mode = mode
@@ -129,8 +131,6 @@ class SchemaBridge:
         return bool(self.index_labels_for(kind, label))
 
     def index_entries(self, kind: str, label: str, props: Mapping[str, Any]) -> list[tuple[int, Any]]:
-        from gremlin_engine.schema import indexing
-
         return indexing.index_entries_of(self.index_labels_for(kind, label), props)
 
     def index_lookup_value(self, index: IndexLabel, values: list[Any]) -> Any:

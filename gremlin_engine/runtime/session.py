@@ -16,6 +16,7 @@ from typing import Any
 from gremlin_engine.auth.guard import guarded
 from gremlin_engine.context import ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
+from gremlin_engine.graph_handle import GraphHandle, GraphLookup
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.runtime.access import StoreAccess
 from storage import ReadOnlyTransaction, StoreBusy, StoreConflict, StoreError
@@ -61,7 +62,7 @@ def start(ctx: ExecutionContext) -> ExecutionContext:
 class _GraphTx:
     __slots__ = ("graph", "cm", "tx", "access", "write")
 
-    def __init__(self, graph: Any, write: bool, ctx: ExecutionContext) -> None:
+    def __init__(self, graph: GraphHandle, write: bool, ctx: ExecutionContext) -> None:
         self.graph = graph
         self.write = write
         # the transaction carries the request's context: the access (and with it the
@@ -92,7 +93,7 @@ class Session:
     """Opens and ends the per-graph transactions of one call, made for one
     `ExecutionContext` (started: its `token` set)."""
 
-    def __init__(self, graphs: Any, write: bool, ctx: ExecutionContext) -> None:
+    def __init__(self, graphs: GraphLookup, write: bool, ctx: ExecutionContext) -> None:
         self.graphs = graphs  # a GraphRegistry (or anything with .get(name))
         self.write = write
         self.ctx = ctx

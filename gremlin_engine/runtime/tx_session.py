@@ -31,12 +31,15 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from gremlin_engine import traversal as engine
 from gremlin_engine.auth.guard import require_gremlin, require_gremlin_door
 from gremlin_engine.context import ExecutionContext, context_for
+from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import Session, start, translate_store_error
+from gremlin_engine.syntax import interpret
 from gremlin_engine.traversal.ir import TraversalIR
 
 R = TypeVar("R")
@@ -45,7 +48,7 @@ R = TypeVar("R")
 class _Registry:
     """The graphs a session may touch: the graph's registry, or the graph alone."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: GraphHandle) -> None:
         self.graph = graph
         self.registry = getattr(graph, "registry", None)
 
@@ -65,7 +68,7 @@ class _Rollback(Exception):
 class SessionTransaction:
     """One long-lived transaction on `graph` (and any graph a session script names)."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: GraphHandle) -> None:
         self.graph = graph
         self._graphs = _Registry(graph)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"hugelite-tx-{graph.name}")
@@ -80,7 +83,6 @@ class SessionTransaction:
     ) -> list[Any]:
         """Runs a traversal inside the transaction; results come back fully loaded. `ctx`
         is the request's context (the first request's principal holds for the session)."""
-        from gremlin_engine import traversal as engine
 
         def work(session: Session) -> list[Any]:
             access = session.access(self.graph.name)
@@ -104,11 +106,10 @@ class SessionTransaction:
         ctx: ExecutionContext | None = None,
     ) -> list[Any]:
         """Runs Gremlin script text with this graph as `g`/`graph`, inside the transaction."""
-        from gremlin_engine.syntax import interpret
 
         def work(session: Session) -> list[Any]:
             host = RuntimeHost(session, self.graph.name, self._graphs.names(), bindings, aliases)
-            results = interpret(script, host)
+            results: list[Any] = interpret(script, host)
             if session.last_graph is not None:
                 load_results(session.access(session.last_graph), results)
             return results
@@ -173,6 +174,6 @@ class SessionTransaction:
         return self._thread.submit(fn).result()
 
 
-def open_session(graph: Any) -> SessionTransaction:
+def open_session(graph: GraphHandle) -> SessionTransaction:
     """A transaction on `graph` that spans requests (see the module docstring)."""
     return SessionTransaction(graph)

@@ -31,6 +31,7 @@ from gremlin_engine.schema.model import (
     PropertyKey,
     VertexLabel,
 )
+from storage import Tx
 
 _Created = TypeVar("_Created", PropertyKey, VertexLabel, EdgeLabel)
 
@@ -39,9 +40,9 @@ class AutoSchema:
     """Mixin of `SchemaService` (needs its read API, `_put`, `schema_mode`, `new_user_data`)."""
 
     def _auto(self) -> bool:
-        return self.schema_mode == "auto"  # type: ignore[attr-defined]
+        return bool(self.schema_mode == "auto")  # type: ignore[attr-defined]  # the service's property
 
-    def _first_use(self, tx: Any, model: type[_Created], kind: str, name: str, **fields: Any) -> _Created:
+    def _first_use(self, tx: Tx, model: type[_Created], kind: str, name: str, **fields: Any) -> _Created:
         """Schema element `name` of `kind` created on first use, in `tx`: the name checked as a
         REST create checks it, the kind's next id, fresh user data, then the given fields."""
         self.check_name(name)  # type: ignore[attr-defined]
@@ -55,7 +56,7 @@ class AutoSchema:
         return element
 
     def ensure_property_key(
-        self, tx: Any, name: str, sample_value: Any = None, cardinality: Cardinality | str | None = None
+        self, tx: Tx, name: str, sample_value: Any = None, cardinality: Cardinality | str | None = None
     ) -> PropertyKey:
         """The key `name`; in auto mode created (or widened) so that `sample_value` fits."""
         pk: PropertyKey | None = self.property_key(name)  # type: ignore[attr-defined]
@@ -80,7 +81,7 @@ class AutoSchema:
             self.put_element(tx, changed)  # type: ignore[attr-defined]
         return changed
 
-    def ensure_vertex_label(self, tx: Any, name: str, id_strategy: IdStrategy | str | None = None) -> VertexLabel:
+    def ensure_vertex_label(self, tx: Tx, name: str, id_strategy: IdStrategy | str | None = None) -> VertexLabel:
         """The vertex label `name`; in auto mode created on first use (AUTOMATIC ids unless a
         strategy is given: the runtime passes CUSTOMIZE_* when the first vertex brings an id)."""
         vl: VertexLabel | None = self.vertex_label(name)  # type: ignore[attr-defined]
@@ -91,7 +92,7 @@ class AutoSchema:
         strategy = IdStrategy(str(id_strategy)) if id_strategy else IdStrategy.AUTOMATIC
         return self._first_use(tx, VertexLabel, VERTEX_LABEL, name, id_strategy=strategy)
 
-    def ensure_edge_label(self, tx: Any, name: str, out_label: str, in_label: str) -> EdgeLabel:
+    def ensure_edge_label(self, tx: Tx, name: str, out_label: str, in_label: str) -> EdgeLabel:
         """The edge label `name`; in auto mode created on first use, and given a further link
         when it is used between another pair of vertex labels."""
         el: EdgeLabel | None = self.edge_label(name)  # type: ignore[attr-defined]
@@ -107,7 +108,7 @@ class AutoSchema:
             self.put_element(tx, el)  # type: ignore[attr-defined]
         return el
 
-    def ensure_label_properties(self, tx: Any, label: VertexLabel | EdgeLabel, keys: list[str]) -> VertexLabel | EdgeLabel:
+    def ensure_label_properties(self, tx: Tx, label: VertexLabel | EdgeLabel, keys: list[str]) -> VertexLabel | EdgeLabel:
         """Auto mode: adds `keys` (existing property keys) to a label as nullable properties."""
         missing = [k for k in keys if k not in label.properties]
         if not missing or not self._auto():

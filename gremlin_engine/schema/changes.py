@@ -14,7 +14,7 @@ import dataclasses
 from typing import Any
 
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound
-from gremlin_engine.schema import families, validation
+from gremlin_engine.schema import families, jobs, validation
 from gremlin_engine.schema.model import (
     EDGE_LABEL,
     HUGE_TYPE,
@@ -30,6 +30,7 @@ from gremlin_engine.schema.model import (
     SchemaStatus,
     VertexLabel,
 )
+from storage import Tx
 
 APPEND, ELIMINATE = "append", "eliminate"
 _CALLABLE = "org.apache.hugegraph.job.schema."
@@ -52,7 +53,7 @@ class SchemaChanges:
         return validation.new_user_data(user_data)
 
     # ---- create ---------------------------------------------------------------------------
-    def create(self, kind: str, body: dict[str, Any], tx: Any = None, *, ctx: Any = None) -> tuple[SchemaElement, int]:
+    def create(self, kind: str, body: dict[str, Any], tx: Tx | None = None, *, ctx: Any = None) -> tuple[SchemaElement, int]:
         """Creates the element `body` describes; returns it and the id of the task the
         creation started (0 for none). `check_exist` (default true) refuses an existing
         name; false returns an existing element with the same definition."""
@@ -82,24 +83,24 @@ class SchemaChanges:
                 task_id = self._submit_job(t, "create_olap", element, "OlapPropertyKeyCreateJob")
         return element, task_id
 
-    def _permit(self, tx: Any, ctx: Any, permission: str, kind: str, name: str) -> None:
+    def _permit(self, tx: Tx, ctx: Any, permission: str, kind: str, name: str) -> None:
         """The schema permission (issue 19): from the caller's context, else from the one the
         transaction carries (a Gremlin script's `graph.schema()...create()`)."""
-        ctx = ctx if ctx is not None else getattr(tx, "ctx", None)
+        ctx = ctx if ctx is not None else tx.ctx
         if ctx is not None and not ctx.principal.admin:
             ctx.require(self.graph_name, permission, SCHEMA_TYPES[kind], name)  # type: ignore[attr-defined]
 
-    def _mode_of(self, tx: Any) -> str:
+    def _mode_of(self, tx: Tx) -> str:
         mode = tx.schema.meta_get("graph.mode") if tx is not None else None
         return str(mode).upper() if mode else self.graph_mode  # type: ignore[attr-defined]
 
-    def _attach_index(self, tx: Any, index: IndexLabel) -> None:
+    def _attach_index(self, tx: Tx, index: IndexLabel) -> None:
         """Adds an index label's name to its base label's `index_labels`."""
         base = self._base_of(index)
         if base is not None and index.name not in base.index_labels:
             self.put_element(tx, dataclasses.replace(base, index_labels=(*base.index_labels, index.name)))  # type: ignore[attr-defined]
 
-    def detach_index(self, tx: Any, index: IndexLabel) -> None:
+    def detach_index(self, tx: Tx, index: IndexLabel) -> None:
         base = self._base_of(index)
         if base is not None and index.name in base.index_labels:
             names = tuple(n for n in base.index_labels if n != index.name)
@@ -112,7 +113,7 @@ class SchemaChanges:
 
     # ---- append / eliminate -----------------------------------------------------------------
     def update(
-        self, kind: str, name: str, action: str | None, body: dict[str, Any], tx: Any = None, *, ctx: Any = None,
+        self, kind: str, name: str, action: str | None, body: dict[str, Any], tx: Tx | None = None, *, ctx: Any = None,
     ) -> SchemaElement:
         """`PUT .../{name}?action=append|eliminate`. The REST layer answers 415 for any
         other action before calling this."""
@@ -137,7 +138,7 @@ class SchemaChanges:
             return updated
 
     # ---- remove -------------------------------------------------------------------------------
-    def remove(self, kind: str, name: str, tx: Any = None, *, ctx: Any = None) -> int:
+    def remove(self, kind: str, name: str, tx: Tx | None = None, *, ctx: Any = None) -> int:
         """Deletes a schema element; returns the id of the removal task (0 when removal was
         synchronous: property keys)."""
         with self.writing(tx, ctx) as t:  # type: ignore[attr-defined]
@@ -162,7 +163,7 @@ class SchemaChanges:
                 )
 
     # ---- rebuild ------------------------------------------------------------------------------
-    def rebuild(self, kind: str, name: str, tx: Any = None, *, ctx: Any = None) -> int:
+    def rebuild(self, kind: str, name: str, tx: Tx | None = None, *, ctx: Any = None) -> int:
         """`PUT /jobs/rebuild/{kind}/{name}`: refills one index label, or all of a label's."""
         if kind not in (INDEX_LABEL, VERTEX_LABEL, EDGE_LABEL):
             raise IllegalArgument(f"Can't rebuild index of {kind}")
@@ -194,9 +195,7 @@ class SchemaChanges:
                     ids.append(self._submit_job(t, "rebuild_index", il, "IndexLabelRebuildJob"))
         return ids
 
-    def _submit_job(self, tx: Any, task_type: str, element: SchemaElement, job: str) -> int:
-        from gremlin_engine.schema import jobs
-
+    def _submit_job(self, tx: Tx, task_type: str, element: SchemaElement, job: str) -> int:
         fn = jobs.job_for(self, task_type, element)
         return int(
             self.graph.tasks.submit(  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ from typing import Any
 
 from gremlin_engine.errors import IllegalArgument, UnsupportedSyntax
 from gremlin_engine.schema.model import EDGE_LABEL, INDEX_LABEL, PROPERTY_KEY, VERTEX_LABEL
+from storage import Tx
 
 
 def _flat(args: tuple[Any, ...]) -> list[Any]:
@@ -49,7 +50,7 @@ class SchemaManager(_Dispatch):
         "getEdgeLabel", "getEdgeLabels", "getIndexLabel", "getIndexLabels",
     })
 
-    def __init__(self, service: Any, tx: Any = None) -> None:
+    def __init__(self, service: Any, tx: Tx | None = None) -> None:
         self.service = service
         self.tx = tx
 

@@ -33,6 +33,7 @@ from gremlin_engine.schema.model import (
 )
 from gremlin_engine.structure import values
 from gremlin_engine.structure.elements import Vertex
+from storage import Tx
 
 BATCH = 1000
 
@@ -51,7 +52,7 @@ def job_for(service: Any, task_type: str, element: SchemaElement) -> Callable[[A
     if task_type == "create_olap":
         return lambda ctx: None
     if element.kind == INDEX_LABEL:
-        return lambda ctx: remove_index_label(service, element.name, ctx)  # type: ignore[arg-type]
+        return lambda ctx: remove_index_label(service, element.name, ctx)
     if element.kind == VERTEX_LABEL:
         return lambda ctx: remove_vertex_label(service, element.name, ctx)
     return lambda ctx: remove_edge_label(service, element.name, ctx)
@@ -102,7 +103,7 @@ def _delete_by_label(service: Any, label_id: int, vertices: bool, ctx: Any) -> i
             ctx.progress(removed)
 
 
-def _drop_index(service: Any, tx: Any, index: IndexLabel) -> None:
+def _drop_index(service: Any, tx: Tx, index: IndexLabel) -> None:
     tx.index.index_drop(index.id)
     service.detach_index(tx, index)
     service.delete_element(tx, index)
@@ -160,7 +161,8 @@ def _indexes_to_rebuild(service: Any, element: SchemaElement) -> list[IndexLabel
         current = service.index_label(element.name)
         return [current] if current is not None else []
     base = BaseType.VERTEX_LABEL if element.kind == VERTEX_LABEL else BaseType.EDGE_LABEL
-    return service.index_labels_for(base, element.name)
+    found: list[IndexLabel] = service.index_labels_for(base, element.name)
+    return found
 
 
 def rebuild(service: Any, element: SchemaElement, ctx: Any = None) -> Any:

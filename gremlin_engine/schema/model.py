@@ -392,7 +392,7 @@ class IndexLabel:
 
 
 SchemaElement = PropertyKey | VertexLabel | EdgeLabel | IndexLabel
-MODEL_OF: dict[str, type] = {
+MODEL_OF: dict[str, type[PropertyKey] | type[VertexLabel] | type[EdgeLabel] | type[IndexLabel]] = {
     PROPERTY_KEY: PropertyKey,
     VERTEX_LABEL: VertexLabel,
     EDGE_LABEL: EdgeLabel,

@@ -22,7 +22,8 @@ from typing import Any
 
 import orjson
 
-from gremlin_engine.errors import NotFound
+from gremlin_engine.errors import IllegalArgument, NotFound
+from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.schema import coercion, indexing
 from gremlin_engine.schema.auto import AutoSchema
 from gremlin_engine.schema.changes import SCHEMA_TYPES, SchemaChanges
@@ -42,6 +43,7 @@ from gremlin_engine.schema.model import (
     VertexLabel,
     store_json,
 )
+from storage import Store, Tx
 
 
 class SchemaSnapshot:
@@ -96,14 +98,14 @@ class SchemaService(SchemaChanges, AutoSchema):
     """Schema of one graph. `graph` gives `store`, `config.schema_mode`, `mode`, `name` and
     (for jobs) `tasks`."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: GraphHandle) -> None:
         self.graph = graph
         self._lock = threading.RLock()
         self._snap: SchemaSnapshot | None = None
 
     # ---- plumbing ------------------------------------------------------------------------
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self.graph.store
 
     @property
@@ -128,7 +130,7 @@ class SchemaService(SchemaChanges, AutoSchema):
 
     reload = invalidate
 
-    def _load(self, tx: Any = None) -> SchemaSnapshot:
+    def _load(self, tx: Tx | None = None) -> SchemaSnapshot:
         def read(t: Any) -> SchemaSnapshot:
             found: dict[str, list[SchemaElement]] = {}
             for kind in KINDS:
@@ -141,7 +143,7 @@ class SchemaService(SchemaChanges, AutoSchema):
         with self.store.read() as t:
             return read(t)
 
-    def snapshot(self, tx: Any = None) -> SchemaSnapshot:
+    def snapshot(self, tx: Tx | None = None) -> SchemaSnapshot:
         """The current schema snapshot (loaded through `tx`, or a read of our own, when none
         is held)."""
         snap = self._snap
@@ -160,7 +162,7 @@ class SchemaService(SchemaChanges, AutoSchema):
         return self.snapshot().derive(key, make)
 
     @contextmanager
-    def writing(self, tx: Any = None, ctx: Any = None) -> Iterator[Any]:
+    def writing(self, tx: Tx | None = None, ctx: Any = None) -> Iterator[Tx]:
         """The caller's transaction, or one of our own (carrying `ctx`) that drops the
         snapshot on failure."""
         if tx is not None:
@@ -173,23 +175,18 @@ class SchemaService(SchemaChanges, AutoSchema):
             self.invalidate()
             raise
 
-    def put_element(self, tx: Any, element: SchemaElement) -> None:
-        """Writes `element` in `tx` and puts it in a new snapshot (dropped if `tx` rolls back)."""
+    def put_element(self, tx: Tx, element: SchemaElement) -> None:
+        """Writes `element` in `tx` and puts it in a new snapshot (which the owner of `tx`
+        drops if it rolls back: `writing` for its own transactions, the runtime's sessions)."""
         tx.schema.schema_put(element.kind, element.id, element.name, orjson.dumps(store_json(element)).decode())
         with self._lock:
             self._snap = self.snapshot(tx).with_element(element)
-        hook = getattr(tx, "on_rollback", None)
-        if callable(hook):
-            hook(self.invalidate)
 
-    def delete_element(self, tx: Any, element: SchemaElement) -> None:
-        """Deletes `element` in `tx` and from a new snapshot (dropped if `tx` rolls back)."""
+    def delete_element(self, tx: Tx, element: SchemaElement) -> None:
+        """Deletes `element` in `tx` and from a new snapshot (dropped as `put_element` says)."""
         tx.schema.schema_delete(element.kind, element.id)
         with self._lock:
             self._snap = self.snapshot(tx).with_element(element, removed=True)
-        hook = getattr(tx, "on_rollback", None)
-        if callable(hook):
-            hook(self.invalidate)
 
     # ---- reads ----------------------------------------------------------------------------
     def element(self, kind: str, name: str) -> SchemaElement | None:
@@ -286,8 +283,6 @@ class SchemaService(SchemaChanges, AutoSchema):
         if isinstance(pk, str):
             found = self.property_key(pk)
             if found is None:
-                from gremlin_engine.errors import IllegalArgument
-
                 raise IllegalArgument(f"Undefined property key: '{pk}'")
             pk = found
         return coercion.coerce(pk, value)

@@ -21,31 +21,15 @@ Which families a graph offers: `gremlin.services` in its configuration (a comma 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-#: runs a service: (context, input objects (None for a start call), one params map per input
-#: (one map for a start call)) -> one list of results per input (one list for a start call)
-Runner = Callable[[Any, Sequence[Any] | None, Sequence[Mapping[str, Any]]], list[list[Any]]]
+from gremlin_engine.services import hugegraph, tinker
+from gremlin_engine.services.model import Runner, Service
 
-
-@dataclass(frozen=True)
-class Service:
-    name: str
-    run: Runner
-    start: bool = True  # may begin a traversal: g.call(name)
-    streaming: bool = False  # may run mid-traversal: V().call(name)
-    params: Mapping[str, str] = field(default_factory=dict)  # name -> what it means
-
-    def describe(self) -> dict[str, Any]:
-        kinds = [k for k, on in (("Start", self.start), ("Streaming", self.streaming)) if on]
-        return {"type": kinds, "params": dict(self.params)}
-
+__all__ = ["Runner", "Service", "family_names", "listing", "registry"]
 
 def _families() -> dict[str, Callable[[], list[Service]]]:
-    from gremlin_engine.services import hugegraph, tinker
-
     return {"tinker": tinker.services, "hugegraph": hugegraph.services}
 
 

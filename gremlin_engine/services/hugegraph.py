@@ -17,7 +17,7 @@ from typing import Any
 from gremlin_engine.algorithms import STEPS
 from gremlin_engine.algorithms.base import Walker
 from gremlin_engine.errors import IllegalArgument
-from gremlin_engine.services import Service
+from gremlin_engine.services.model import Service
 from gremlin_engine.structure.elements import Element
 
 _WALK = ("direction", "label", "max_depth", "max_degree", "skip_degree", "capacity", "limit")

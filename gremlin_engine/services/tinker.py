@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
-from gremlin_engine.services import Service
+from gremlin_engine.services.model import Service
 from gremlin_engine.structure.elements import Property, Vertex
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.tokens import Direction

@@ -33,6 +33,11 @@ class Element:
     def loaded(self) -> bool:
         return self._props is not None
 
+    def properties(self, *keys: str) -> Iterator[VertexProperty | Property]:
+        """The loaded properties with one of `keys` (all without keys): a vertex's
+        `VertexProperty`s, an edge's `Property`s (each subclass says which)."""
+        raise NotImplementedError
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Element) and other.kind == self.kind and other.id == self.id
 

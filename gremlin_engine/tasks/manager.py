@@ -32,9 +32,11 @@ from gremlin_engine.auth.permissions import DELETE, EXECUTE, READ, WRITE
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN
 from gremlin_engine.context import JOB, ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded, NotFound, TraversalCancelled
+from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.tasks.model import COMPLETED, SERVER_ID, first_line, status_name, task_json
 from gremlin_engine.tasks.results import plain_json
+from storage import Store, Tx
 
 log = logging.getLogger("hugelite.tasks")
 GREMLIN_CALLABLE = "org.apache.hugegraph.job.GremlinJob"
@@ -64,7 +66,7 @@ class TaskManager:
     """Tasks of one graph. `workers` threads run jobs; `result_serializer(results) -> str`
     (set by the REST layer) turns gremlin job results into `task_result` JSON."""
 
-    def __init__(self, graph: Any, workers: int = 2) -> None:
+    def __init__(self, graph: GraphHandle, workers: int = 2) -> None:
         self.graph = graph
         self.result_serializer: Callable[[Any], str] | None = None
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"tasks-{getattr(graph, 'name', 'g')}")
@@ -76,11 +78,11 @@ class TaskManager:
             self.recover()
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self.graph.store
 
     # ---- start-up ---------------------------------------------------------------------------
-    def recover(self, tx: Any = None) -> int:
+    def recover(self, tx: Tx | None = None) -> int:
         """Marks tasks left unfinished by a previous process: failed (cancelling: cancelled).
         Runs once, when the manager starts (or at its first submit, if it was created inside
         an open transaction)."""
@@ -112,7 +114,7 @@ class TaskManager:
         callable_name: str,
         input: Any,
         fn: Callable[[TaskContext], Any],
-        tx: Any = None,
+        tx: Tx | None = None,
         description: str | None = None,
     ) -> int:
         """Records a task and queues `fn(ctx)`; returns the task id. `input` is stored as
@@ -132,7 +134,7 @@ class TaskManager:
             "description": description,
         }
 
-        def write(t: Any) -> int:
+        def write(t: Tx) -> int:
             pending = len(t.records.task_list(status=["new", "queued", "running"], limit=MAX_PENDING + 1))
             if pending >= MAX_PENDING:
                 raise IllegalArgument(f"Pending tasks size {pending} has exceeded the max limit {MAX_PENDING}")
@@ -293,6 +295,8 @@ class TaskManager:
             new = "cancelled" if rec["status"] in ("new", "scheduling", "scheduled") else "cancelling"
             tx.records.task_update(rec["id"], {"status": new, "update_ms": now_ms()})
             rec = tx.records.task_get(rec["id"])
+            if rec is None:  # not after an update in the same transaction
+                raise NotFound(f"Can't find task with id '{task_id}'")
         with self._lock:
             token = self._tokens.get(int(task_id))
         if token is not None:

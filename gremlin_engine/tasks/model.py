@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gremlin_engine.errors import IllegalArgument
+
 # TaskStatus, in code order (status only moves forward until completed)
 STATUSES = (
     "unknown", "new", "scheduling", "scheduled", "queued", "restoring", "running",
@@ -62,7 +64,6 @@ def status_name(value: str) -> str:
     low = value.strip().lower()
     if low not in STATUSES:
         names = ", ".join(s.upper() for s in STATUSES)
-        from gremlin_engine.errors import IllegalArgument
 
         raise IllegalArgument(f"Status value must be in [{names}], but got '{value}'")
     return low

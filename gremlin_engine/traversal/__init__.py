@@ -28,8 +28,10 @@ from gremlin_engine.traversal.compiler import SourceOptions
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
 from gremlin_engine.traversal.ir import TraversalIR
 from gremlin_engine.traversal.prepared import PreparedCache, compile_traversal, path_flags
+from gremlin_engine.traversal.strategies import apply_strategies
 from gremlin_engine.traversal.tokens import Operator
 from gremlin_engine.traversal.traverser import Context
+from gremlin_engine.traversal.views import verify, wrap_access
 
 __all__ = ["CompiledTraversal", "PreparedCache", "compile_traversal", "explain", "run", "run_compiled"]
 
@@ -43,7 +45,7 @@ def _sack_merge(sack: tuple[Any, ...] | None) -> Any:
 
 
 def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelToken | None) -> Context:
-    opts: SourceOptions = getattr(traversal, "options", None) or SourceOptions()
+    opts: SourceOptions = traversal.options or SourceOptions()
     track_paths, full_paths = getattr(traversal, "path_flags", None) or path_flags(traversal)
     sack = None
     if opts.sack is not None:
@@ -53,8 +55,6 @@ def _context(traversal: CompiledTraversal, access: GraphAccess, cancel: CancelTo
             return copy.copy(initial)
 
     if opts.strategies:
-        from gremlin_engine.traversal.views import verify, wrap_access
-
         verify(traversal, opts.strategies)
         access = wrap_access(access, opts.strategies, lambda raw: Context(access=raw, cancel=cancel or CancelToken()))
     if any(getattr(s, "computer", False) for s in traversal.steps):
@@ -111,7 +111,7 @@ def run_compiled(
 
 def _plain_options(traversal: CompiledTraversal) -> bool:
     """No side effects, sack or view strategies (which wrap the access) on the source."""
-    opts: SourceOptions | None = getattr(traversal, "options", None)
+    opts: SourceOptions | None = traversal.options
     return opts is None or (not opts.side_effects and opts.sack is None and not opts.strategies)
 
 
@@ -134,10 +134,9 @@ def run(
 
 def explain(ir: TraversalIR) -> str:
     """The traversal as compiled, then after each strategy (like TinkerPop's explain())."""
-    from gremlin_engine.traversal.strategies import apply_strategies
 
     traversal = compile_traversal(ir, strategies=False)
     trace: list[str] = [f"{'Original':<28} {traversal!r}"]
-    apply_strategies(traversal, disabled=traversal.options.strategies_off, trace=trace)
+    apply_strategies(traversal, disabled=(traversal.options or SourceOptions()).strategies_off, trace=trace)
     trace.append(f"{'Final':<28} {traversal!r}")
     return "\n".join(trace)

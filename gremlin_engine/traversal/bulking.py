@@ -23,6 +23,7 @@ from typing import Any
 from gremlin_engine.errors import LimitExceeded
 from gremlin_engine.limits import MAX_BULK
 from gremlin_engine.traversal.compare import hashable
+from gremlin_engine.traversal.operators import apply_operator
 from gremlin_engine.traversal.traverser import Context, Traverser
 
 
@@ -36,7 +37,6 @@ def _path_key(t: Traverser, full: bool) -> Any:
 
 def merge_traversers(items: Iterable[Traverser], ctx: Context) -> list[Traverser]:
     """Equal traversers merged, first occurrence order kept."""
-    from gremlin_engine.traversal.steps.barrier import apply_operator
 
     merger = ctx.sack_merge
     out: dict[Any, Traverser] = {}

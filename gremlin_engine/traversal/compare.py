@@ -73,7 +73,8 @@ def _num_cmp(a: Any, b: Any) -> int:
         if isinstance(b, float) and math.isinf(b):
             return -1 if b > 0 else 1
         a, b = decimal.Decimal(a), decimal.Decimal(b)
-    return (a > b) - (a < b)
+    order: int = (a > b) - (a < b)
+    return order
 
 
 def equals(a: Any, b: Any) -> bool:
@@ -120,7 +121,8 @@ def compare(a: Any, b: Any) -> int | None:
         return _num_cmp(a, b)
     if ka in (1, 3, 4, 5):
         try:
-            return (a > b) - (a < b)
+            order: int = (a > b) - (a < b)
+            return order
         except TypeError:
             return None
     # elements, collections and unknown types: only equality is defined
@@ -143,7 +145,8 @@ def order_compare(a: Any, b: Any) -> int:
         a, b = (x.value if isinstance(x, T) else x for x in (a, b))  # T.id orders as "id"
     if ka in (1, 3, 4, 5):
         try:
-            return (a > b) - (a < b)
+            order: int = (a > b) - (a < b)
+            return order
         except TypeError:
             return _fallback(a, b)
     if ka in (6, 7):

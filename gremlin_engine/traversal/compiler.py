@@ -27,6 +27,7 @@ from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.registry import REGISTRY, check_args
 from gremlin_engine.traversal.steps.base import IdentityStep, Step
 from gremlin_engine.traversal.steps.source import AddElementStep, PropertySpec
+from gremlin_engine.traversal.strategies import apply_strategies, connective
 from gremlin_engine.traversal.tokens import Cardinality, Direction
 
 MODULATORS = frozenset({"as", "by", "from", "to", "times", "until", "emit", "option", "with", "read", "write"})
@@ -140,7 +141,8 @@ def _make_step(name: str, args: tuple[Any, ...], pos: tuple[int, int] | None) ->
     compiled = _compile_args(args)
     check_args(name, spec, compiled)
     try:
-        return spec.factory(*compiled)
+        step: Step = spec.factory(*compiled)
+        return step
     except (StepArgumentError, UnsupportedStep, NotSupported):
         raise
     except ValueError as exc:
@@ -189,13 +191,10 @@ def _property_spec(args: tuple[Any, ...]) -> PropertySpec:
 
 def compile_ir(ir: TraversalIR, *, strategies: bool = True) -> Compiled:
     """Compiles a root (or anonymous) traversal and applies the default strategies."""
-    from gremlin_engine.traversal.strategies import apply_strategies
 
     options = compile_source(ir.source)
     traversal = compile_steps(ir, root=not ir.anonymous)
     if "ConnectiveStrategy" not in options.strategies_off:
-        from gremlin_engine.traversal.strategies import connective
-
         connective.apply(traversal)
     if strategies:
         apply_strategies(traversal, disabled=options.strategies_off)

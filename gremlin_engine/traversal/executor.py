@@ -20,6 +20,7 @@ from gremlin_engine.traversal.traverser import Context, Traverser
 
 if TYPE_CHECKING:
     from gremlin_engine.limits import CancelToken
+    from gremlin_engine.traversal.compiler import SourceOptions
     from gremlin_engine.traversal.steps.base import Step
 
 
@@ -33,6 +34,8 @@ class CompiledTraversal:
 
     steps: list[Step] = field(default_factory=list)
     anonymous: bool = False
+    #: a root traversal's source options (`compile_traversal` sets them; None for children)
+    options: SourceOptions | None = field(default=None, compare=False, repr=False)
 
     def walk(self) -> Iterator[Step]:
         """Every step, including those of nested child traversals (depth first)."""

@@ -67,7 +67,7 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
     """IR -> steps (+ strategies). The source options are attached as `.options`."""
     compiled = compile_ir(ir, strategies=strategies)
     traversal = compiled.traversal
-    traversal.options = compiled.options  # type: ignore[attr-defined]
+    traversal.options = compiled.options
     return traversal
 
 
@@ -207,10 +207,11 @@ class PreparedCache:
         if found is not None:
             return found  # type: ignore[no-any-return]
         if not values:
-            entry: Prepared | None = Prepared(compile_traversal(ir, strategies=strategies))
-            if shareable(entry.traversal):  # type: ignore[arg-type]
-                self.put(key, entry)
-            return entry
+            traversal = compile_traversal(ir, strategies=strategies)
+            fresh = Prepared(traversal)
+            if shareable(traversal):
+                self.put(key, fresh)
+            return fresh
         entry = prepare_slotted(ir, values, strategies, key)
         if entry is None:
             self.put(key, REFUSED)
@@ -316,7 +317,7 @@ def _shape_arg(a: Any, values: list[Any]) -> Any:
 
 def ir_shape(ir: TraversalIR, values: list[Any]) -> Any:
     """`ir_key` with the slot values left out (their type class kept), appended to `values`."""
-    out = []
+    out: list[tuple[Any, ...]] = []
     for n, ins in enumerate(ir.steps):
         name, args = ins.name, ins.args
         kind = slot_kind(ir, n, name, args) if args and (name == "has" or n == 0) else None

@@ -59,8 +59,12 @@ _KINDS: dict[str, Callable[[Any], bool]] = {
     "list": lambda a: isinstance(a, list | tuple | set),
     "none": lambda a: a is None,
 }
+def _instance_test(cls: type) -> Callable[[Any], bool]:
+    return lambda a: isinstance(a, cls)
+
+
 for _name, _cls in TOKEN_ENUMS.items():
-    _KINDS[_name] = lambda a, c=_cls: isinstance(a, c)
+    _KINDS[_name] = _instance_test(_cls)
 
 
 def _parse(sig: str) -> list[list[tuple[list[str], str]]]:
@@ -139,7 +143,7 @@ class StepTable(dict[str, StepSpec]):
         """The entries imported so far, loading nothing (for import-time scans)."""
         return list(dict.items(self))
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         spec = dict.get(self, name)
         if spec is None and self._load_until(name):
             spec = dict.get(self, name)
@@ -161,15 +165,15 @@ class StepTable(dict[str, StepSpec]):
         self.load_all()
         return dict.__len__(self)
 
-    def keys(self) -> Any:  # type: ignore[override]
+    def keys(self) -> Any:
         self.load_all()
         return dict.keys(self)
 
-    def values(self) -> Any:  # type: ignore[override]
+    def values(self) -> Any:
         self.load_all()
         return dict.values(self)
 
-    def items(self) -> Any:  # type: ignore[override]
+    def items(self) -> Any:
         self.load_all()
         return dict.items(self)
 

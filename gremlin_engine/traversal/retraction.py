@@ -29,6 +29,9 @@ from typing import Any
 
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.steps.base import Step
+from gremlin_engine.traversal.steps.branch import RepeatStep
+from gremlin_engine.traversal.steps.filter import DedupStep, WherePredicateStep, WhereTraversalStep
+from gremlin_engine.traversal.steps.map import MathStep, SelectStep
 from gremlin_engine.traversal.traverser import Context, PathNode, Traverser
 
 STRATEGY = "PathRetractionStrategy"
@@ -36,8 +39,6 @@ STRATEGY = "PathRetractionStrategy"
 
 def scope_keys(step: Any) -> set[str]:
     """The labels a scoping step names at its own level (TinkerPop's `getScopeKeys`)."""
-    from gremlin_engine.traversal.steps.filter import DedupStep, WherePredicateStep, WhereTraversalStep
-    from gremlin_engine.traversal.steps.map import MathStep, SelectStep
 
     if isinstance(step, SelectStep):
         return {k for k in step.keys if isinstance(k, str)}
@@ -64,8 +65,6 @@ def scope_keys(step: Any) -> set[str]:
 
 def _processor(step: Any) -> bool:
     """Path processors: the steps at which TinkerPop drops labels."""
-    from gremlin_engine.traversal.steps.filter import WherePredicateStep, WhereTraversalStep
-    from gremlin_engine.traversal.steps.map import SelectStep
 
     return isinstance(step, SelectStep | WherePredicateStep | WhereTraversalStep)
 
@@ -91,7 +90,6 @@ def apply(root: CompiledTraversal, disabled: Iterable[str] = ()) -> None:
 def _visit(traversal: CompiledTraversal, outer: set[str]) -> None:
     """`outer`: the labels read after this traversal's parent step, at every enclosing
     level (TinkerPop's keeper trail and its push of later children into earlier ones)."""
-    from gremlin_engine.traversal.steps.branch import RepeatStep
 
     steps = traversal.steps
     for i, step in enumerate(steps):

@@ -45,7 +45,7 @@ from typing import Any
 
 from gremlin_engine.structure.numbers import Int, Long
 from gremlin_engine.traversal.executor import CompiledTraversal
-from gremlin_engine.traversal.ir import TraversalIR
+from gremlin_engine.traversal.ir import Instruction, TraversalIR
 
 #: the types a slot may hold (besides a request map's dict, see `slot_kind`)
 SLOT_TYPES = frozenset({str, int, Int, Long, uuid.UUID})
@@ -97,8 +97,6 @@ def with_markers(ir: TraversalIR, markers: list[Any]) -> TraversalIR:
 
 
 def _replace_ir(ir: TraversalIR, it: Any) -> TraversalIR:
-    from gremlin_engine.traversal.ir import Instruction
-
     steps = []
     for n, ins in enumerate(ir.steps):
         name, args = ins.name, ins.args
@@ -319,11 +317,10 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
         def make(values: list[Any], memo: dict[int, Any]) -> Any:
             if memoised and pid in memo:
                 return memo[pid]
-            new = copy_of(orig)
+            filled = copy_of(orig)
             for pos, i, fn in parts:
-                new[pos] = values[i] if fn is None else fn(values, memo)
-            if rebuild is not None:
-                new = rebuild(new)
+                filled[pos] = values[i] if fn is None else fn(values, memo)
+            new = filled if rebuild is None else rebuild(filled)
             if memoised:
                 memo[pid] = new
             return new

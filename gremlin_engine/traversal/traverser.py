@@ -20,6 +20,7 @@ from typing import Any
 from gremlin_engine.access import GraphAccess
 from gremlin_engine.limits import CancelToken
 from gremlin_engine.structure.elements import Element, Path
+from gremlin_engine.traversal.seeded import JavaRandom
 
 BATCH = 256  # traversers per GraphAccess call
 CHECK_EVERY = 64  # items between cancel checks in tight loops
@@ -169,8 +170,6 @@ class Context:
             self.rngs = {}
         rng = self.rngs.get(id(step))
         if rng is None:
-            from gremlin_engine.traversal.seeded import JavaRandom
-
             rng = self.rngs[id(step)] = JavaRandom(self.seed)
         return rng
 

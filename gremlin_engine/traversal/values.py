@@ -7,7 +7,10 @@ GraphBinary BulkSet). Serialisers in `rest_adapter` import these names.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+from gremlin_engine.traversal.compare import hashable
 
 
 class Tree(dict[Any, "Tree"]):
@@ -84,7 +87,6 @@ class KeyMap(dict[Any, Any]):
     hashes by its contents. It must not be changed once used as a key."""
 
     def __hash__(self) -> int:  # type: ignore[override]
-        from gremlin_engine.traversal.compare import hashable
 
         return hash(hashable(dict(self)))
 
@@ -113,3 +115,24 @@ class Subgraph:
 
     def __repr__(self) -> str:
         return f"subgraph[vertices:{len(self._vertices)} edges:{len(self._edges)}]"
+
+
+def dedup_items(items: Iterable[Any]) -> list[Any]:
+    seen: set[Any] = set()
+    out = []
+    for x in items:
+        k = hashable(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
+def as_set(items: Iterable[Any]) -> Any:
+    """`items` without repeats as a `LinkedSet` (a list when some item is unhashable):
+    what set-valued steps answer (`dedup(local)`, `select(keys)`, the set list steps)."""
+    items = dedup_items(items)
+    try:
+        return LinkedSet(items)
+    except TypeError:
+        return items

@@ -20,6 +20,8 @@ from typing import Any
 from gremlin_engine.access import GraphAccess
 from gremlin_engine.errors import TraversalError
 from gremlin_engine.structure.elements import Edge, Element, Vertex, VertexProperty
+from gremlin_engine.traversal import compile_traversal
+from gremlin_engine.traversal.executor import produces
 from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.tokens import Direction
 
@@ -178,11 +180,16 @@ class PartitionAccess(FilteredAccess):
 
     def add_vertices(self, specs: Sequence[tuple[Any, Any, Any]]) -> list[Vertex]:
         """The batch form of `add_vertex`: each element written with the partition key."""
-        return self.base.add_vertices([(label, id, self._keyed(props)) for label, id, props in specs])  # type: ignore[attr-defined]
+        # (offered because the base offers it: the runtime's `StoreAccess`)
+        made: list[Vertex] = self.base.add_vertices(  # type: ignore[attr-defined]
+            [(label, id, self._keyed(props)) for label, id, props in specs])
+        return made
 
     def add_edges(self, specs: Sequence[tuple[Any, Vertex, Vertex, Any]]) -> list[Edge]:
         """The batch form of `add_edge`: each element written with the partition key."""
-        return self.base.add_edges([(label, o, i, self._keyed(props)) for label, o, i, props in specs])  # type: ignore[attr-defined]
+        made: list[Edge] = self.base.add_edges(  # type: ignore[attr-defined]  # as add_vertices
+            [(label, o, i, self._keyed(props)) for label, o, i, props in specs])
+        return made
 
     def _keyed(self, properties: Any) -> list[tuple[Any, ...]]:
         """A batch spec's properties (a dict, or (key, value...) tuples) with the partition key."""
@@ -240,9 +247,6 @@ def verify(traversal: Any, strategies: dict[str, dict[str, Any]]) -> None:
 
 
 def _child_test(child_ir: Any, base: GraphAccess, ctx_factory: Callable[[GraphAccess], Any]) -> Test:
-    from gremlin_engine.traversal import compile_traversal
-    from gremlin_engine.traversal.executor import produces
-
     child = compile_traversal(child_ir)
     ctx = ctx_factory(base)
 

@@ -14,41 +14,20 @@ import random
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from gremlin_engine.errors import StepArgumentError, TraversalError
+from gremlin_engine.access import offers_property_values
+from gremlin_engine.errors import TraversalError
 from gremlin_engine.structure import numbers as num
 from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.traversal.bulking import merge_traversers, normalize_sacks
 from gremlin_engine.traversal.compare import compare, hashable, order_compare, order_key
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, execute
+from gremlin_engine.traversal.operators import apply_operator, java_add
+from gremlin_engine.traversal.seeded import hashmap_order
 from gremlin_engine.traversal.steps.base import By, ByModulated, Step
 from gremlin_engine.traversal.steps.flatmap import AdjacentStream
-from gremlin_engine.traversal.tokens import Operator, Order, Scope
+from gremlin_engine.traversal.tokens import Barrier, Column, Operator, Order, Scope
 from gremlin_engine.traversal.traverser import Context, Traverser, batches, checked
 from gremlin_engine.traversal.values import KeyMap, Tree
-
-_WIDER = {num.Byte: num.Short, num.Short: num.Int, num.Int: num.Long, num.Long: num.BigInt}
-_BOUNDS = {num.Byte: 8, num.Short: 16, num.Int: 32, num.Long: 64}
-
-
-def java_add(a: Any, b: Any) -> Any:
-    """a + b in TinkerPop's NumberHelper typing: widest operand type, widened on overflow."""
-    cls = num.promote(a, b)
-    if cls in _BOUNDS:
-        r = int(a) + int(b)
-        while cls in _BOUNDS and not -(1 << (_BOUNDS[cls] - 1)) <= r < (1 << (_BOUNDS[cls] - 1)):
-            cls = _WIDER[cls]
-        return cls(r)
-    if cls is num.BigInt:
-        return num.BigInt(int(a) + int(b))
-    if cls is num.Float:
-        return num.Float(float(a) + float(b))
-    return num.wrap(cls, (num.wrap(cls, a) + num.wrap(cls, b)))
-
-
-def _widen(cls: type, r: int) -> Any:
-    """An integral result in type `cls`, widened (Byte→Short→Int→Long→BigInteger) until it fits."""
-    while cls in _BOUNDS and not -(1 << (_BOUNDS[cls] - 1)) <= r < (1 << (_BOUNDS[cls] - 1)):
-        cls = _WIDER[cls]
-    return cls(r)
 
 
 def _numbers(items: Iterable[Any], step: str) -> list[Any]:
@@ -102,7 +81,7 @@ def reduce_extreme(items: Iterable[Any], sign: int) -> Any:
         cls = num.java_type(best)
         for k in kinds:
             cls = num.promote(num.wrap(cls, best) if cls else best, k)
-        return num.wrap(cls, best)
+        return num.wrap(cls, best) if cls is not None else best
     return best
 
 
@@ -202,42 +181,6 @@ class MaxStep(ReducingStep):
         return reduce_extreme((o for o, _ in items), 1)
 
 
-def apply_operator(op: Any, a: Any, b: Any) -> Any:
-    """`Operator` semantics shared by fold(seed, op), sack(op) and withSack merges."""
-    if op is Operator.assign:
-        return b
-    if op in (Operator.sum, Operator.sumLong):
-        return java_add(a, b)
-    if op is Operator.minus:
-        return java_add(a, -b if not isinstance(b, num.Byte | num.Short | num.Int | num.Long) else type(b)(-int(b)))
-    if op is Operator.mult:
-        cls = num.promote(a, b)
-        if cls in _BOUNDS or cls is num.BigInt:
-            return _widen(cls, int(a) * int(b))
-        return num.wrap(cls, a * b)
-    if op is Operator.div:
-        cls = num.promote(a, b)
-        if cls in _BOUNDS or cls is num.BigInt:
-            q = abs(int(a)) // abs(int(b)) * (1 if (int(a) >= 0) == (int(b) >= 0) else -1)  # Java truncates
-            return _widen(cls, q)
-        return num.wrap(cls, a / b)
-    if op is Operator.min:
-        return a if order_compare(a, b) <= 0 else b
-    if op is Operator.max:
-        return a if order_compare(a, b) >= 0 else b
-    if op is Operator.and_:
-        return bool(a) and bool(b)
-    if op is Operator.or_:
-        return bool(a) or bool(b)
-    if op is Operator.addAll:
-        if isinstance(a, Mapping):
-            return {**a, **b}
-        if isinstance(a, set):
-            return a | set(b)
-        return list(a) + list(b)
-    raise StepArgumentError(f"unsupported operator {op!r}")
-
-
 class FoldStep(Step):
     name = "fold"
 
@@ -282,7 +225,10 @@ class OrderStep(ByModulated, Step):
                         k = rng.next_int(j + 1)
                         keyed[j], keyed[k] = keyed[k], keyed[j]
             else:
-                keyed.sort(key=lambda kx, i=i: order_key(kx[0][i]), reverse=order is Order.desc)
+                def by_key(kx: tuple[list[Any], Any], i: int = i) -> Any:
+                    return order_key(kx[0][i])
+
+                keyed.sort(key=by_key, reverse=order is Order.desc)
         return [x for _, x in keyed]
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
@@ -305,8 +251,6 @@ class OrderStep(ByModulated, Step):
 
 
 def _entry_value(b: By, kv: tuple[Any, Any], ctx: Context) -> Any:
-    from gremlin_engine.traversal.tokens import Column
-
     if b.key is Column.keys:
         return kv[0]
     if b.key is Column.values:
@@ -361,8 +305,6 @@ class GroupStep(ByModulated, Step):
             return [t.obj for t in members for _ in range(t.bulk)]
         vb = self.bys[1]
         if isinstance(vb.key, CompiledTraversal) and vb.key.steps:
-            from gremlin_engine.traversal.bulking import merge_traversers
-
             # members at the same object travel as one bulked traverser (TinkerPop bulks them)
             for r in execute(vb.key, iter(merge_traversers((t.clone() for t in members), ctx)), ctx):
                 return r.obj
@@ -375,8 +317,6 @@ class GroupStep(ByModulated, Step):
         order: list[int] = list(range(len(entries)))
         if ctx.seed is not None:
             # seeded draws in value traversals go to the groups in Java HashMap order
-            from gremlin_engine.traversal.seeded import hashmap_order
-
             order = hashmap_order([k for k, _ in entries])
         values = {i: self._value(entries[i][1], ctx) for i in order}
         return {k: values[i] for i, (k, _) in enumerate(entries) if values[i] is not NOTHING}
@@ -423,14 +363,14 @@ class GroupCountStep(ByModulated, Step):
         """(traverser, by-value) pairs. `by('key')` over elements asks the access for that
         one key per batch (`property_values`, when its class offers it): the elements stay
         unloaded, so a whole-graph groupCount decodes one key per row, not every property."""
-        values = getattr(type(ctx.access), "property_values", None)
-        if values is None or not by.is_element_key():
+        access = ctx.access
+        if not offers_property_values(access) or not by.is_element_key():
             for t in it:
                 yield t, by.value(t, ctx)
             return
         for batch in batches(it, ctx.batch_size, ctx):
             elems = [t for t in batch if isinstance(t.obj, Vertex | Edge)]
-            got = ctx.access.property_values([t.obj for t in elems], by.key, NOTHING) if elems else []
+            got = access.property_values([t.obj for t in elems], by.key, NOTHING) if elems else []
             found = {id(t): v for t, v in zip(elems, got, strict=True)}
             for t in batch:
                 if id(t) not in found:
@@ -492,9 +432,6 @@ class BarrierStep(Step):
     name = "barrier"
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        from gremlin_engine.traversal.bulking import merge_traversers, normalize_sacks
-        from gremlin_engine.traversal.tokens import Barrier
-
         items = list(checked(it, ctx))
         if self.args and self.args[0] is Barrier.normSack:
             items = normalize_sacks(items)

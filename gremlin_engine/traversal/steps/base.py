@@ -25,6 +25,7 @@ from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, V
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result
 from gremlin_engine.traversal.tokens import Column, Order, T
 from gremlin_engine.traversal.traverser import Context, Traverser, batches, checked
+from gremlin_engine.traversal.values import MapEntry
 
 
 class Step:
@@ -183,8 +184,6 @@ def project(obj: Any, key: Any, ctx: Context) -> Any:
     if isinstance(key, T):
         return token_value(obj, key)
     if isinstance(key, Column):
-        from gremlin_engine.traversal.values import MapEntry
-
         if isinstance(obj, MapEntry):
             return obj.key if key is Column.keys else obj.value
         if isinstance(obj, Mapping):
@@ -231,26 +230,28 @@ def token_value(obj: Any, token: T) -> Any:
     raise TraversalError(f"{token!r} is not a property of {obj!r}")
 
 
-class ByModulated:
-    """Mixin for steps that take `by()` modulators; `self.bys` collects them in order."""
+class ByModulated(Step):
+    """Mixin for steps that take `by()` modulators; `self.bys` collects them in order. A
+    `Step` itself so that it types its use of the step's name and children; listed first
+    among the bases (`class OrderStep(ByModulated, Step)`), so the method order is the same."""
 
     max_bys: ClassVar[int | None] = None
     bys: list[By]
 
     def modulate(self, name: str, args: tuple[Any, ...]) -> None:
         if name != "by":
-            Step.modulate(self, name, args)  # type: ignore[arg-type]
+            Step.modulate(self, name, args)
             return
         if not hasattr(self, "bys"):
             self.bys = []
         if self.max_bys is not None and len(self.bys) >= self.max_bys:
-            name: str = self.name  # type: ignore[attr-defined]
+            step = self.name
             count = {1: "one", 2: "two"}.get(self.max_bys, str(self.max_bys))
-            raise StepArgumentError(f"{name[0].upper()}{name[1:]} step can only have {count} by modulator")
-        self.bys.append(By.from_args(self.name, args))  # type: ignore[attr-defined]
+            raise StepArgumentError(f"{step[0].upper()}{step[1:]} step can only have {count} by modulator")
+        self.bys.append(By.from_args(self.name, args))
 
     def children(self) -> list[CompiledTraversal]:
-        return Step.children(self) + self.by_children()  # type: ignore[arg-type]
+        return Step.children(self) + self.by_children()
 
     def by_children(self) -> list[CompiledTraversal]:
         return [b.key for b in getattr(self, "bys", []) if isinstance(b.key, CompiledTraversal)]

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from gremlin_engine.errors import StepArgumentError
+from gremlin_engine.traversal.bulking import merge_traversers
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.executor import (
     NOTHING,
@@ -21,8 +22,18 @@ from gremlin_engine.traversal.executor import (
     produces,
 )
 from gremlin_engine.traversal.predicates import P
+from gremlin_engine.traversal.steps.barrier import (
+    FoldStep,
+    GroupCountStep,
+    GroupStep,
+    OrderStep,
+    ReducingStep,
+    TreeStep,
+)
 from gremlin_engine.traversal.steps.base import Step, token_value
-from gremlin_engine.traversal.tokens import Pick, T
+from gremlin_engine.traversal.steps.filter import DedupStep, IsStep
+from gremlin_engine.traversal.steps.range import RangeStep, SampleStep, TailStep
+from gremlin_engine.traversal.tokens import Pick, Scope, T
 from gremlin_engine.traversal.traverser import ROOT, Context, Traverser, checked
 
 
@@ -87,7 +98,6 @@ class RepeatStep(Step):
                     yield _exit(t.clone())
                 frontier.append(t)
 
-        from gremlin_engine.traversal.bulking import merge_traversers
 
         frontier: list[Traverser] = []
         scope: dict[int, Any] = {}  # step state that lives across iterations (dedup)
@@ -137,8 +147,6 @@ def _as_test(arg: Any) -> CompiledTraversal:
     if isinstance(arg, CompiledTraversal):
         return arg
     if isinstance(arg, P):
-        from gremlin_engine.traversal.steps.filter import IsStep
-
         return CompiledTraversal([IsStep(arg)], anonymous=True)
     raise StepArgumentError(f"expected a traversal or predicate, not {arg!r}")
 
@@ -147,17 +155,6 @@ def global_child(child: CompiledTraversal) -> bool:
     """Whether a branch holds a barrier (count, fold, limit, dedup, order, ...) at its top
     level. TinkerPop's union/branch/choose children are *global*: such a barrier sees every
     traverser routed into the branch, not one at a time."""
-    from gremlin_engine.traversal.steps.barrier import (
-        FoldStep,
-        GroupCountStep,
-        GroupStep,
-        OrderStep,
-        ReducingStep,
-        TreeStep,
-    )
-    from gremlin_engine.traversal.steps.filter import DedupStep
-    from gremlin_engine.traversal.steps.range import RangeStep, SampleStep, TailStep
-    from gremlin_engine.traversal.tokens import Scope
 
     kinds = (ReducingStep, FoldStep, OrderStep, RangeStep, TailStep, SampleStep, DedupStep)
     for s in child.steps:
@@ -291,7 +288,7 @@ class BranchStep(Step):
             return produces(pick, t.split(value), ctx)
         if isinstance(pick, P):
             return pick.test(value)
-        return hashable(pick) == hashable(value)
+        return bool(hashable(pick) == hashable(value))
 
     def _branches(self, t: Traverser, ctx: Context) -> list[CompiledTraversal] | None:
         """The options to run for `t`; None lets the traverser pass through unchanged."""

@@ -101,7 +101,7 @@ def _view(ctx: Context) -> ComputedAccess:
     if isinstance(found, ComputedAccess):
         return found
     view = ComputedAccess(found)
-    ctx.access = view  # type: ignore[assignment]  # a view: the GraphAccess calls, delegated
+    ctx.access = view  # a view: the GraphAccess calls, delegated
     return view
 
 

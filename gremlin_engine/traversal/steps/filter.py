@@ -15,11 +15,12 @@ from typing import Any
 from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.structure.elements import Edge, Element, Property, Vertex, VertexProperty
 from gremlin_engine.traversal.compare import equals, hashable
-from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, produces
+from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, produces, results
 from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.base import ByModulated, FilterStep, IdentityStep, Step
 from gremlin_engine.traversal.tokens import Pop, Scope, T
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
+from gremlin_engine.traversal.values import as_set
 
 
 def as_predicate(value: Any) -> P:
@@ -293,8 +294,6 @@ class WhereTraversalStep(FilterStep):
 
 
 def _results(child: CompiledTraversal, t: Traverser, ctx: Context) -> Iterator[Traverser]:
-    from gremlin_engine.traversal.executor import results
-
     return results(child, t, ctx)
 
 
@@ -384,7 +383,6 @@ class DedupStep(ByModulated, Step):
                 out.append(x)
         if isinstance(obj, Mapping) or not isinstance(obj, list | tuple | set):
             return out
-        from gremlin_engine.traversal.steps.lists import as_set
 
         return as_set(out)  # TinkerPop 3.8: dedup(local) of a collection is a (linked) set
 

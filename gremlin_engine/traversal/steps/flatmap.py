@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from gremlin_engine.access import offers_counts, offers_heads
 from gremlin_engine.errors import StepArgumentError, TraversalError
 from gremlin_engine.structure.elements import Edge, Vertex
 from gremlin_engine.traversal.executor import results
@@ -49,7 +50,7 @@ class VertexStep(Step):
             for v in starts:
                 if not isinstance(v, Vertex):
                     raise TraversalError(f"{self.name}() can only be applied to a vertex, not {v!r}")
-            if heads:
+            if heads and offers_heads(access):
                 pairs: list[tuple[int, Any]] = access.adjacent_heads(starts, self.direction, self.edge_labels)
             elif self.returns == "vertex":
                 pairs = access.adjacent_vertices(starts, self.direction, self.edge_labels)
@@ -91,25 +92,27 @@ class AdjacentStream:
             self._it is None
             and self._step.returns == "vertex"
             and not self._step.labels
-            and callable(getattr(type(self._ctx.access), "adjacent_counts", None))
+            and offers_counts(self._ctx.access)
         )
 
     def heads_only(self) -> None:
         """The consumer reads only ids and labels (`id()`, `label()`): fetch neighbours
         through `GraphAccess.adjacent_heads` (optional) and leave their properties unread."""
         if self.countable():
-            self._heads = callable(getattr(type(self._ctx.access), "adjacent_heads", None))
+            self._heads = offers_heads(self._ctx.access)
 
     def count_bulk(self) -> int:
         """The total bulk the stream would have produced."""
         step, ctx = self._step, self._ctx
+        access = ctx.access
+        assert offers_counts(access)  # as countable() found before this was called
         total = 0
         for batch in batches(self._source, ctx.batch_size, ctx):
             starts = [t.obj for t in batch]
             for v in starts:
                 if not isinstance(v, Vertex):
                     raise TraversalError(f"{step.name}() can only be applied to a vertex, not {v!r}")
-            counts = ctx.access.adjacent_counts(starts, step.direction, step.edge_labels)
+            counts = access.adjacent_counts(starts, step.direction, step.edge_labels)
             total += sum(n * t.bulk for n, t in zip(counts, batch, strict=True))
         return total
 

@@ -10,26 +10,26 @@ either way). The error messages follow TinkerPop's word for word: the corpus mat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from gremlin_engine.errors import StepArgumentError, TraversalError
-from gremlin_engine.structure.elements import Path
+from gremlin_engine.structure.elements import Edge, Path, Vertex
+from gremlin_engine.structure.numbers import java_type
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, first_result
 from gremlin_engine.traversal.steps.base import MapStep
+from gremlin_engine.traversal.steps.strings import string_of
 from gremlin_engine.traversal.traverser import Context, Traverser
-from gremlin_engine.traversal.values import BulkSet, LinkedSet
+from gremlin_engine.traversal.values import BulkSet, as_set
 
 
 def java_type_name(obj: Any) -> str:
     """The Java class name TinkerPop's messages show for a value."""
-    from gremlin_engine.structure.elements import Edge, Vertex
-    from gremlin_engine.structure.numbers import java_type
 
     jt = java_type(obj)
     if jt is not None:
-        return getattr(jt, "java_name", None) or {float: "Double"}.get(jt, jt.__name__)
+        return getattr(jt, "java_name", None) or ("Double" if jt is float else jt.__name__)
     if isinstance(obj, str):
         return "String"
     if isinstance(obj, bool):
@@ -49,25 +49,6 @@ def java_type_name(obj: Any) -> str:
 
 def _iterable(obj: Any) -> bool:
     return isinstance(obj, list | tuple | set | frozenset | Path | BulkSet)
-
-
-def dedup_items(items: Iterable[Any]) -> list[Any]:
-    seen: set[Any] = set()
-    out = []
-    for x in items:
-        k = hashable(x)
-        if k not in seen:
-            seen.add(k)
-            out.append(x)
-    return out
-
-
-def as_set(items: Iterable[Any]) -> Any:
-    items = dedup_items(items)
-    try:
-        return LinkedSet(items)
-    except TypeError:
-        return items
 
 
 class ListStep(MapStep):
@@ -194,8 +175,6 @@ class ConjoinStep(MapStep):
         self.delimiter = str(args[0])
 
     def map(self, t: Traverser, ctx: Context) -> Any:
-        from gremlin_engine.traversal.steps.strings import string_of
-
         obj = t.obj
         if obj is None:
             raise TraversalError("Incoming traverser for conjoin step can't be null")

@@ -19,9 +19,10 @@ from gremlin_engine.traversal.steps.base import ByModulated, FlatMapStep, MapSte
 from gremlin_engine.traversal.steps.filter import labelled_value
 from gremlin_engine.traversal.steps.flatmap import AdjacentStream
 from gremlin_engine.traversal.steps.math_expr import MathExpression
-from gremlin_engine.traversal.tokens import Column, Pop, T, WithOptions
+from gremlin_engine.traversal.steps.paths import path_segment
+from gremlin_engine.traversal.tokens import Column, Direction, Pop, T, WithOptions
 from gremlin_engine.traversal.traverser import Context, Traverser, checked
-from gremlin_engine.traversal.values import MapEntry
+from gremlin_engine.traversal.values import MapEntry, as_set
 
 
 class IdStep(MapStep):
@@ -32,7 +33,8 @@ class IdStep(MapStep):
             it.heads_only()  # ids need no neighbour properties
         id_stream = getattr(it, "id_stream", None)  # a batch write step's output (hgAddVertices)
         if id_stream is not None:
-            return id_stream()
+            ids: Iterator[Traverser] = id_stream()
+            return ids
         return super().process(it, ctx)
 
     def map(self, t: Traverser, ctx: Context) -> Any:
@@ -179,8 +181,6 @@ class ElementMapStep(_PropertyMapBase):
         if isinstance(obj, VertexProperty):
             out = {T.id: obj.id, T.key: obj.key, T.value: obj.value}
         if isinstance(obj, Edge):
-            from gremlin_engine.traversal.tokens import Direction
-
             out[Direction.IN] = {T.id: obj.in_v.id, T.label: obj.in_v.label}
             out[Direction.OUT] = {T.id: obj.out_v.id, T.label: obj.out_v.label}
         for p in _props(obj, self.keys):
@@ -223,8 +223,6 @@ class PathStep(ByModulated, MapStep):
         if self.from_label is None and self.to_label is None:
             path = t.make_path()
         else:
-            from gremlin_engine.traversal.steps.paths import path_segment
-
             entries = path_segment(t.path_entries(), self.from_label, self.to_label)
             path = Path(tuple(e.labels for e in entries), tuple(e.obj for e in entries))
         if not self.bys:
@@ -312,8 +310,6 @@ class SelectColumnStep(MapStep):
             return obj.key if col is Column.keys else obj.value
         if isinstance(obj, Mapping):
             if col is Column.keys:
-                from gremlin_engine.traversal.steps.lists import as_set
-
                 return as_set(obj.keys())  # Java's keySet()
             return list(obj.values())
         if isinstance(obj, Path):

@@ -50,9 +50,9 @@ def _labels_in(trav: CompiledTraversal) -> list[str]:
                 if isinstance(lb, str) and lb not in out:
                     out.append(lb)
         if isinstance(step, WhereTraversalStep):
-            for lb in (step.start_label, step.end_label):
-                if lb is not None and lb not in out:
-                    out.append(lb)
+            for end in (step.start_label, step.end_label):
+                if end is not None and end not in out:
+                    out.append(end)
     return out
 
 
@@ -165,7 +165,7 @@ class MatchStep(Step):
         self._prepared = True
         for trav in self.args:
             self._add(trav)
-        self.match_labels: list[str] = []
+        self.match_labels = []
         for p in self.patterns:
             for lb in p.labels:
                 if lb not in self.match_labels:

@@ -112,7 +112,8 @@ class MathExpression:
     def _eval(self, node: Any, env: dict[str, Any]) -> float:
         kind = node[0]
         if kind == "num":
-            return node[1]
+            num: float = node[1]
+            return num
         if kind == "var":
             v = env[node[1]]
             if not is_number(v):

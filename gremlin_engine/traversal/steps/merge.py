@@ -215,8 +215,9 @@ class MergeEStep(MergeStep):
         ids, labels, conds = _conditions(search)
         if ids == [None]:
             return []
-        if ids is None and (out_v is not None or in_v is not None):
-            anchor, direction = (out_v, Direction.OUT) if out_v is not None else (in_v, Direction.IN)
+        anchor = out_v if out_v is not None else in_v
+        if ids is None and anchor is not None:
+            direction = Direction.OUT if out_v is not None else Direction.IN
             cands = [e for _, e in ctx.access.adjacent_edges([anchor], direction, labels or ())]
             if conds:
                 ctx.load(cands)

@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from gremlin_engine.access import GraphAccess, PointAccess, offers_point
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.executor import CompiledTraversal, execute
 from gremlin_engine.traversal.steps.base import Step
@@ -42,11 +43,11 @@ class PointStep(Step):
         self.keys = keys
         self.is_start = True
 
-    def answer(self, access: Any) -> list[Any] | None:
+    def answer(self, access: GraphAccess) -> list[Any] | None:
         """Every result of this step, or None when the access cannot answer exactly (see
         module) and the original steps must run. The executor asks this directly when the
         step is the whole traversal (`traversal.run_compiled`): no traverser is made."""
-        if getattr(type(access), "point_vertex", None) is None:
+        if not offers_point(access):
             return None
         found = access.point_vertex(self.source.ids[0])  # type: ignore[index]
         if not found:
@@ -104,13 +105,15 @@ class _FusedIdsStep(Step):
     def fallback_steps(self) -> list[Step]:
         return [self.source, self.tail]
 
-    def ask(self, access: Any) -> list[Any] | None:
+    def ask(self, access: PointAccess) -> list[Any] | None:
         raise NotImplementedError
 
-    def answer(self, access: Any) -> list[Any] | None:
+    def answer(self, access: GraphAccess) -> list[Any] | None:
         """Every result of this step (see `PointStep.answer`), or None to run the
         original steps."""
-        return self.ask(access) if getattr(type(access), self.fast_method, None) is not None else None
+        if not offers_point(access) or getattr(type(access), self.fast_method, None) is None:
+            return None
+        return self.ask(access)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         ctx.check()
@@ -138,7 +141,7 @@ class HopIdsStep(_FusedIdsStep):
     def fallback_steps(self) -> list[Step]:
         return [self.source, self.hop, self.tail]
 
-    def ask(self, access: Any) -> list[Any] | None:
+    def ask(self, access: PointAccess) -> list[Any] | None:
         hop = self.hop
         return access.point_neighbour_ids(self.source.ids[0], hop.direction, hop.edge_labels)  # type: ignore[index]
 
@@ -153,7 +156,7 @@ class IndexIdsStep(_FusedIdsStep):
     name = "indexIds"
     fast_method = "point_index_ids"
 
-    def ask(self, access: Any) -> list[Any] | None:
+    def ask(self, access: PointAccess) -> list[Any] | None:
         src = self.source
         return access.point_index_ids(src.label_filter, tuple(src.conditions))
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from gremlin_engine.errors import StepArgumentError
 from gremlin_engine.structure.numbers import is_number
+from gremlin_engine.traversal.bulking import merge_traversers
 from gremlin_engine.traversal.executor import NOTHING
 from gremlin_engine.traversal.steps.base import ByModulated, Step
 from gremlin_engine.traversal.steps.filter import scope_of
@@ -189,7 +190,6 @@ class SampleStep(ByModulated, Step):
         each round walks the set in order, drawing `nextDouble()` once per unsampled unit
         against `weight / remaining weight` (the remainder dropping by the weight on a miss),
         and starts again from the top after each pick."""
-        from gremlin_engine.traversal.bulking import merge_traversers
 
         pool: list[Traverser] = []
         weights: list[float] = []

@@ -8,11 +8,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from gremlin_engine.errors import NotSupported, StepArgumentError, TraversalError
+from gremlin_engine.structure.elements import Edge
+from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.executor import NOTHING, execute
+from gremlin_engine.traversal.operators import apply_operator
 from gremlin_engine.traversal.steps.base import ByModulated, Step
 from gremlin_engine.traversal.tokens import Operator, Scope
-from gremlin_engine.traversal.traverser import Context, Traverser, checked
-from gremlin_engine.traversal.values import BulkSet
+from gremlin_engine.traversal.traverser import Context, Traverser, batches, checked
+from gremlin_engine.traversal.values import BulkSet, Subgraph
 
 
 class AggregateStep(ByModulated, Step):
@@ -42,8 +45,6 @@ class AggregateStep(ByModulated, Step):
         return [] if v is NOTHING else [v] * t.bulk
 
     def _add(self, values: list[Any], ctx: Context) -> None:
-        from gremlin_engine.traversal.steps.barrier import apply_operator
-
         op = ctx.side_effect_ops.get(self.key)
         current = ctx.side_effects.get(self.key, NOTHING)
         if op is not None and op is not Operator.addAll:
@@ -85,8 +86,6 @@ def hashable_or(v: Any) -> Any:
         hash(v)
         return v
     except TypeError:
-        from gremlin_engine.traversal.compare import hashable
-
         return hashable(v)
 
 
@@ -104,10 +103,6 @@ class SubgraphStep(Step):
     name = "subgraph"
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        from gremlin_engine.structure.elements import Edge
-        from gremlin_engine.traversal.traverser import batches
-        from gremlin_engine.traversal.values import Subgraph
-
         sg = ctx.side_effects.get(self.args[0])
         if not isinstance(sg, Subgraph):
             sg = ctx.side_effects[self.args[0]] = Subgraph()
@@ -208,8 +203,6 @@ class SackStep(ByModulated, Step):
         super().modulate(name, args)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        from gremlin_engine.traversal.steps.barrier import apply_operator
-
         if not self.args:
             for t in checked(it, ctx):
                 yield t.split(t.sack)

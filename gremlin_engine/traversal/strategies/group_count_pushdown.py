@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from gremlin_engine.access import offers_group_counts
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal
@@ -46,9 +47,10 @@ class GroupCountSourceStep(Step):
         return self.group.children()
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        if callable(getattr(type(ctx.access), "group_counts", None)):
+        access = ctx.access
+        if offers_group_counts(access):
             token = ctx.cancel
-            pairs = ctx.access.group_counts(  # type: ignore[attr-defined]
+            pairs = access.group_counts(
                 self.source.kind, self.source.label_filter, self.key, NOTHING,
                 lambda: token.cancelled or token.expired(),
             )

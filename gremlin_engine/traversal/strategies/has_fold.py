@@ -33,9 +33,12 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
     while i < len(steps):
         src = steps[i]
         if isinstance(src, GraphStep) and src.limit is None:
-            while i + 1 < len(steps) and isinstance(steps[i + 1], HasStep) and steps[i + 1].foldable:
-                has = steps.pop(i + 1)
-                for key, p in has.conditions:  # type: ignore[attr-defined]
+            while i + 1 < len(steps):
+                has = steps[i + 1]
+                if not isinstance(has, HasStep) or not has.foldable:
+                    break
+                del steps[i + 1]
+                for key, p in has.conditions:
                     labels = _label_values(p) if key is T.label else None
                     if labels is not None:
                         src.label_filter = (

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.steps import flatmap
+from gremlin_engine.traversal.steps.base import Step
 
-_PAIRS = {
+_PAIRS: dict[tuple[type[Step], type[Step]], type[flatmap.VertexStep]] = {
     (flatmap.OutEStep, flatmap.InVStep): flatmap.OutStep,
     (flatmap.InEStep, flatmap.OutVStep): flatmap.InStep,
     (flatmap.BothEStep, flatmap.OtherVStep): flatmap.BothStep,
@@ -28,8 +29,8 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
     while i < len(steps) - 1:
         a, b = steps[i], steps[i + 1]
         target = _PAIRS.get((type(a), type(b)))
-        if target is not None and not a.labels:
-            new = target(*a.edge_labels)  # type: ignore[attr-defined]
+        if target is not None and isinstance(a, flatmap.VertexStep) and not a.labels:
+            new = target(*a.edge_labels)
             new.labels = b.labels
             steps[i : i + 2] = [new]
         i += 1

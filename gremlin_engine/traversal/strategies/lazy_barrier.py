@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from gremlin_engine.traversal.bulking import merge_traversers
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.steps.base import Step
+from gremlin_engine.traversal.steps.branch import global_child
 from gremlin_engine.traversal.steps.flatmap import (
     EdgeVertexStep,
     FlatMapTraversalStep,
@@ -40,8 +42,6 @@ class LazyBarrierStep(Step):
         self.size = size
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
-        from gremlin_engine.traversal.bulking import merge_traversers
-
         window: list[Traverser] = []
         for t in checked(it, ctx):
             window.append(t)
@@ -53,8 +53,6 @@ class LazyBarrierStep(Step):
 
 
 def _is_barrier(step: Step) -> bool:
-    from gremlin_engine.traversal.steps.branch import global_child
-
     return global_child(CompiledTraversal([step], anonymous=True)) or step.name in ("barrier", "cap", "aggregate")
 
 

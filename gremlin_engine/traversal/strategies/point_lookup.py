@@ -16,7 +16,7 @@ the difference. Runs last, after the rewrites that might still change any of the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.steps.flatmap import BothStep, InStep, OutStep
@@ -53,7 +53,7 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
     steps[:] = [new]
 
 
-def _point_source(src: Any) -> bool:
+def _point_source(src: Any) -> TypeGuard[VStep]:
     """A root `V(id)` with one id and nothing folded into it."""
     return (
         type(src) is VStep

@@ -36,6 +36,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+from gremlin_engine.access import Stop, offers_walk_count
 from gremlin_engine.errors import TraversalError
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.numbers import Int, Long
@@ -57,7 +58,7 @@ CHUNK = 5000
 _HOP_STEPS = (OutStep, InStep, BothStep)
 
 
-def _stopper(ctx: Context) -> Any:
+def _stopper(ctx: Context) -> Stop:
     token = ctx.cancel
     return lambda: token.cancelled or token.expired()
 
@@ -85,7 +86,7 @@ class WalkCountStep(Step):
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if (
-            not callable(getattr(type(ctx.access), "walk_count", None))
+            not offers_walk_count(ctx.access)
             or not ctx.bulk
             or ctx.sack_initial is not None
             or ctx.track_paths
@@ -93,7 +94,7 @@ class WalkCountStep(Step):
             return execute(self.original, it, ctx)
         if self.source is not None:
             return self._counted_from_all(ctx)
-        if self.start is not None and callable(getattr(type(ctx.access), "walk_count_from_id", None)):
+        if self.start is not None:
             return self._counted_from_id(it, ctx)
         return self._counted(it, ctx)
 
@@ -104,8 +105,9 @@ class WalkCountStep(Step):
         assert start is not None
         ids = start.ids
         n = None
-        if ids is not None and len(ids) == 1 and _plain_id_start(start):
-            n = ctx.access.walk_count_from_id(ids[0], self.hops, _stopper(ctx))  # type: ignore[attr-defined]
+        access = ctx.access
+        if ids is not None and len(ids) == 1 and _plain_id_start(start) and offers_walk_count(access):
+            n = access.walk_count_from_id(ids[0], self.hops, _stopper(ctx))
         if n is None:  # declined or interrupted: the start step runs (and raises a pending timeout)
             yield from self._counted(it, ctx)
             return
@@ -113,9 +115,10 @@ class WalkCountStep(Step):
 
     def _counted_from_all(self, ctx: Context) -> Iterator[Traverser]:
         n = None
-        if callable(getattr(type(ctx.access), "walk_count_all", None)):
+        access = ctx.access
+        if offers_walk_count(access):
             assert self.source is not None
-            n = ctx.access.walk_count_all(self.source.label_filter, self.hops, _stopper(ctx))  # type: ignore[attr-defined]
+            n = access.walk_count_all(self.source.label_filter, self.hops, _stopper(ctx))
         if n is None:
             ctx.check()
             yield from execute(self.original, iter(()), ctx)
@@ -144,8 +147,10 @@ class WalkCountStep(Step):
             return
         yield ctx.new_traverser(Long(total + n))
 
-    def _walk(self, chunk: list[Traverser], ctx: Context, stop: Any) -> int | None:
-        return ctx.access.walk_count([(t.obj, t.bulk) for t in chunk], self.hops, stop)  # type: ignore[attr-defined]
+    def _walk(self, chunk: list[Traverser], ctx: Context, stop: Stop) -> int | None:
+        access = ctx.access
+        assert offers_walk_count(access)  # process() took this path because it does
+        return access.walk_count([(t.obj, t.bulk) for t in chunk], self.hops, stop)
 
     def _fallback(self, total: int, chunk: list[Traverser], rest: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         """The access could not count (or was interrupted): raise a pending timeout, else
@@ -206,7 +211,8 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
     while i < len(steps):
         cnt = steps[i]
         if type(cnt) is CountStep and cnt.scope is Scope.global_ and not cnt.labels:
-            j, hops, repeats = i, [], False
+            hops: list[Hop] = []
+            j, repeats = i, False
             while j > 0 and not steps[j - 1].is_start:
                 got = _hops(steps[j - 1])
                 if got is None:

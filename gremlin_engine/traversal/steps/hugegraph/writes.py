@@ -91,7 +91,7 @@ class AddVerticesStep(_BatchWriteStep):
         access = ctx.access
         bulk_add = getattr(access, "add_vertices", None)
         name = self.name
-        specs = []
+        specs: list[tuple[Any, Any, Any]] = []  # (label, id, JSON object or property list)
         for obj in objs:
             item = obj if type(obj) is dict else el_.item_map(obj, name)
             props = item.get("properties")
@@ -120,7 +120,7 @@ class AddEdgesStep(_BatchWriteStep):
         items = [obj if type(obj) is dict else el_.item_map(obj, name) for obj in objs]
         ends = _EndIds(schema).pairs(items)
         found = _vertices_by_id(access, [x for pair in ends for x in pair])
-        specs = []
+        specs: list[tuple[Any, Vertex, Vertex, Any]] = []  # props: JSON object or property list
         for item, (out_id, in_id) in zip(items, ends, strict=True):
             out_label = item.get("outVLabel")
             out_v = found.get(out_id)
@@ -287,7 +287,8 @@ def _vertices_by_id(access: Any, ids: list[Any]) -> dict[Any, Vertex]:
         return {}
     lookup = getattr(access, "vertices_by_id", None)  # the runtime's lean batch lookup
     if lookup is not None:
-        return lookup(wanted)
+        by_id: dict[Any, Vertex] = lookup(wanted)
+        return by_id
     return {v.id: v for v in access.vertices(ids=wanted)}
 
 
