@@ -149,7 +149,8 @@ def build_routes() -> list[BaseRoute]:
 def open_registry(settings: Settings) -> GraphRegistry:
     """Opens every configured graph; raises `StoreNotReady` naming the graph and the fix."""
     registry = GraphRegistry(evaluation_timeout_ms=settings.evaluation_timeout_ms, import_dir=settings.import_dir,
-                             job_timeout_ms=settings.job_timeout_ms, export_dir=settings.export_dir)
+                             job_timeout_ms=settings.job_timeout_ms, export_dir=settings.export_dir,
+                             shared=settings.workers > 1)
     try:
         for cfg in settings.graphs:
             registry.open(cfg)
