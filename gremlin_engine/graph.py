@@ -366,6 +366,9 @@ class GraphRegistry:
                  job_timeout_ms: float | None = None, export_dir: Path | str | None = None,
                  shared: bool = False) -> None:
         self.shared = shared
+        #: whether opening a graph restarts the index jobs a killed process left half done
+        #: (False where the registry only checks the stores: `serve --workers N`'s parent)
+        self.resume_jobs = True
         self.evaluation_timeout_ms = evaluation_timeout_ms
         self.job_timeout_ms = job_timeout_ms
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
@@ -477,7 +480,8 @@ class GraphRegistry:
             self.prepared.clear()
         if cfg.backend != "memory":
             graph.repair_held_mode()  # a load or restore killed half-way
-            graph.schema.resume_interrupted()  # index jobs a killed process left half done
+            if self.resume_jobs:
+                graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
 
     def create(self, cfg: GraphConfig, *, ctx: Any = None) -> Graph:

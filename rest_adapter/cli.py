@@ -192,7 +192,7 @@ def serve(files: tuple[str, ...], conf: str | None, host: str | None, port: int 
         settings = _serve_settings(conf, files)
         settings.workers = workers = workers or settings.workers
         multi.refuse_memory_graphs(settings, workers)
-        registry = open_registry(settings)
+        registry = open_registry(settings, resume_jobs=workers == 1)
     except StoreNotReady as e:
         folder = conf or "conf"
         click.echo(f"hugelite: cannot start: {str(e).replace('--conf DIR', f'--conf {folder}')}", err=True)
