@@ -10,8 +10,10 @@
    label knows, count_only) from random people, with C keep-alive connections of
    `rest_load`'s hand-written socket client (httpx's own CPU would cap the rate). The
    kernel gives each new connection to either process of the two-process server.
-4. Prints the medians of requests/s per server, the ratio 2 ÷ 1 per operation, and the load
-   average before and after (the machine is shared).
+4. Prints the medians of requests/s per server, the ratio 2 ÷ 1 per operation, how the
+   two-process server's CPU split between its processes (the kernel hands a burst of new
+   connections to whichever process accepts first, so 8 connections opened at once may all
+   land on one), and the load average before and after (the machine is shared).
 
 The client runs on the same machine and takes its share of the cores: what one core more
 buys is bounded by what is left of the second one. The per-request cost of the schema
@@ -69,6 +71,28 @@ def rate(server: BenchServer, ps: list[str], concurrency: int) -> float:
     return len(ps) / wall
 
 
+def worker_ticks(server: BenchServer) -> dict[int, int]:
+    """CPU clock ticks of each worker process of `server` (the children uvicorn spawned, not
+    multiprocessing's resource tracker); {} for a one-process server."""
+    pid = server.proc.pid
+    out = {}
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            if b"spawn_main" not in Path(f"/proc/{child}/cmdline").read_bytes():
+                continue
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(child)] = int(fields[11]) + int(fields[12])
+    return out
+
+
+def busier_share(before: dict[int, int], after: dict[int, int]) -> float:
+    """The busier worker's share of the workers' CPU over a run (0.5: even; 1.0: one did all)."""
+    used = [after[p] - before.get(p, 0) for p in after]
+    return max(used) / sum(used) if sum(used) else 0.0
+
+
 def schema_check_us(store: Path, n: int = 100_000) -> tuple[float, float]:
     """(µs per `SchemaService.sync` in an open read transaction, µs per empty read
     transaction for scale), on the bench store, in this process."""
@@ -115,11 +139,15 @@ def main(argv: list[str] | None = None) -> None:
                 for op, n in ops.values():
                     rate(server, paths(w, min(n, 400), op, 1), args.concurrency)
             got: dict[tuple[str, int], list[float]] = {(name, n): [] for name in ops for n in servers}
+            shares: dict[str, list[float]] = {name: [] for name in ops}
             for r in range(args.rounds):
                 for name, (op, n) in ops.items():
                     ps = paths(w, n, op, 100 + r)
                     for workers, server in servers.items():  # alternating, the same requests
+                        before = worker_ticks(server)
                         got[(name, workers)].append(rate(server, ps, args.concurrency))
+                        if workers > 1:
+                            shares[name].append(busier_share(before, worker_ticks(server)))
                 print(f"round {r + 1}/{args.rounds} done", flush=True)
         finally:
             for server in servers.values():
@@ -128,11 +156,17 @@ def main(argv: list[str] | None = None) -> None:
     load_after = os.getloadavg()
     print(f"\nREST reads, {args.size} workload ({w.n_vertices:,} vertices, {w.n_edges:,} edges), "
           f"{args.concurrency} connections, {os.cpu_count()} cores, medians of {args.rounds} alternating rounds\n")
-    print("| operation | --workers 1 req/s | --workers 2 req/s | ratio 2 ÷ 1 |")
-    print("|---|---:|---:|---:|")
+    print("| operation | --workers 1 req/s | --workers 2 req/s | ratio 2 ÷ 1 | busier worker's CPU share (median, min-max) |")
+    print("|---|---:|---:|---:|---|")
     for name in ops:
         one, two = statistics.median(got[(name, 1)]), statistics.median(got[(name, 2)])
-        print(f"| {name} | {one:,.0f} | {two:,.0f} | {two / one:.2f} |")
+        sh = shares[name]
+        print(f"| {name} | {one:,.0f} | {two:,.0f} | {two / one:.2f} | "
+              f"{statistics.median(sh):.2f} ({min(sh):.2f}-{max(sh):.2f}) |")
+    print("\nper round, req/s (workers 1 / workers 2):")
+    for name in ops:
+        print(f"  {name}: " + ", ".join(f"{a:,.0f}/{b:,.0f}" for a, b in zip(got[(name, 1)], got[(name, 2)],
+                                                                              strict=True)))
     print(f"\nschema check per transaction with N > 1 (`SchemaService.sync`): {sync_us:.2f} µs "
           f"(an empty read transaction: {tx_us:.2f} µs)")
     print("load average (1, 5, 15 min): before " + ", ".join(f"{x:.2f}" for x in load_before)

@@ -204,7 +204,7 @@ def serve(files: tuple[str, ...], conf: str | None, host: str | None, port: int 
     host = host or settings.host
     port = port if port is not None else settings.port
     ports = [port] if not settings.gremlin_port or settings.gremlin_port == port else [port, settings.gremlin_port]
-    sockets = [_bind(host, p) for p in ports]  # before "serving ...": a busy port ends here, in one line
+    sockets = [_bind(host, p, reuse_port=workers > 1) for p in ports]  # before "serving ...": a busy port ends here, in one line
     port = sockets[0].getsockname()[1]  # the port bound (`--port 0` asks for any free one)
     names = registry.names()
     if workers > 1:  # every process opens the graphs itself (`rest_adapter/workers.py`)
@@ -276,11 +276,12 @@ def _cancelling_on_exit(server: Any) -> Any:
     return server
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def _bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     """A bound socket for uvicorn to listen on. Binding here, before the banner, lets a busy
     port end `serve` with one line that says which port and what to do (uvicorn's own bind
     printed the banner first, and with a second port three tracebacks); exit code 3 is
-    uvicorn's for a failed start-up."""
+    uvicorn's for a failed start-up. `reuse_port`: the worker processes of `--workers N`
+    bind sockets of their own beside it (`workers.own_listeners`)."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, kind, proto)
@@ -288,6 +289,8 @@ def _bind(host: str, port: int) -> socket.socket:
         click.echo(f"hugelite: cannot start: cannot resolve the address {host!r}: {e.strerror or e}", err=True)
         sys.exit(3)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port and hasattr(socket, "SO_REUSEPORT"):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind(address)
     except OSError as e:

@@ -1,9 +1,9 @@
 """`hugelite serve --workers N`: N server processes over the same stores, one per core.
 
 uvicorn's own supervisor (`uvicorn.supervisors.Multiprocess`, what `uvicorn --workers N`
-runs) spawns the processes, hands each the listening sockets bound by `serve` (the kernel
-gives each new connection to one of them), replaces one that dies and stops them all on
-SIGTERM or Ctrl-C. Each process builds its app with `ServedApp` (a picklable factory: the
+runs) spawns the processes, hands each the sockets bound by `serve`, replaces one that dies
+and stops them all on SIGTERM or Ctrl-C. Each process then listens on a socket of its own
+on the same address (`own_listeners`: `SO_REUSEPORT`, so the kernel balances connections). Each process builds its app with `ServedApp` (a picklable factory: the
 settings travel with uvicorn's config) and opens the graphs in the app's lifespan: stores,
 schema snapshots, task managers and thread pools are per process.
 
@@ -30,6 +30,7 @@ dropped over REST would exist in one process only, so that is refused too
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import signal
 import socket
@@ -67,21 +68,66 @@ def share_token_secret(settings: Settings, workers: int) -> None:
 
 class ServedApp:
     """The app factory every worker process calls (uvicorn's `factory=True`): picklable, so
-    uvicorn's spawned processes receive it with their config."""
+    uvicorn's spawned processes receive it with their config. `addresses`: those of the
+    listening sockets, which each process makes its own (`own_listeners`)."""
 
-    def __init__(self, settings: Settings, log_level: str) -> None:
+    def __init__(self, settings: Settings, log_level: str, addresses: list[tuple[str, int]]) -> None:
         self.settings = settings
         self.log_level = log_level
+        self.addresses = addresses
 
     def __call__(self) -> Starlette:
         from rest_adapter import cli
         from rest_adapter.app import create_app
 
         logging.basicConfig(level=self.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        own_listeners(self.addresses)
         app = create_app(self.settings)  # its lifespan opens this process's graphs
         _cancel_on_exit()
         cli.tune_process()
         return app
+
+
+def own_listeners(addresses: list[tuple[str, int]]) -> int:
+    """Gives this worker process a listening socket of its own on each of `addresses`, in
+    place of the one uvicorn's supervisor handed every process; returns how many it replaced.
+
+    Why: processes sharing one listening socket race for new connections, and the winner
+    takes every connection waiting, so a client opening its pool of 8 in one burst often
+    had all 8 on one process (`bench/workers.py` measured the busier process doing all the
+    work in most rounds). Sockets of their own, bound with `SO_REUSEPORT` (as `serve` bound
+    the parent's), are balanced by the kernel across processes. uvicorn's supervisor has no
+    such option, so the factory, which runs in the worker before uvicorn listens, puts a new
+    socket under the inherited one's descriptor (`os.dup2`); uvicorn then listens on it.
+    Linux only (`/proc/self/fd`); elsewhere the shared socket stays."""
+    if not hasattr(socket, "SO_REUSEPORT") or not os.path.isdir("/proc/self/fd"):
+        return 0
+    replaced = 0
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        try:
+            if not os.readlink(f"/proc/self/fd/{fd}").startswith("socket:"):
+                continue
+            probe = socket.socket(fileno=os.dup(fd))
+        except OSError:
+            continue
+        with probe:
+            try:
+                address = tuple(probe.getsockname()[:2])
+                listening = probe.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)
+            except OSError:
+                continue
+            family, kind = probe.family, probe.type
+        if listening or kind != socket.SOCK_STREAM or address not in addresses:
+            continue
+        own = socket.socket(family, socket.SOCK_STREAM)
+        own.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        own.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        own.bind(address)
+        os.dup2(own.fileno(), fd)
+        own.close()
+        replaced += 1
+    return replaced
 
 
 def _cancel_on_exit() -> None:
@@ -106,5 +152,6 @@ def serve_workers(settings: Settings, log_level: str, options: dict[str, Any], s
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    config = uvicorn.Config(ServedApp(settings, log_level), factory=True, workers=workers, **options)
+    addresses = [tuple(sock.getsockname()[:2]) for sock in sockets]
+    config = uvicorn.Config(ServedApp(settings, log_level, addresses), factory=True, workers=workers, **options)
     Multiprocess(config, sockets=sockets).run()
