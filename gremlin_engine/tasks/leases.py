@@ -78,6 +78,14 @@ def stale_tasks(tx: Any, now: int) -> list[tuple[int, str]]:
     return out
 
 
+def held_task_named(tx: Any, name: str) -> bool:
+    """Whether an unfinished task called `name` is held by a running process (`tx`: a write
+    transaction, after the manager's `recover`): an index job another process is running."""
+    stale = {task_id for task_id, _ in stale_tasks(tx, now_ms())}
+    return any(rec["name"] == name and rec["id"] not in stale
+               for rec in tx.records.task_list(status=list(UNFINISHED)))
+
+
 def give_up_stale(tx: Any, now: int) -> int:
     """Marks the stale tasks failed (`cancelling` ones cancelled) in the write transaction
     `tx`, and drops their leases and any expired one; returns how many tasks it ended."""

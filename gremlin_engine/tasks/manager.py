@@ -33,28 +33,24 @@ from gremlin_engine.auth.guard import require
 from gremlin_engine.auth.permissions import DELETE, EXECUTE, READ, WRITE
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN
 from gremlin_engine.context import JOB, ExecutionContext
-from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded, NotFound, TraversalCancelled
+from gremlin_engine.errors import HugeliteError, IllegalArgument, NotFound, TraversalCancelled
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.tasks.leases import (
     LEASE_MS,
-    UNFINISHED,
     LeaseKeeper,
     give_up_owned,
     give_up_stale,
+    now_ms,
     owner_id,
     stale_tasks,
 )
 from gremlin_engine.tasks.model import COMPLETED, SERVER_ID, first_line, status_name, task_json
-from gremlin_engine.tasks.results import plain_json
+from gremlin_engine.tasks.results import Serialized, failure_text, plain_json
 from storage import TaskLeases, ensure_task_leases
 
 log = logging.getLogger("hugelite.tasks")
 GREMLIN_CALLABLE = "org.apache.hugegraph.job.GremlinJob"
 MAX_PENDING = 10000
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class TaskContext:
@@ -132,13 +128,6 @@ class TaskManager:
             token = self._tokens.get(int(task_id))
         if token is not None:
             token.cancel()
-
-    def live_named(self, tx: Any, name: str) -> bool:
-        """Whether an unfinished task called `name` is held by a running process (`tx`: a
-        write transaction, after `recover`): an index job another process is running."""
-        stale = {task_id for task_id, _ in stale_tasks(tx, now_ms())}
-        return any(rec["name"] == name and rec["id"] not in stale
-                   for rec in tx.records.task_list(status=list(UNFINISHED)))
 
     # ---- submit -------------------------------------------------------------------------------
     def submit(
@@ -225,7 +214,7 @@ class TaskManager:
             run_ctx = ExecutionContext(principal, JOB, timeout_ms=limit, cancel=task.token)
             # HugeGraph keeps a non-traversal script's value as it is ("3", not "[3]")
             results = self.graph.execute(script, dict(bindings or {}), aliases, as_value=True, ctx=run_ctx)
-            return _Serialized(ser(results))
+            return Serialized(ser(results))
 
         return self.submit("gremlin", first_line(script), GREMLIN_CALLABLE, task_input, job)
 
@@ -250,12 +239,12 @@ class TaskManager:
             status, result = "success", None
             try:
                 value = fn(ctx)
-                result = value.text if isinstance(value, _Serialized) else (None if value is None else plain_json(value))
+                result = value.text if isinstance(value, Serialized) else (None if value is None else plain_json(value))
             except TraversalCancelled:
                 status = "cancelled"
             except BaseException as exc:  # a job's failure is its task's result, not ours
                 status = "failed"
-                result = _failure_text(exc)
+                result = failure_text(exc)
                 if not isinstance(exc, HugeliteError):
                     log.exception("task %s failed", task_id)
             with self.store.write() as tx:
@@ -411,26 +400,3 @@ class TaskManager:
 def _in_transaction(store: Any) -> bool:
     """Whether this thread has a store transaction open (then we must not open another)."""
     return bool(store.in_transaction())
-
-
-class _Serialized:
-    """A job result already rendered as JSON text by a serializer."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-def _failure_text(exc: BaseException) -> str:
-    """`e.toString()` as HugeGraph stores it: `<java class>: <message>`. An exception not of
-    ours is a bug (logged with its traceback) or the process out of memory: its Python text
-    names interpreter internals, so the task records what a person can act on instead."""
-    if isinstance(exc, MemoryError):
-        return (f"{LimitExceeded.java_exception}: the task needed more memory than the server could allocate "
-                "(HUGELITE_TRAVERSAL_MEMORY_MB bounds a traversal's growth)")
-    java = getattr(exc, "java_exception", None)
-    if java is None:
-        return "java.lang.RuntimeException: internal error; the server log has the details"
-    message = str(exc)
-    return f"{java}: {message}" if message else java
