@@ -6,7 +6,8 @@ counters are per process: one process's count of earlier `/metrics` answers only
 answer whose count is not above the one before came from the other process
 (`test_connections_reach_both_processes`). The other tests then show what must hold
 whichever process answers: schema made through one request is there for every following one,
-a job runs once, cancels and task reads work from any process, users log in everywhere.
+a job runs once, cancels and task reads work from another process than the job's (two
+keep-alive connections found to be on different processes: `apart`), users log in everywhere.
 """
 
 from __future__ import annotations
@@ -121,14 +122,54 @@ def _start_long_jobs(client: httpx.Client, n: int) -> list[int]:
     return ids
 
 
-def test_cancel_reaches_the_process_running_the_job(fresh: httpx.Client) -> None:
-    # two jobs, each submitted to and cancelled through either process: the holder hears of
-    # a cancel written by the other within its poll interval (leases.POLL_S)
-    for task_id in _start_long_jobs(fresh, 2):
-        r = fresh.put(f"{G}/tasks/{task_id}", params={"action": "cancel"})
-        assert r.status_code == 202, r.text
-        task = _wait(fresh, task_id, within_s=10)
-        assert task["task_status"] == "cancelled", task
+@pytest.fixture
+def apart(two: RunningServer) -> Iterator[tuple[httpx.Client, httpx.Client]]:
+    """Two keep-alive clients whose connections are on different processes: `/metrics` on
+    the first, the second, the first again counts up by one only when the second's request
+    went to the other process."""
+    first = httpx.Client(base_url=two.base_url, timeout=30)
+    others: list[httpx.Client] = []
+    try:
+        for _ in range(40):
+            second = httpx.Client(base_url=two.base_url, timeout=30)
+            others.append(second)
+            before = _metrics_count(first)
+            _metrics_count(second)
+            if _metrics_count(first) == before + 1:
+                yield first, second
+                return
+        pytest.fail("40 connections in a row went to the first one's process")
+    finally:
+        first.close()
+        for c in others:
+            c.close()
+
+
+def test_cancel_reaches_the_process_running_the_job(apart: tuple[httpx.Client, httpx.Client]) -> None:
+    runner, other = apart
+    (task_id,) = _start_long_jobs(runner, 1)
+    assert other.get(f"{G}/tasks/{task_id}").json()["task_status"] == "running"  # read by the other process
+    r = other.put(f"{G}/tasks/{task_id}", params={"action": "cancel"})  # written there, in the store
+    assert r.status_code == 202, r.text
+    asked = time.monotonic()
+    task = _wait(other, task_id, within_s=10)
+    # the holder hears of it within its poll interval (leases.POLL_S, 0.5 s)
+    assert task["task_status"] == "cancelled", task
+    assert time.monotonic() - asked < 5
+    assert runner.get(f"{G}/tasks/{task_id}").json()["task_status"] == "cancelled"
+
+
+def test_a_forced_delete_through_another_process_stops_the_job(apart: tuple[httpx.Client, httpx.Client]) -> None:
+    runner, other = apart
+    (task_id,) = _start_long_jobs(runner, 1)
+    assert other.delete(f"{G}/tasks/{task_id}", params={"force": "true"}).status_code == 204
+    assert runner.get(f"{G}/tasks/{task_id}").status_code == 404
+    # the holder sees the record gone and stops the job: its pool's two threads then run two
+    # new long jobs at once, which they could not while the deleted one still ran
+    both = _start_long_jobs(runner, 2)
+    for job in both:
+        assert runner.put(f"{G}/tasks/{job}", params={"action": "cancel"}).status_code == 202
+        assert _wait(runner, job, within_s=10)["task_status"] == "cancelled"
 
 
 def test_a_dead_process_leaves_its_job_failed_not_running(two: RunningServer, fresh: httpx.Client) -> None:
