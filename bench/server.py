@@ -46,12 +46,13 @@ def connect_when_up(proc: subprocess.Popen, port: int, timeout_s: float, why: Ca
 class BenchServer:
     """Serves one graph, `graph_props` being its `.properties` text; `init_store` runs
     `hugelite init-store` first (a strict graph on a new file needs it). `tree`: the source
-    tree to serve from (default: this one; another for A/B runs), `env`: extra environment.
+    tree to serve from (default: this one; another for A/B runs), `env`: extra environment,
+    `workers`: server processes (`serve --workers N`).
     `HUGELITE_BENCH_SERVER_PROPS` in the environment (`key=value;key=value`) adds lines to
     rest-server.properties, to compare server settings (`restserver.http_parser=h11`)."""
 
     def __init__(self, base: Path, graph: str, graph_props: str, timeout_ms: int, init_store: bool = False,
-                 tree: str | Path | None = None, env: dict[str, str] | None = None) -> None:
+                 tree: str | Path | None = None, env: dict[str, str] | None = None, workers: int = 1) -> None:
         self.base = base
         self.port = free_port()
         conf = base / "conf"
@@ -70,7 +71,7 @@ class BenchServer:
         self.log = (base / "server.log").open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(self.port),
-             "--log-level", "warning"],
+             "--log-level", "warning", "--workers", str(workers)],
             cwd=base, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         self.url = f"http://127.0.0.1:{self.port}"

@@ -64,6 +64,9 @@ class Graph:
         self._tasks: TaskManager | None = None
         self.variables = VariableService(self)
         self.closed = False
+        #: other processes serve this store too (`serve --workers N`): every transaction
+        #: first checks that the cached schema is still the store's (`SchemaService.sync`)
+        self.shared = bool(registry is not None and registry.shared)
         # False when the config says `gremlin.strategies=none`: the conformance suite runs
         # graphs unoptimised to check that the strategies change nothing but speed (read
         # once: a graph's config does not change while it is open)
@@ -202,6 +205,7 @@ class Graph:
         require_admin(ctx, "graph clear")
         with self.store.write(ctx) as tx:
             tx.clear()
+            store_api().bump_generation(tx, store_api().SCHEMA_GENERATION)  # other processes drop theirs
         with self._lock:
             schema, self._schema = self._schema, None
         if schema is not None and hasattr(schema, "invalidate"):
@@ -333,11 +337,17 @@ class GraphRegistry:
     `evaluation_timeout_ms` is the time limit of scripts and REST calls; `job_timeout_ms`
     that of async Gremlin jobs (None or 0: none); `import_dir` is the only folder
     `g.io(path).read()` may read from, `export_dir` the only one `g.io(path).write()` may
-    write to (None: refused).
+    write to (None: refused). `shared`: other processes serve the same stores (`serve
+    --workers N`), so cached schema is checked against the store's (`Graph.shared`).
     """
 
     def __init__(self, evaluation_timeout_ms: float | None = 30000, import_dir: Path | str | None = None,
-                 job_timeout_ms: float | None = None, export_dir: Path | str | None = None) -> None:
+                 job_timeout_ms: float | None = None, export_dir: Path | str | None = None,
+                 shared: bool = False) -> None:
+        self.shared = shared
+        #: whether opening a graph restarts the index jobs a killed process left half done
+        #: (False where the registry only checks the stores: `serve --workers N`'s parent)
+        self.resume_jobs = True
         self.evaluation_timeout_ms = evaluation_timeout_ms
         self.job_timeout_ms = job_timeout_ms
         self.import_dir = Path(import_dir).resolve() if import_dir is not None else None
@@ -449,7 +459,8 @@ class GraphRegistry:
             self.prepared.clear()
         if cfg.backend != "memory":
             graph.repair_held_mode()  # a load or restore killed half-way
-            graph.schema.resume_interrupted()  # index jobs a killed process left half done
+            if self.resume_jobs:
+                graph.schema.resume_interrupted()  # index jobs a killed process left half done
         return graph
 
     def create(self, cfg: GraphConfig, *, ctx: Any = None) -> Graph:

@@ -146,10 +146,14 @@ def build_routes() -> list[BaseRoute]:
     return out
 
 
-def open_registry(settings: Settings) -> GraphRegistry:
-    """Opens every configured graph; raises `StoreNotReady` naming the graph and the fix."""
+def open_registry(settings: Settings, resume_jobs: bool = True) -> GraphRegistry:
+    """Opens every configured graph; raises `StoreNotReady` naming the graph and the fix.
+    `resume_jobs=False` only checks the stores (`serve --workers N`'s parent, whose worker
+    processes then open them and resume what needs it)."""
     registry = GraphRegistry(evaluation_timeout_ms=settings.evaluation_timeout_ms, import_dir=settings.import_dir,
-                             job_timeout_ms=settings.job_timeout_ms, export_dir=settings.export_dir)
+                             job_timeout_ms=settings.job_timeout_ms, export_dir=settings.export_dir,
+                             shared=settings.workers > 1)
+    registry.resume_jobs = resume_jobs
     try:
         for cfg in settings.graphs:
             registry.open(cfg)

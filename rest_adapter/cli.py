@@ -176,50 +176,62 @@ def _serve_settings(conf: str | None, files: tuple[str, ...]) -> Settings:
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 @click.option("--cors", "cors", multiple=True, metavar="ORIGIN",
               help="allow browser pages from ORIGIN (repeatable; off by default)")
+@click.option("-w", "--workers", default=None, type=click.IntRange(min=1),
+              help="server processes over the same stores, e.g. one per core (default: restserver.workers, else 1)")
 def serve(files: tuple[str, ...], conf: str | None, host: str | None, port: int | None, log_level: str,
-          cors: tuple[str, ...]) -> None:
+          cors: tuple[str, ...], workers: int | None) -> None:
     """Serve the REST interface, /gremlin and the Gremlin WebSocket for FILES (SQLite stores,
     each a graph named by its file) or for every graph of the configuration folder."""
     import uvicorn
 
+    from rest_adapter import workers as multi
     from rest_adapter.app import create_app, open_registry
 
     started = time.perf_counter()
     try:
         settings = _serve_settings(conf, files)
-        registry = open_registry(settings)
+        settings.workers = workers = workers or settings.workers
+        multi.refuse_memory_graphs(settings, workers)
+        registry = open_registry(settings, resume_jobs=workers == 1)
     except StoreNotReady as e:
         folder = conf or "conf"
         click.echo(f"hugelite: cannot start: {str(e).replace('--conf DIR', f'--conf {folder}')}", err=True)
         sys.exit(2)
-    except HugeliteError as e:
+    except (HugeliteError, multi.WorkersRefused) as e:
         click.echo(f"hugelite: cannot start: {e}", err=True)
         sys.exit(2)
     settings.cors_origins = list(cors)
     host = host or settings.host
     port = port if port is not None else settings.port
     ports = [port] if not settings.gremlin_port or settings.gremlin_port == port else [port, settings.gremlin_port]
-    sockets = [_bind(host, p) for p in ports]  # before "serving ...": a busy port ends here, in one line
+    sockets = [_bind(host, p, reuse_port=workers > 1) for p in ports]  # before "serving ...": a busy port ends here, in one line
     port = sockets[0].getsockname()[1]  # the port bound (`--port 0` asks for any free one)
-    app = create_app(settings, registry=registry)
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     names = registry.names()
+    if workers > 1:  # every process opens the graphs itself (`rest_adapter/workers.py`)
+        registry.close_all()
+        app = None
+    else:
+        app = create_app(settings, registry=registry)
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     click.echo(
         f"hugelite {_package_version()} serving {', '.join(names) or 'no graphs'} "
-        f"(opened in {(time.perf_counter() - started) * 1000:.0f} ms)\n"
+        f"(opened in {(time.perf_counter() - started) * 1000:.0f} ms"
+        f"{f'; {workers} worker processes' if workers > 1 else ''})\n"
         f"  REST:      http://{host}:{port}\n"
         f"  Gremlin:   ws://{host}:{port}/gremlin\n"
         f"  try:       curl http://{host}:{port}/graphs",
         err=True,
     )
     options = server_options(settings, log_level)
-    # everything made so far (modules, grammar tables, schema caches) lives as long as the
-    # server: frozen, it is left out of every later collection, which then only walks what
-    # requests allocate (a full collection otherwise walks ~100k long-lived objects)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-    set_switch_interval()
+    if workers > 1:
+        multi.share_token_secret(settings, workers)
+        if len(sockets) > 1:
+            click.echo(f"  Gremlin Server port {settings.gremlin_port}: ws://{host}:{settings.gremlin_port}/gremlin",
+                       err=True)
+        multi.serve_workers(settings, log_level, options, sockets, workers)
+        return
+    assert app is not None
+    tune_process()
     if len(sockets) == 1:
         _cancelling_on_exit(uvicorn.Server(uvicorn.Config(app, host=host, port=port, **options))).run(sockets=sockets)
         return
@@ -238,6 +250,17 @@ def serve(files: tuple[str, ...], conf: str | None, host: str | None, port: int 
         runner.run(both())
 
 
+def tune_process() -> None:
+    """The serving process's collector and thread switch interval (each worker process's
+    too): everything made so far (modules, grammar tables, schema caches) lives as long as
+    the server: frozen, it is left out of every later collection, which then only walks what
+    requests allocate (a full collection otherwise walks ~100k long-lived objects)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    set_switch_interval()
+
+
 def _cancelling_on_exit(server: Any) -> Any:
     """`server` (a uvicorn server) whose exit signal (SIGTERM, Ctrl-C) first cancels every
     running script and traversal (`limits.cancel_running`): uvicorn waits for the requests in
@@ -253,11 +276,12 @@ def _cancelling_on_exit(server: Any) -> Any:
     return server
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def _bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     """A bound socket for uvicorn to listen on. Binding here, before the banner, lets a busy
     port end `serve` with one line that says which port and what to do (uvicorn's own bind
     printed the banner first, and with a second port three tracebacks); exit code 3 is
-    uvicorn's for a failed start-up."""
+    uvicorn's for a failed start-up. `reuse_port`: the worker processes of `--workers N`
+    bind sockets of their own beside it (`workers.own_listeners`)."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, kind, proto)
@@ -265,6 +289,8 @@ def _bind(host: str, port: int) -> socket.socket:
         click.echo(f"hugelite: cannot start: cannot resolve the address {host!r}: {e.strerror or e}", err=True)
         sys.exit(3)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port and hasattr(socket, "SO_REUSEPORT"):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind(address)
     except OSError as e:

@@ -89,6 +89,8 @@ class Settings:
     max_header_bytes: int = 16 * 1024
     rest_worker_threads: int = 40
     ws_worker_threads: int = 64
+    #: server processes over the same stores (`restserver.workers`, `serve --workers N`)
+    workers: int = 1
     ws_idle_timeout_s: float = 3600.0
     ws_ping_interval_s: float = 0.0
     ws_ping_timeout_s: float = 20.0
@@ -154,6 +156,7 @@ class Settings:
         self.max_header_bytes = _int(raw, "restserver.max_header_size", 16 * 1024, where, 1)
         self.rest_worker_threads = _int(raw, "restserver.max_worker_threads", 40, where, 1)
         self.ws_worker_threads = _int(raw, "gremlinserver.max_worker_threads", 64, where, 1)
+        self.workers = _int(raw, "restserver.workers", 1, where, 1)
         self.ws_idle_timeout_s = _float(raw, "gremlinserver.idle_connection_timeout", 3600.0, where, 0.001)
         self.ws_ping_interval_s = _float(raw, "gremlinserver.ws_ping_interval", 0.0, where, 0.0)
         self.ws_ping_timeout_s = _float(raw, "gremlinserver.ws_ping_timeout", 20.0, where, 0.001)

@@ -28,16 +28,24 @@ from storage.errors import (
     StoreVersionMismatch,
 )
 from storage.files import remove_store_files
+from storage.generations import SCHEMA_GENERATION, generation
+from storage.generations import bump as bump_generation
 from storage.queries import AdjacencyQuery, Lookup, Project
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
 from storage.store import Store, open_store
 from storage.tables import SCHEMA_KINDS, STORE_VERSION
+from storage.task_leases import TaskLeases, ensure_task_leases
 from storage.tx import ReadTx, Tx, WriteTx
 from storage.tx_aggregates import CHAIN_MAX_HOPS, WALK_MAX_HOPS, AggregateUnsupported
 
 __all__ = [
     "AuthTable",
+    "SCHEMA_GENERATION",
+    "TaskLeases",
+    "bump_generation",
+    "ensure_task_leases",
+    "generation",
     "ensure_auth_tables",
     "CHAIN_MAX_HOPS",
     "snapshot_file",

@@ -113,8 +113,10 @@ class ServerFactory:
         server: dict[str, str] | None = None,
         init: bool = True,
         cwd: Path | None = None,
+        workers: int = 1,
     ) -> RunningServer:
-        """Writes a conf, initialises its stores (unless `init=False`) and starts a server."""
+        """Writes a conf, initialises its stores (unless `init=False`) and starts a server
+        (`workers` processes: ready once each has logged its start-up)."""
         self.count += 1
         cwd = cwd or self.root / f"server{self.count}"
         cwd.mkdir(parents=True, exist_ok=True)
@@ -127,7 +129,8 @@ class ServerFactory:
         log = log_path.open("wb")
         started = time.perf_counter()
         process = subprocess.Popen(
-            [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(port)],
+            [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(port),
+             *(["--workers", str(workers)] if workers > 1 else [])],
             cwd=cwd,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -139,7 +142,8 @@ class ServerFactory:
             if process.poll() is not None:
                 raise RuntimeError(f"server exited with {process.returncode}:\n{log_path.read_text()}")
             try:
-                if httpx.get(f"{base_url}/versions", timeout=0.5).status_code == 200:
+                if httpx.get(f"{base_url}/versions", timeout=0.5).status_code == 200 and (
+                        workers == 1 or log_path.read_text().count("Application startup complete") >= workers):
                     break
             except httpx.HTTPError:
                 pass

@@ -70,6 +70,8 @@ class _GraphTx:
         self.cm = graph.store.write(ctx) if write else graph.store.read(ctx)
         self.tx = self.cm.__enter__()
         try:
+            if graph.shared:  # another process may have changed the schema (`SchemaService.sync`)
+                graph.schema.sync(self.tx)
             self.access = guarded(StoreAccess.for_graph(graph, self.tx))
         except BaseException as exc:
             self.cm.__exit__(type(exc), exc, exc.__traceback__)

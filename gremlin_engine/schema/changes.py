@@ -181,14 +181,20 @@ class SchemaChanges:
         index label still CREATING or REBUILDING is rebuilt (the rebuild drops what the
         index holds first, so a partial fill is redone whole), one still DELETING is removed.
         Their old tasks were marked failed by the task manager's recovery; without this the
-        label stayed CREATING for good. Returns the new tasks' ids."""
+        label stayed CREATING for good. A job that another server process of the store holds
+        (`serve --workers N`) is left to it. Returns the new tasks' ids."""
         unfinished = [il for il in self.index_labels()  # type: ignore[attr-defined]
                       if il.status in (SchemaStatus.CREATING, SchemaStatus.REBUILDING, SchemaStatus.DELETING)]
         if not unfinished:
             return []
+        from gremlin_engine.tasks.leases import held_task_named
+
         ids = []
         with self.writing() as t:  # type: ignore[attr-defined]
+            self.graph.tasks.recover(t)  # type: ignore[attr-defined]
             for il in unfinished:
+                if held_task_named(t, f"{HUGE_TYPE[il.kind]}:{il.id}:{il.name}"):
+                    continue  # another server process of this store is running its job
                 if il.status is SchemaStatus.DELETING:
                     ids.append(self._submit_job(t, "remove_schema", il, "IndexLabelRemoveJob"))
                 else:

@@ -8,6 +8,13 @@ transaction rolls back, the snapshot is dropped (`invalidate()`) and reloaded fr
 on the next read: the graph facade calls `invalidate()` after a failed write transaction
 (and transactions the service opens itself do it on their own).
 
+Several processes may serve one store (`serve --workers N`): every schema write bumps the
+store's schema generation in its transaction (`storage.generations`), every snapshot
+remembers the generation it was loaded at, and `sync(tx)` drops a snapshot that another
+process has overtaken. A graph served by several processes syncs at the start of every
+transaction (`runtime/session.py`) and before the REST schema reads (`fresh`), so a
+schema change made through one process is seen by the next request of every other.
+
 Reads (`property_key`, `vertex_label`, ...) return `None` for unknown names; the `get_*`
 forms used by REST raise `NotFound` with HugeGraph's message. Creating, changing and
 removing schema lives in `changes.py` (mixed in here), schema jobs in `jobs.py`.
@@ -43,7 +50,7 @@ from gremlin_engine.schema.model import (
     VertexLabel,
     store_json,
 )
-from storage import Store, Tx
+from storage import SCHEMA_GENERATION, Store, Tx, bump_generation, generation
 
 
 class SchemaSnapshot:
@@ -51,10 +58,12 @@ class SchemaSnapshot:
     wholesale after a change. What is derived from the schema is cached on it (`derive`) and
     dies with it."""
 
-    __slots__ = ("by_name", "by_id", "_derived")
+    __slots__ = ("by_name", "by_id", "_derived", "generation")
 
-    def __init__(self, elements: dict[str, list[SchemaElement]]) -> None:
+    def __init__(self, elements: dict[str, list[SchemaElement]], generation: int = 0) -> None:
         self._derived: dict[Hashable, Any] = {}
+        #: the store's schema generation this snapshot is at (`storage.generations`)
+        self.generation = generation
         self.by_name: dict[str, dict[str, SchemaElement]] = {}
         self.by_id: dict[str, dict[int, SchemaElement]] = {}
         for kind in KINDS:
@@ -74,13 +83,13 @@ class SchemaSnapshot:
                 cache[key] = found
             return found
 
-    def with_element(self, element: SchemaElement, removed: bool = False) -> SchemaSnapshot:
+    def with_element(self, element: SchemaElement, removed: bool, generation: int) -> SchemaSnapshot:
         elements = {k: list(v.values()) for k, v in self.by_id.items()}
         kind = element.kind
         elements[kind] = [e for e in elements[kind] if e.id != element.id]
         if not removed:
             elements[kind].append(element)
-        return SchemaSnapshot(elements)
+        return SchemaSnapshot(elements, generation)
 
 
 def _body_of(row: Any) -> dict[str, Any]:
@@ -136,7 +145,7 @@ class SchemaService(SchemaChanges, AutoSchema):
             for kind in KINDS:
                 model = MODEL_OF[kind]
                 found[kind] = [model.from_json(_body_of(row)) for row in t.schema.schema_list(kind)]
-            return SchemaSnapshot(found)
+            return SchemaSnapshot(found, generation(t, SCHEMA_GENERATION))
 
         if tx is not None:
             return read(tx)
@@ -154,6 +163,24 @@ class SchemaService(SchemaChanges, AutoSchema):
                     snap = self._snap = self._load(tx)
         return snap
 
+    def sync(self, tx: Any) -> None:
+        """Drops the snapshot when the store, as `tx` sees it, holds a later schema than it
+        (another process changed it). Only *later*: a snapshot ahead of the store is this
+        process's own change in a transaction still open, which no other writer can overtake
+        (writers are serialised), and which a rollback drops anyway."""
+        snap = self._snap
+        if snap is not None and generation(tx, SCHEMA_GENERATION) > snap.generation:
+            with self._lock:
+                if self._snap is snap:
+                    self._snap = None
+
+    def fresh(self) -> None:
+        """`sync` in a read transaction of its own, for reads that have none (the REST schema
+        reads) on a graph served by several processes; nothing otherwise."""
+        if getattr(self.graph, "shared", False) and not self.store.in_transaction():
+            with self.store.read() as t:
+                self.sync(t)
+
     def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """`make()`, computed once per schema version and kept on the snapshot it was derived
         from (`SchemaSnapshot.derive`), so it dies with it: what callers derive from the schema
@@ -170,6 +197,7 @@ class SchemaService(SchemaChanges, AutoSchema):
             return
         try:
             with self.store.write(ctx) as own:
+                self.sync(own)  # a change is checked against the store's latest schema
                 yield own
         except BaseException:
             self.invalidate()
@@ -179,14 +207,20 @@ class SchemaService(SchemaChanges, AutoSchema):
         """Writes `element` in `tx` and puts it in a new snapshot (which the owner of `tx`
         drops if it rolls back: `writing` for its own transactions, the runtime's sessions)."""
         tx.schema.schema_put(element.kind, element.id, element.name, orjson.dumps(store_json(element)).decode())
-        with self._lock:
-            self._snap = self.snapshot(tx).with_element(element)
+        self._replace(tx, element, removed=False)
 
     def delete_element(self, tx: Tx, element: SchemaElement) -> None:
         """Deletes `element` in `tx` and from a new snapshot (dropped as `put_element` says)."""
         tx.schema.schema_delete(element.kind, element.id)
+        self._replace(tx, element, removed=True)
+
+    def _replace(self, tx: Tx, element: SchemaElement, removed: bool) -> None:
+        """The snapshot with `element` put or removed, at the generation this change bumps
+        the store's to (other processes see it once `tx` commits)."""
+        self.sync(tx)
+        new_generation = bump_generation(tx, SCHEMA_GENERATION)
         with self._lock:
-            self._snap = self.snapshot(tx).with_element(element, removed=True)
+            self._snap = self.snapshot(tx).with_element(element, removed, new_generation)
 
     # ---- reads ----------------------------------------------------------------------------
     def element(self, kind: str, name: str) -> SchemaElement | None:
@@ -240,6 +274,7 @@ class SchemaService(SchemaChanges, AutoSchema):
         one its principal may not READ is a 403."""
         if ctx is not None and not ctx.principal.admin:
             ctx.require(self.graph_name, "READ", SCHEMA_TYPES[kind], name)
+        self.fresh()
         found = self.element(kind, name)
         if found is None:
             raise NotFound(f"{READABLE[kind]} with name '{name}' does not exist")
@@ -248,6 +283,7 @@ class SchemaService(SchemaChanges, AutoSchema):
     def get_many(self, kind: str, names: list[str] | None = None, *, ctx: Any = None) -> list[SchemaElement]:
         """The elements named (each must be readable), or all the readable ones."""
         if not names:
+            self.fresh()
             return self._readable(kind, self.elements(kind), ctx)
         return [self.get(kind, n, ctx=ctx) for n in names]
 
@@ -268,6 +304,7 @@ class SchemaService(SchemaChanges, AutoSchema):
     def schema_json(self, *, ctx: Any = None) -> dict[str, list[dict[str, Any]]]:
         """`GET /schema`: everything (that `ctx`'s principal may read), range index types
         unmapped."""
+        self.fresh()
         return {
             "propertykeys": [e.to_json() for e in self._readable(PROPERTY_KEY, self.elements(PROPERTY_KEY), ctx)],
             "vertexlabels": [e.to_json() for e in self._readable(VERTEX_LABEL, self.elements(VERTEX_LABEL), ctx)],

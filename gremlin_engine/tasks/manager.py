@@ -1,9 +1,11 @@
 """The task manager: persistent task records and the worker pool that runs them.
 
-One manager per graph, owned by the engine (so embedded use runs schema jobs and gremlin
-jobs too, with no server). Records live in the store's task table and survive restarts; the
-callables do not, so a task that was queued or running when the process died is marked
-`failed` when the manager starts (`cancelling` ones become `cancelled`).
+One manager per graph and process, owned by the engine (so embedded use runs schema jobs and
+gremlin jobs too, with no server). Records live in the store's task table and survive
+restarts; the callables do not, so the process that submits a task runs it, holding a lease
+on it in the store (`leases.py`): with N server processes over one store a task runs once,
+any process reads, cancels or deletes it, and the tasks of a process that died (its leases
+stale) are marked `failed` (`cancelling` ones `cancelled`) by the next process that looks.
 
 Life of a task (single node, as HugeGraph): `new` (record written) → `queued` (handed to
 the pool) → `running` → `success` | `failed` | `cancelled`. `cancel()` on a queued or
@@ -31,20 +33,25 @@ from gremlin_engine.auth.guard import require
 from gremlin_engine.auth.permissions import DELETE, EXECUTE, READ, WRITE
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN
 from gremlin_engine.context import JOB, ExecutionContext
-from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded, NotFound, TraversalCancelled
+from gremlin_engine.errors import HugeliteError, IllegalArgument, NotFound, TraversalCancelled
 from gremlin_engine.graph_handle import GraphHandle
 from gremlin_engine.limits import RUNNING, CancelToken
+from gremlin_engine.tasks.leases import (
+    LEASE_MS,
+    LeaseKeeper,
+    give_up_owned,
+    give_up_stale,
+    now_ms,
+    owner_id,
+    stale_tasks,
+)
 from gremlin_engine.tasks.model import COMPLETED, SERVER_ID, first_line, status_name, task_json
-from gremlin_engine.tasks.results import plain_json
-from storage import Store, Tx
+from gremlin_engine.tasks.results import Serialized, failure_text, plain_json
+from storage import Store, TaskLeases, Tx, ensure_task_leases
 
 log = logging.getLogger("hugelite.tasks")
 GREMLIN_CALLABLE = "org.apache.hugegraph.job.GremlinJob"
 MAX_PENDING = 10000
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class TaskContext:
@@ -74,6 +81,7 @@ class TaskManager:
         self._lock = threading.Lock()
         self._closed = False
         self._recovered = False
+        self._keeper = LeaseKeeper(self)
         if not _in_transaction(graph.store):
             self.recover()
 
@@ -83,28 +91,44 @@ class TaskManager:
 
     # ---- start-up ---------------------------------------------------------------------------
     def recover(self, tx: Tx | None = None) -> int:
-        """Marks tasks left unfinished by a previous process: failed (cancelling: cancelled).
-        Runs once, when the manager starts (or at its first submit, if it was created inside
-        an open transaction)."""
+        """Creates the lease table when the store lacks it and marks the tasks no running
+        process holds (a previous or a dead process's) failed, cancelling ones cancelled.
+        Runs when the manager starts (or at its first submit, if it was created inside an
+        open transaction); tasks other processes hold are theirs."""
         if self._recovered:
             return 0
         if tx is None:
             with self.store.write() as own:
                 return self.recover(own)
+        ensure_task_leases(tx)
         self._recovered = True
-        fixed = 0
-        for rec in tx.records.task_list(status=["new", "scheduling", "scheduled", "queued", "restoring", "running", "cancelling"]):
-            if rec["status"] == "cancelling":
-                fields = {"status": "cancelled", "update_ms": now_ms()}
-            else:
-                fields = {
-                    "status": "failed",
-                    "update_ms": now_ms(),
-                    "result": "org.apache.hugegraph.HugeException: The task was interrupted because the server stopped",
-                }
-            tx.records.task_update(rec["id"], fields)
-            fixed += 1
-        return fixed
+        return give_up_stale(tx, now_ms())
+
+    def settle(self) -> None:
+        """Gives up stale tasks (`leases.py`) before a read shows them: a task whose process
+        died reads `failed`, not `running` for good. A read when there are none."""
+        if _in_transaction(self.store):
+            return
+        if not self._recovered:
+            self.recover()
+            return
+        with self.store.read() as tx:
+            stale = stale_tasks(tx, now_ms())
+        if stale:
+            with self.store.write() as tx:
+                give_up_stale(tx, now_ms())
+
+    def holds_tasks(self) -> bool:
+        """Whether this process has tasks queued or running (their leases need renewing)."""
+        with self._lock:
+            return bool(self._tokens) and not self.store.closed
+
+    def trip(self, task_id: int) -> None:
+        """Cancels this process's run of a task (a cancel asked through any process)."""
+        with self._lock:
+            token = self._tokens.get(int(task_id))
+        if token is not None:
+            token.cancel()
 
     # ---- submit -------------------------------------------------------------------------------
     def submit(
@@ -140,6 +164,7 @@ class TaskManager:
                 raise IllegalArgument(f"Pending tasks size {pending} has exceeded the max limit {MAX_PENDING}")
             task_id = t.records.task_insert(record)
             t.records.task_update(task_id, {"status": "queued", "server": SERVER_ID, "update_ms": now_ms()})
+            TaskLeases(t).take(task_id, owner_id(), now_ms() + LEASE_MS)  # this process runs it
             return task_id
 
         if tx is not None:
@@ -153,6 +178,7 @@ class TaskManager:
         with self._lock:
             self._tokens[task_id] = token
         self._pool.submit(self._run, task_id, fn, token)
+        self._keeper.wake()
         return task_id
 
     def submit_gremlin(
@@ -189,7 +215,7 @@ class TaskManager:
             run_ctx = ExecutionContext(principal, JOB, timeout_ms=limit, cancel=task.token)
             # HugeGraph keeps a non-traversal script's value as it is ("3", not "[3]")
             results = self.graph.execute(script, dict(bindings or {}), aliases, as_value=True, ctx=run_ctx)
-            return _Serialized(ser(results))
+            return Serialized(ser(results))
 
         return self.submit("gremlin", first_line(script), GREMLIN_CALLABLE, task_input, job)
 
@@ -199,26 +225,39 @@ class TaskManager:
         try:
             with self.store.write() as tx:
                 rec = tx.records.task_get(task_id)
+                leases = TaskLeases(tx)
                 if rec is None:
+                    leases.release(task_id)
                     return  # rolled back with its transaction, or deleted
+                if not leases.hold(task_id, owner_id(), now_ms() + LEASE_MS):
+                    log.warning("task %s: its lease was given up before it started; not run", task_id)
+                    return
                 if rec["status"] in ("cancelling", "cancelled") or token.cancelled:
                     tx.records.task_update(task_id, {"status": "cancelled", "update_ms": now_ms()})
+                    leases.release(task_id)
                     return
                 tx.records.task_update(task_id, {"status": "running", "update_ms": now_ms()})
             status, result = "success", None
             try:
                 value = fn(ctx)
-                result = value.text if isinstance(value, _Serialized) else (None if value is None else plain_json(value))
+                result = value.text if isinstance(value, Serialized) else (None if value is None else plain_json(value))
             except TraversalCancelled:
                 status = "cancelled"
             except BaseException as exc:  # a job's failure is its task's result, not ours
                 status = "failed"
-                result = _failure_text(exc)
+                result = failure_text(exc)
                 if not isinstance(exc, HugeliteError):
                     log.exception("task %s failed", task_id)
             with self.store.write() as tx:
                 rec = tx.records.task_get(task_id)
+                leases = TaskLeases(tx)
+                held = leases.hold(task_id, owner_id(), now_ms())
+                leases.release(task_id)
                 if rec is None:
+                    return
+                if not held:  # stale meanwhile: another process marked it failed, which stays
+                    log.warning("task %s ended %s after its lease was given up; it stays %s",
+                                task_id, status, rec["status"])
                     return
                 if status == "success" and token.cancelled and rec["status"] == "cancelling":
                     status = "success"  # finished before it noticed the cancel
@@ -241,6 +280,9 @@ class TaskManager:
         """The task map with details; 404 `Can't find task with id 'N'` (READ on TASK)."""
         require(ctx, self.graph.name, READ, "TASK", str(task_id))
         rec = self.record(task_id)
+        if rec is not None and rec["status"] not in COMPLETED:
+            self.settle()
+            rec = self.record(task_id)
         if rec is None:
             raise NotFound(f"Can't find task with id '{task_id}'")
         return task_json(rec, details=True)
@@ -257,6 +299,7 @@ class TaskManager:
         """Task maps without details, ascending id, and the next page token (None at the
         end; only meaningful when `page` was given: "" asks for the first page). READ on TASK."""
         require(ctx, self.graph.name, READ, "TASK")
+        self.settle()
         if ids:
             if status is not None:
                 raise IllegalArgument(f"Not support status when query task by ids, but got status='{status}'")
@@ -286,7 +329,9 @@ class TaskManager:
         """`PUT /tasks/{id}?action=cancel`: the task map, now `cancelling` or `cancelled`
         (WRITE on TASK)."""
         require(ctx, self.graph.name, WRITE, "TASK", str(task_id))
+        self.recover()
         with self.store.write(ctx) as tx:
+            give_up_stale(tx, now_ms())  # a task no process runs any more is not cancelled, but failed
             rec = tx.records.task_get(int(task_id))
             if rec is None:
                 raise NotFound(f"Can't find task with id '{task_id}'")
@@ -297,10 +342,7 @@ class TaskManager:
             rec = tx.records.task_get(rec["id"])
             if rec is None:  # not after an update in the same transaction
                 raise NotFound(f"Can't find task with id '{task_id}'")
-        with self._lock:
-            token = self._tokens.get(int(task_id))
-        if token is not None:
-            token.cancel()
+        self.trip(task_id)  # ours; another process's holder sees `cancelling` within leases.POLL_S
         return task_json(rec, details=True)
 
     def delete(self, task_id: int, force: bool = False, *, ctx: ExecutionContext | None = None) -> None:
@@ -317,15 +359,13 @@ class TaskManager:
                     f"Please try to cancel the task first"
                 )
             tx.records.task_delete(rec["id"])
-        with self._lock:
-            token = self._tokens.get(int(task_id))
-        if token is not None:
-            token.cancel()
+        self.trip(task_id)  # ours; another process's holder sees the record gone
 
     def wait(self, task_id: int, timeout_s: float = 30.0, interval_s: float = 0.01) -> dict[str, Any]:
         """Blocks until a task completes (tests, embedded callers, `BaseApiTest.waitTask`)."""
         deadline = time.monotonic() + timeout_s
         while True:
+            self.settle()
             rec = self.record(task_id)
             if rec is None:
                 raise NotFound(f"Can't find task with id '{task_id}'")
@@ -343,6 +383,19 @@ class TaskManager:
         for token in tokens:
             token.cancel()
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._give_up_own()
+
+    def _give_up_own(self) -> None:
+        """The tasks this process still holds once its pool stopped (queued ones it never
+        started) end here, as a restart would end them, instead of waiting out their leases."""
+        store = self.store
+        if store.closed or not self._recovered or _in_transaction(store):
+            return
+        try:
+            with store.write() as tx:
+                give_up_owned(tx, now_ms())
+        except Exception:  # the store is going away with us: the leases expire instead
+            log.debug("could not give up this process's tasks", exc_info=True)
 
     shutdown = close
 
@@ -350,26 +403,3 @@ class TaskManager:
 def _in_transaction(store: Any) -> bool:
     """Whether this thread has a store transaction open (then we must not open another)."""
     return bool(store.in_transaction())
-
-
-class _Serialized:
-    """A job result already rendered as JSON text by a serializer."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-def _failure_text(exc: BaseException) -> str:
-    """`e.toString()` as HugeGraph stores it: `<java class>: <message>`. An exception not of
-    ours is a bug (logged with its traceback) or the process out of memory: its Python text
-    names interpreter internals, so the task records what a person can act on instead."""
-    if isinstance(exc, MemoryError):
-        return (f"{LimitExceeded.java_exception}: the task needed more memory than the server could allocate "
-                "(HUGELITE_TRAVERSAL_MEMORY_MB bounds a traversal's growth)")
-    java = getattr(exc, "java_exception", None)
-    if java is None:
-        return "java.lang.RuntimeException: internal error; the server log has the details"
-    message = str(exc)
-    return f"{java}: {message}" if message else java

@@ -1,4 +1,6 @@
-"""Plain JSON for task results when no REST serializer was given (embedded use).
+"""What a task records as its result: plain JSON for results when no REST serializer was
+given (embedded use), a serializer's text as it is (`Serialized`), a failure as HugeGraph's
+`e.toString()` (`failure_text`).
 
 Elements become HugeGraph's compact shapes without properties they have not loaded; other
 values map to their JSON counterparts (dates as `yyyy-MM-dd HH:mm:ss.SSS`, UUIDs and other
@@ -14,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from gremlin_engine.errors import LimitExceeded
 from gremlin_engine.schema.coercion import format_date
 
 
@@ -50,3 +53,26 @@ def _plain(value: Any) -> Any:
 
 def plain_json(value: Any) -> str:
     return orjson.dumps(_plain(value)).decode()
+
+
+class Serialized:
+    """A job result already rendered as JSON text by a serializer."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def failure_text(exc: BaseException) -> str:
+    """`e.toString()` as HugeGraph stores it: `<java class>: <message>`. An exception not of
+    ours is a bug (logged with its traceback) or the process out of memory: its Python text
+    names interpreter internals, so the task records what a person can act on instead."""
+    if isinstance(exc, MemoryError):
+        return (f"{LimitExceeded.java_exception}: the task needed more memory than the server could allocate "
+                "(HUGELITE_TRAVERSAL_MEMORY_MB bounds a traversal's growth)")
+    java = getattr(exc, "java_exception", None)
+    if java is None:
+        return "java.lang.RuntimeException: internal error; the server log has the details"
+    message = str(exc)
+    return f"{java}: {message}" if message else java

@@ -114,8 +114,20 @@ def _confined_store(graph: str, store: str | None) -> str:
     return GraphConfig.store_in_data_folder(store)
 
 
+def _one_process(request: Request, what: str, name: str) -> None:
+    """A graph created or dropped at runtime would be so in the answering process only when
+    several serve the stores (`rest_adapter/workers.py`): refused, with the way that works."""
+    settings = settings_of(request)
+    if settings is not None and settings.workers > 1:
+        raise IllegalArgument(
+            f"Can't {what} the graph '{name}' at runtime while {settings.workers} server processes serve the "
+            f"stores (--workers): only the process answering would see it. Change conf/graphs/{name}.properties "
+            f"(then hugelite init-store) and restart the server")
+
+
 async def create_graph(request: Request) -> Response:
     name = check_graph_name(request.path_params["graph"])
+    _one_process(request, "create", name)
     registry = registry_of(request)
     if name in registry:
         raise IllegalArgument(f"The graph '{name}' has existed")
@@ -135,6 +147,7 @@ async def drop_graph(request: Request) -> Response:
     name = request.path_params["graph"]
     registry = registry_of(request)
     registry.get(name)
+    _one_process(request, "drop", name)
     if query_one(request, "confirm_message") != CONFIRM_DROP:
         raise IllegalArgument(f"Please take the message: {CONFIRM_DROP}")
     await run(request, registry.drop, name, ctx=execution_context(request))
