@@ -187,13 +187,11 @@ class SchemaChanges:
                       if il.status in (SchemaStatus.CREATING, SchemaStatus.REBUILDING, SchemaStatus.DELETING)]
         if not unfinished:
             return []
-        from gremlin_engine.tasks.leases import held_task_named
-
         ids = []
         with self.writing() as t:  # type: ignore[attr-defined]
             self.graph.tasks.recover(t)  # type: ignore[attr-defined]
             for il in unfinished:
-                if held_task_named(t, f"{HUGE_TYPE[il.kind]}:{il.id}:{il.name}"):
+                if self.graph.tasks.held_elsewhere(t, f"{HUGE_TYPE[il.kind]}:{il.id}:{il.name}"):  # type: ignore[attr-defined]
                     continue  # another server process of this store is running its job
                 if il.status is SchemaStatus.DELETING:
                     ids.append(self._submit_job(t, "remove_schema", il, "IndexLabelRemoveJob"))

@@ -41,6 +41,7 @@ from gremlin_engine.tasks.leases import (
     LeaseKeeper,
     give_up_owned,
     give_up_stale,
+    held_task_named,
     now_ms,
     owner_id,
     stale_tasks,
@@ -90,6 +91,11 @@ class TaskManager:
         return self.graph.store
 
     # ---- start-up ---------------------------------------------------------------------------
+    def held_elsewhere(self, tx: Tx, name: str) -> bool:
+        """Whether an unfinished task called `name` is held by a running process (`tx`: a
+        write transaction, after `recover`): an index job another server process runs."""
+        return held_task_named(tx, name)
+
     def recover(self, tx: Tx | None = None) -> int:
         """Creates the lease table when the store lacks it and marks the tasks no running
         process holds (a previous or a dead process's) failed, cancelling ones cancelled.
