@@ -40,10 +40,12 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import BaseRoute, Mount, Route
 
 from gremlin_engine import GraphRegistry
+from gremlin_engine.auth import AuthRecords, StandardAuthenticator
 from gremlin_engine.limits import cancel_running
 from rest_adapter import resources as resources_pkg
 from rest_adapter.auth import AuthMiddleware, build_authenticator
 from rest_adapter.compression import GZIP_LEVEL, GZIP_MINIMUM_SIZE, GzipMiddleware
+from rest_adapter.context import in_pool
 from rest_adapter.errors import exception_handlers
 from rest_adapter.login_throttle import LoginThrottle
 from rest_adapter.middleware import BodyBoundsMiddleware, TelemetryMiddleware, TrailingSlashMiddleware
@@ -190,6 +192,22 @@ async def _sweep_sessions(app: Starlette) -> None:
             manager.expire()
 
 
+#: how often the lifespan's housekeeping looks for auth record changes made by other processes (s)
+AUTH_SYNC_S = 1.0
+
+
+async def _sync_auth_records(app: Starlette, records: AuthRecords) -> None:
+    """Every `AUTH_SYNC_S`, folds auth record writes of other processes (`hugelite users` on
+    the served store) into what this one remembers (`AuthRecords.sync`: one store read, on
+    the worker pool). Writes through this server are seen at once without it."""
+    while True:
+        await asyncio.sleep(AUTH_SYNC_S)
+        try:
+            await in_pool(app.state.workers.rest, records.sync)
+        except Exception:  # a store busy or closing: the next round tries again
+            log.debug("auth records sync failed", exc_info=True)
+
+
 def create_app(settings: Settings | None = None, registry: GraphRegistry | None = None) -> Starlette:
     """The ASGI app. With `registry`, that (already open) registry is served and closed at
     shutdown; otherwise the lifespan opens the graphs of `settings`."""
@@ -209,12 +227,15 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
         app.state.registry = reg
         if isinstance(app, HugeliteApp):
             app.registry = reg
-        sweeper = asyncio.create_task(_sweep_sessions(app))
+        housekeeping = [asyncio.create_task(_sweep_sessions(app))]
+        if isinstance(app.state.authenticator, StandardAuthenticator):
+            housekeeping.append(asyncio.create_task(_sync_auth_records(app, app.state.authenticator.records)))
         try:
             yield
         finally:
             cancel_running()  # what still runs stops at its next check (cli.py cancels at the signal)
-            sweeper.cancel()
+            for task in housekeeping:
+                task.cancel()
             workers.shutdown()
             reg.close_all()
 
