@@ -123,10 +123,14 @@ class AuthRecords:
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[Any]:
-        """One write transaction on the records; whatever it did, `version()` moves after it."""
+        """One write transaction on the records; whatever it did, `version()` moves after it.
+        The store's generation it leaves is this process's own: `sync` does not count it."""
         try:
             with self.store.write() as tx:
-                yield storage.AuthTable(tx)
+                table = storage.AuthTable(tx)
+                yield table
+                stored = table.generation()
+            self._stored = stored
         finally:
             self._version = next(self._versions)
 
