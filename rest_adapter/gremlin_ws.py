@@ -147,7 +147,7 @@ class GremlinConnection:
 
     async def on_authentication(self, codec: Codec, req: RequestMessage) -> None:
         try:
-            principal = await authenticate(self.authenticator, req.args, self.throttle, self.address)
+            principal = await authenticate(self.authenticator, req.args, self.throttle, self.address, self.workers)
         except RequestError as exc:
             self.pending.pop(req.request_id, None)
             await self.send_error(codec, req.request_id, exc)
