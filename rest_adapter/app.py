@@ -84,6 +84,9 @@ class HugeliteApp(Starlette):
     workers: Workers
     #: the served registry, also `app.state.registry` (read per request: see `context.registry_of`)
     registry: GraphRegistry | None = None
+    #: the authenticator (None: auth off), also `app.state.authenticator` (read per request:
+    #: `auth.authenticator_of`)
+    authenticator: Any = None
 
 
 class GraphRoute(Route):
@@ -227,6 +230,7 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
         app.state.registry = reg
         if isinstance(app, HugeliteApp):
             app.registry = reg
+            app.authenticator = app.state.authenticator
         housekeeping = [asyncio.create_task(_sweep_sessions(app))]
         if isinstance(app.state.authenticator, StandardAuthenticator):
             housekeeping.append(asyncio.create_task(_sync_auth_records(app, app.state.authenticator.records)))

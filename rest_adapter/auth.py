@@ -152,7 +152,11 @@ def build_authenticator(settings: Any, registry: GraphRegistry) -> Authenticator
 
 
 def authenticator_of(scope: Scope) -> Authenticator | None:
-    return getattr(scope["app"].state, "authenticator", None)
+    """The server's authenticator: `HugeliteApp.authenticator`, a plain attribute, where
+    `app.state` answers through `State.__getattr__` (~2 µs per request)."""
+    app = scope["app"]
+    found = getattr(app, "authenticator", None)
+    return found if found is not None else getattr(app.state, "authenticator", None)
 
 
 def parse_basic(value: str) -> tuple[str, str]:
