@@ -127,6 +127,8 @@ def _hand_over(loop: asyncio.AbstractEventLoop, done: asyncio.Future[Any], resul
 def _settle(done: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
     if done.cancelled():
         return
+    if isinstance(exc, StopIteration):  # an asyncio future refuses it: the request would never end
+        exc = RuntimeError(f"the call raised StopIteration: {exc}")
     if exc is not None:
         done.set_exception(exc)
     else:
