@@ -2,7 +2,7 @@
 vertex by id and a k-out (depth 2), with authentication off beside authentication on, as
 the administrator and as a user whose READ target is property-conditioned.
 
-    python -m bench.auth_server [--people 5000] [--degree 4] [--rounds 7] [--calls 300]
+    python -m bench.auth_server [--people 5000] [--degree 4] [--rounds 7] [--calls 300] [--trees A B]
 
 Two server processes over the same data (a strict `person` label, `name` primary key, a
 fifth of the people in Beijing, `knows` edges): one with auth off, one with HugeGraph's
@@ -12,7 +12,8 @@ edge. Requests go one at a time over a kept-alive httpx client with HTTP Basic (
 password is remembered until the auth records change, so no request pays bcrypt); each
 round measures the server's thread CPU (`/proc/<pid>/task/*/schedstat`) over `calls`
 requests, rounds alternate between the three callers, and the figures are medians. The
-source vertices are Beijing people, so every caller gets answers.
+source vertices are Beijing people, so every caller gets answers. `--trees` serves the pair
+from each source tree given (an A/B of two trees: six callers, alternating).
 """
 
 from __future__ import annotations
@@ -94,30 +95,32 @@ def main() -> None:
     ap.add_argument("--degree", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--calls", type=int, default=300)
+    ap.add_argument("--trees", nargs="*", default=[None],
+                    help="source trees to serve from, side by side (default: this one)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        off = BenchServer(Path(tmp) / "off", "bench", PROPS, 30000, init_store=True)
-        os.environ["HUGELITE_BENCH_SERVER_PROPS"] = AUTH_PROPS
+        servers: list[BenchServer] = []
+        callers: dict[str, tuple[BenchServer, Any]] = {}
         try:
-            on = BenchServer(Path(tmp) / "on", "bench", PROPS, 30000, init_store=True,
-                             env={"HUGELITE_ADMIN_PASSWORD": ADMIN_PW})
-        finally:
-            del os.environ["HUGELITE_BENCH_SERVER_PROPS"]
-        try:
-            sources = seed(off.url, None, args.people, args.degree)
-            assert seed(on.url, ("admin", ADMIN_PW), args.people, args.degree) == sources
-            grant_beijing_reader(on.url)
+            sources: list[str] = []
+            for i, tree in enumerate(args.trees):
+                off, on = _pair(Path(tmp) / str(i), tree)
+                servers += [off, on]
+                sources = seed(off.url, None, args.people, args.degree)
+                assert seed(on.url, ("admin", ADMIN_PW), args.people, args.degree) == sources
+                grant_beijing_reader(on.url)
+                tag = f"{Path(tree).name}: " if tree else ""
+                callers.update({f"{tag}auth off": (off, None), f"{tag}auth on, admin": (on, ("admin", ADMIN_PW)),
+                                f"{tag}auth on, beijing user": (on, ("beijing", "beijing-pw"))})
             rng = random.Random(11)
             ops = {
                 "GET vertex by id": [f'{G}/graph/vertices/"{rng.choice(sources)}"' for _ in range(args.calls)],
                 "k-out depth 2": [f'{G}/traversers/kout?source="{rng.choice(sources)}"&max_depth=2&direction=OUT'
                                   f"&label=knows" for _ in range(args.calls)],
             }
-            callers = {"auth off": (off, None), "auth on, admin": (on, ("admin", ADMIN_PW)),
-                       "auth on, beijing user": (on, ("beijing", "beijing-pw"))}
             clients = {name: httpx.Client(base_url=srv.url, auth=auth, timeout=60) for name, (srv, auth) in callers.items()}
             print(f"server CPU per request, µs (median of {args.rounds} rounds of {args.calls}; "
-                  f"{args.people} people, {args.degree} knows each)")
+                  f"{args.people} people, {args.degree} knows each; load {os.getloadavg()[0]:.1f})")
             for op, paths in ops.items():
                 for name in callers:  # warm: caches, connections, the remembered password
                     cpu_per_request(callers[name][0], clients[name], paths[:50])
@@ -126,15 +129,30 @@ def main() -> None:
                     order = list(callers) if r % 2 == 0 else list(reversed(callers))
                     for name in order:
                         samples[name].append(cpu_per_request(callers[name][0], clients[name], paths))
-                base = statistics.median(samples["auth off"])
+                base = statistics.median(next(iter(samples.values())))
                 cells = "  ".join(f"{name}: {statistics.median(v):7.1f} ({statistics.median(v) / base:.2f}x)"
                                   for name, v in samples.items())
                 print(f"{op:18} {cells}")
             for c in clients.values():
                 c.close()
         finally:
-            off.stop()
-            on.stop()
+            for server in servers:
+                server.stop()
+
+
+def _pair(base: Path, tree: str | None) -> tuple[BenchServer, BenchServer]:
+    """An auth-off and an auth-on server of `tree`."""
+    off = BenchServer(base / "off", "bench", PROPS, 30000, init_store=True, tree=tree)
+    os.environ["HUGELITE_BENCH_SERVER_PROPS"] = AUTH_PROPS
+    try:
+        on = BenchServer(base / "on", "bench", PROPS, 30000, init_store=True, tree=tree,
+                         env={"HUGELITE_ADMIN_PASSWORD": ADMIN_PW})
+    except BaseException:
+        off.stop()
+        raise
+    finally:
+        del os.environ["HUGELITE_BENCH_SERVER_PROPS"]
+    return off, on
 
 
 if __name__ == "__main__":

@@ -40,10 +40,12 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import BaseRoute, Mount, Route
 
 from gremlin_engine import GraphRegistry
+from gremlin_engine.auth import AuthRecords, StandardAuthenticator
 from gremlin_engine.limits import cancel_running
 from rest_adapter import resources as resources_pkg
 from rest_adapter.auth import AuthMiddleware, build_authenticator
 from rest_adapter.compression import GZIP_LEVEL, GZIP_MINIMUM_SIZE, GzipMiddleware
+from rest_adapter.context import in_pool
 from rest_adapter.errors import exception_handlers
 from rest_adapter.login_throttle import LoginThrottle
 from rest_adapter.middleware import BodyBoundsMiddleware, TelemetryMiddleware, TrailingSlashMiddleware
@@ -82,6 +84,9 @@ class HugeliteApp(Starlette):
     workers: Workers
     #: the served registry, also `app.state.registry` (read per request: see `context.registry_of`)
     registry: GraphRegistry | None = None
+    #: the authenticator (None: auth off), also `app.state.authenticator` (read per request:
+    #: `auth.authenticator_of`)
+    authenticator: Any = None
 
 
 class GraphRoute(Route):
@@ -102,12 +107,28 @@ def _resource_modules() -> list[Any]:
     return mods
 
 
+_READS = frozenset({"GET", "HEAD"})
+
+
+def _reads_first(routes: list[Route]) -> list[Route]:
+    """`routes` with the read routes (GET) first, each kind in its order. Starlette's router
+    takes the first route that matches both path and method, and a read route and a write
+    route share no method, so never both match one request: every request is answered by
+    the route it was before, and a read (the common request: a GET by id is matched against
+    4 patterns in `/graph`, not 12) stops sooner. Only the `Allow` of a 405 may name other
+    methods (those of the first route whose path matches). A route serving both reads and
+    writes would break the argument: then the order is kept."""
+    reads = [r for r in routes if r.methods and r.methods <= _READS]
+    writes = [r for r in routes if not (r.methods or _READS) & _READS]
+    return reads + writes if len(reads) + len(writes) == len(routes) else routes
+
+
 def _graph_mount(prefix: str, scoped: list[Route]) -> Mount:
     """The graph-scoped routes (but `/`) under `prefix`, one `Mount` per first path segment
     (`/graph`, `/schema`, `/traversers`, ...): Starlette's router tries its routes in turn,
     so a request is matched against a dozen patterns instead of all ~90."""
     groups: dict[str, list[Route]] = {}
-    for r in scoped:
+    for r in _reads_first(scoped):
         if r.path != "/":
             groups.setdefault("/" + r.path.split("/")[1], []).append(r)
     inner: list[BaseRoute] = []
@@ -178,6 +199,22 @@ async def _sweep_sessions(app: Starlette) -> None:
             manager.expire()
 
 
+#: how often the lifespan's housekeeping looks for auth record changes made by other processes (s)
+AUTH_SYNC_S = 1.0
+
+
+async def _sync_auth_records(app: Starlette, records: AuthRecords) -> None:
+    """Every `AUTH_SYNC_S`, folds auth record writes of other processes (`hugelite users` on
+    the served store) into what this one remembers (`AuthRecords.sync`: one store read, on
+    the worker pool). Writes through this server are seen at once without it."""
+    while True:
+        await asyncio.sleep(AUTH_SYNC_S)
+        try:
+            await in_pool(app.state.workers.rest, records.sync)
+        except Exception:  # a store busy or closing: the next round tries again
+            log.debug("auth records sync failed", exc_info=True)
+
+
 def create_app(settings: Settings | None = None, registry: GraphRegistry | None = None) -> Starlette:
     """The ASGI app. With `registry`, that (already open) registry is served and closed at
     shutdown; otherwise the lifespan opens the graphs of `settings`."""
@@ -197,12 +234,16 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
         app.state.registry = reg
         if isinstance(app, HugeliteApp):
             app.registry = reg
-        sweeper = asyncio.create_task(_sweep_sessions(app))
+            app.authenticator = app.state.authenticator
+        housekeeping = [asyncio.create_task(_sweep_sessions(app))]
+        if isinstance(app.state.authenticator, StandardAuthenticator):
+            housekeeping.append(asyncio.create_task(_sync_auth_records(app, app.state.authenticator.records)))
         try:
             yield
         finally:
             cancel_running()  # what still runs stops at its next check (cli.py cancels at the signal)
-            sweeper.cancel()
+            for task in housekeeping:
+                task.cancel()
             workers.shutdown()
             reg.close_all()
 

@@ -25,7 +25,6 @@ engine's doors read it from there. Password checks go through the server's one
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import logging
@@ -45,7 +44,7 @@ from gremlin_engine.auth import (
     ensure_admin,
 )
 from rest_adapter import console_page
-from rest_adapter.context import PRINCIPAL_KEY
+from rest_adapter.context import PRINCIPAL_KEY, in_pool
 from rest_adapter.errors import HttpError, bad_request, error_body, json_error, unauthorized
 from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
 
@@ -153,7 +152,11 @@ def build_authenticator(settings: Any, registry: GraphRegistry) -> Authenticator
 
 
 def authenticator_of(scope: Scope) -> Authenticator | None:
-    return getattr(scope["app"].state, "authenticator", None)
+    """The server's authenticator: `HugeliteApp.authenticator`, a plain attribute, where
+    `app.state` answers through `State.__getattr__` (~2 µs per request)."""
+    app = scope["app"]
+    found = getattr(app, "authenticator", None)
+    return found if found is not None else getattr(app.state, "authenticator", None)
 
 
 def parse_basic(value: str) -> tuple[str, str]:
@@ -174,29 +177,37 @@ def failed(reason: str = "Incorrect username or password") -> HttpError:
 
 
 async def check_password(scope: Scope, authenticator: Authenticator, user: str, password: str) -> Principal | None:
-    """The principal for `user`/`password` (None when wrong), through the throttle, the
-    check itself on the REST worker pool (bcrypt blocks). A throttled attempt is a 401."""
+    """The principal for `user`/`password` (None when wrong), through the throttle. Credentials
+    the authenticator remembers as right (`remembered`: memory only) are answered here on
+    the event loop; any other check runs on the REST worker pool (it reads the auth records,
+    and bcrypt blocks). A throttled attempt is a 401."""
     throttle: LoginThrottle = scope["app"].state.login_throttle
     client = scope.get("client")
+    address = client[0] if client else None
+    known = authenticator.remembered(user, password)
+    if known is not None and throttle.admit(user, address):
+        return known
     found: list[Principal] = []
 
     async def check() -> bool:
-        loop = asyncio.get_running_loop()
-        principal = await loop.run_in_executor(scope["app"].workers.rest, authenticator.check_password, user, password)
+        principal = await in_pool(scope["app"].workers.rest, authenticator.check_password, user, password)
         if principal is not None:
             found.append(principal)
         return principal is not None
 
     try:
-        await throttle.attempt(user, client[0] if client else None, check)
+        await throttle.attempt(user, address, check)
     except LoginThrottled as exc:
         raise unauthorized("Authentication failed", str(exc)) from None
     return found[0] if found else None
 
 
 async def check_token(scope: Scope, authenticator: Authenticator, token: str) -> Principal | None:
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(scope["app"].workers.rest, authenticator.check_token, token)
+    """The principal of a login token: remembered, on the event loop; else checked on the pool."""
+    known = authenticator.remembered_token(token)
+    if known is not None:
+        return known
+    return await in_pool(scope["app"].workers.rest, authenticator.check_token, token)
 
 
 async def resolve(scope: Scope, authenticator: Authenticator) -> Principal:

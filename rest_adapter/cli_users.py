@@ -2,8 +2,8 @@
 
 Both work on the store file of the graph `auth.graph_store` names (StandardAuthenticator
 only: the ConfigAuthenticator's users are its configuration lines). They act as the store's
-owner, so they need no login; a running server sees their changes at its next request (the
-records' write generation, `gremlin_engine/auth/authenticator.py`).
+owner, so they need no login; a running server sees their changes within a second (it
+compares the records' write generation every second: `AuthRecords.sync`).
 
 The admin's password comes from `--admin-password`, else `HUGELITE_ADMIN_PASSWORD`, else a
 prompt on a terminal; there is no built-in default, and without a terminal or a password

@@ -48,11 +48,12 @@ from rest_adapter.serializers.mime import (
 )
 from rest_adapter.ws.requests import Job, run_job
 from rest_adapter.ws.sasl import authenticate, challenge
-from rest_adapter.ws.sessions import WRITER_IDLE_TIMEOUT_S, SessionExpired, SessionManager
+from rest_adapter.ws.sessions import WRITER_IDLE_TIMEOUT_S, SessionExpired, SessionManager, SessionNotYours
 from rest_adapter.ws.status import (
     INVALID_REQUEST_ARGUMENTS,
     NO_CONTENT,
     SERVER_ERROR_TIMEOUT,
+    UNAUTHORIZED,
     RequestError,
     error_status,
 )
@@ -146,7 +147,7 @@ class GremlinConnection:
 
     async def on_authentication(self, codec: Codec, req: RequestMessage) -> None:
         try:
-            principal = await authenticate(self.authenticator, req.args, self.throttle, self.address)
+            principal = await authenticate(self.authenticator, req.args, self.throttle, self.address, self.workers)
         except RequestError as exc:
             self.pending.pop(req.request_id, None)
             await self.send_error(codec, req.request_id, exc)
@@ -175,15 +176,21 @@ class GremlinConnection:
                 if not sid:
                     raise RequestError(INVALID_REQUEST_ARGUMENTS, "A session request requires the 'session' argument")
                 manager = _sessions(self.app)
+                owner = (job.principal.name, job.principal.user_id)
                 if req.op == "close":
-                    session = manager.pop(sid)
+                    try:
+                        session = manager.pop(sid, owner)
+                    except SessionNotYours as e:
+                        raise RequestError(UNAUTHORIZED, str(e)) from None
                     if session is not None:
                         await self.loop.run_in_executor(self.workers, session.close)
                 else:
                     try:
-                        job.session = manager.get(sid)
+                        job.session = manager.get(sid, owner)
                     except SessionExpired as e:
                         raise RequestError(SERVER_ERROR_TIMEOUT, str(e)) from None
+                    except SessionNotYours as e:
+                        raise RequestError(UNAUTHORIZED, str(e)) from None
                     executor = job.session.executor
         except Exception as exc:  # RequestError, too many sessions, or a bug: answer, never hang
             await self.send_error(codec, req.request_id, exc)

@@ -87,6 +87,19 @@ class LoginThrottle:
             self.failed(keys)
         return ok
 
+    def admit(self, user: str, address: str | None) -> bool:
+        """For credentials known to be right without a check (remembered: `rest_adapter/auth.py`):
+        True, with their keys' failures cleared as a success clears them, when no delay is
+        pending on them; False: go through `attempt`, which waits the delay out. Free of
+        locks while nobody has failed lately (the common case)."""
+        if not self._records:
+            return True
+        keys = self.keys(user, address)
+        if self.wait_s(keys) > 0:
+            return False
+        self.succeeded(keys)
+        return True
+
     def failed(self, keys: tuple[str, ...]) -> None:
         now = self._clock()
         with self._lock:

@@ -5,12 +5,17 @@ against the auth records of one store, and gives the user's role, derived from i
 and accesses (`AuthRecords.role_of`); `admin` is the administrator. A user with no grants
 still authenticates (its role is empty, so every permission check fails: 403, not 401).
 
-HTTP Basic sends the password with every request, and a bcrypt check costs ~50 ms, so a
-verified (name, password) pair is remembered, under a keyed digest (never the password),
-together with the records' write generation: any write to the records (a new password, a
-grant withdrawn, also by `hugelite users` in another process) bumps the generation and the
-next request checks afresh. The role comes with it, so a request reads one counter (a
-token request two: the counter, and whether the token was logged out).
+HTTP Basic sends the password with every request, and a bcrypt check costs ~50 ms, so
+verified credentials are remembered: a (name, password) pair under a keyed digest (never
+the password), a login token under its digest, each with the principal (its role
+included) and the records' `version()` at the check. `remembered` and `remembered_token`
+answer from memory only, so the server asks them on the event loop before anything else
+(`rest_adapter/auth.py`); they answer None for anything not remembered, or remembered
+before the records last changed (a new password, a grant withdrawn, a logout, a user
+removed; `AuthRecords.version`), and `check_password` / `check_token` then decide with
+the records, off the event loop. A wrong password is never remembered. A pair whose
+records changed but whose user still has the password hash it was checked against is
+not checked with bcrypt again (the same hash accepts the same password).
 
 `ConfigAuthenticator` is the static `auth.admin_token` / `auth.user_tokens` table: `admin`
 is the administrator, every other user has every permission on the graph named like it
@@ -19,10 +24,10 @@ is the administrator, every other user has every permission on the graph named l
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,52 +58,71 @@ class StandardAuthenticator:
         self.expire_s = expire_s
         self._key = secrets.token_bytes(32)
         self._lock = threading.Lock()
-        self._verified: dict[bytes, tuple[int, Principal]] = {}
+        #: digest -> (records' version, principal, what it was checked against: the password
+        #: hash for a pair, the token's expiry for a token)
+        self._verified: dict[bytes, tuple[int, Principal, Any]] = {}
 
     supports_tokens = True
+
+    def _digest(self, name: str, password: str) -> bytes:
+        return hmac.digest(self._key, f"{name}\0{password}".encode(), "sha256")
+
+    def remembered(self, name: str, password: str) -> Principal | None:
+        """The principal of a pair checked before and still good; None: ask `check_password`.
+        Memory only (a digest and a dictionary lookup)."""
+        hit = self._verified.get(self._digest(name, password))
+        if hit is not None and hit[0] == self.records.version():
+            return hit[1]
+        return None
+
+    def remembered_token(self, token: str) -> Principal | None:
+        """The principal of a token checked before, not expired nor logged out since; None:
+        ask `check_token`. Memory only."""
+        hit = self._verified.get(tokens.digest(token).encode())
+        if hit is not None and hit[0] == self.records.version() and hit[2] > time.time():
+            return hit[1]
+        return None
 
     def check_password(self, name: str, password: str) -> Principal | None:
         """The user's principal when `password` is its password, else None."""
         if not name or not password:
             return None
-        digest = hmac.new(self._key, f"{name}\0{password}".encode(), hashlib.sha256).digest()
-        generation = self.records.generation()
-        with self._lock:
-            hit = self._verified.get(digest)
-        if hit is not None and hit[0] == generation:
+        digest = self._digest(name, password)
+        version = self.records.version()  # before the records are read: a write meanwhile makes it stale
+        hit = self._verified.get(digest)
+        if hit is not None and hit[0] == version:
             return hit[1]
         user = self.records.user_by_name(name)
-        if user is None or not check_password(password, user.get("user_password", "")):
+        if user is None:
+            return None
+        hashed = user.get("user_password", "")
+        if (hit is None or hit[2] != hashed) and not check_password(password, hashed):
             return None
         principal = self._principal(user)
-        self._remember(digest, generation, principal)
+        self._remember(digest, (version, principal, hashed))
         return principal
 
-    def _remember(self, key: bytes, generation: int, principal: Principal) -> None:
+    def _remember(self, key: bytes, entry: tuple[int, Principal, Any]) -> None:
         with self._lock:
             if len(self._verified) >= CACHE_SIZE:
                 self._verified.pop(next(iter(self._verified)))
-            self._verified[key] = (generation, principal)
+            self._verified[key] = entry
 
     def check_token(self, token: str) -> Principal | None:
         """The principal of a valid, unexpired, not logged-out token, else None."""
+        version = self.records.version()
         try:
             claims = tokens.decode(self.secret, token)
         except tokens.TokenInvalid:
             return None
-        if self.records.revoked(tokens.digest(token)):
+        digest = tokens.digest(token)
+        if self.records.revoked(digest):
             return None
-        generation = self.records.generation()
-        key = f"token\0{claims.user_id}".encode()
-        with self._lock:
-            hit = self._verified.get(key)
-        if hit is not None and hit[0] == generation and hit[1].name == claims.user_name:
-            return hit[1]
         user = self.records.user_by_id(claims.user_id)
         if user is None or user.get("user_name") != claims.user_name:
             return None
         principal = self._principal(user)
-        self._remember(key, generation, principal)
+        self._remember(digest.encode(), (version, principal, claims.exp))
         return principal
 
     def issue(self, principal: Principal) -> str:
@@ -148,6 +172,12 @@ class ConfigAuthenticator:
         return Principal(name=name, user_id=name, role={name: {p: everything for p in PERMISSIONS}})
 
     def check_token(self, token: str) -> Principal | None:
+        return None
+
+    #: the table is in memory: a check is as cheap as remembering one
+    remembered = check_password
+
+    def remembered_token(self, token: str) -> Principal | None:
         return None
 
 

@@ -24,6 +24,7 @@ Every call is one store transaction. The user's `user_password` is the bcrypt ha
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import time
 from collections.abc import Iterator, Mapping
@@ -86,16 +87,56 @@ def _name_field(family: Family) -> str:
 
 
 class AuthRecords:
-    """The auth records of one store (the graph named by `auth.graph_store`)."""
+    """The auth records of one store (the graph named by `auth.graph_store`).
+
+    `version()` says when what was read from them may be stale: remembered credentials
+    (`authenticator.py`) hold the version they were checked at. It is kept in memory, so a
+    request reads it without touching the store (on the event loop): every write through
+    this object moves it, once its transaction has ended, and `sync()` moves it when the
+    store's write generation shows a write by another process (`hugelite users` on the
+    store a server serves). `sync` reads the store: the server calls it off the event loop,
+    every second (`rest_adapter/app.py`, the lifespan's housekeeping)."""
 
     def __init__(self, store: Any) -> None:
         self.store = store
         with store.write() as tx:
             if not storage.AuthTable(tx).present():
                 storage.ensure_auth_tables(tx)
+            self._stored = storage.AuthTable(tx).generation()
+        self._versions = itertools.count(1)  # next() is atomic: writers on several threads
+        self._version = 0
+
+    # ---- changes -----------------------------------------------------------------------
+    def version(self) -> int:
+        """Moves with every change of the records (class docstring); memory only."""
+        return self._version
+
+    def sync(self) -> bool:
+        """Folds in writes made by other processes since the last call (a store read); True
+        when there were some."""
+        stored = self.generation()
+        if stored == self._stored:
+            return False
+        self._stored = stored
+        self._version = next(self._versions)
+        return True
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Any]:
+        """One write transaction on the records; whatever it did, `version()` moves after it.
+        The store's generation it leaves is this process's own: `sync` does not count it."""
+        try:
+            with self.store.write() as tx:
+                table = storage.AuthTable(tx)
+                yield table
+                stored = table.generation()
+            self._stored = stored
+        finally:
+            self._version = next(self._versions)
 
     # ---- reading ---------------------------------------------------------------------
     def generation(self) -> int:
+        """How many writes the store's records have had, by any process (a store read)."""
         with self.store.read() as tx:
             return storage.AuthTable(tx).generation()
 
@@ -123,8 +164,7 @@ class AuthRecords:
 
     def revoke(self, digest: str, exp: int) -> None:
         """A logged-out token, by digest, until it expires (the expired ones are dropped)."""
-        with self.store.write() as tx:
-            table = storage.AuthTable(tx)
+        with self._writing() as table:
             table.forget_revoked(int(time.time()))
             table.revoke(digest, exp)
 
@@ -169,8 +209,7 @@ class AuthRecords:
         if family.kind == "target":
             values["target_resources"] = normalise(values.get("target_resources"))
         stamp = now_text()
-        with self.store.write() as tx:
-            table = storage.AuthTable(tx)
+        with self._writing() as table:
             record = {**values, "id": self._new_id(table, family, values)}
             if not system:
                 self._check(caller, family, "WRITE", record)
@@ -188,8 +227,7 @@ class AuthRecords:
     def update(self, caller: Principal, plural: str, id: str, body: Mapping[str, Any]) -> dict[str, Any]:
         family = BY_PLURAL[plural]
         values = _input(family, body)
-        with self.store.write() as tx:
-            table = storage.AuthTable(tx)
+        with self._writing() as table:
             record = _existing(table, family, id)
             self_update = family.kind == "user" and caller.user_id == id
             if not self_update:
@@ -216,8 +254,7 @@ class AuthRecords:
 
     def delete(self, caller: Principal, plural: str, id: str) -> None:
         family = BY_PLURAL[plural]
-        with self.store.write() as tx:
-            table = storage.AuthTable(tx)
+        with self._writing() as table:
             record = _existing(table, family, id)
             if family.kind == "user" and record.get("user_name") == ADMIN:
                 raise IllegalArgument(f"The user '{ADMIN}' can't be deleted")
@@ -231,8 +268,7 @@ class AuthRecords:
 
     def set_password(self, name: str, password: str) -> dict[str, Any]:
         """For `hugelite users passwd` and `init-store`: no caller, no permission check."""
-        with self.store.write() as tx:
-            table = storage.AuthTable(tx)
+        with self._writing() as table:
             found = table.find("user", name)
             if found is None:
                 raise NotFound(f"Can't find user with name '{name}'")

@@ -8,26 +8,36 @@
   `class_loading`, `garbage_collector`) filled with what a Python process has;
 * `/metrics/backend`: per graph, HugeGraph's backend shape.
 
+Who may read them: HugeGraph's `MetricsAPI` allows the administrator and whoever holds READ
+on METRICS (`@RolesAllowed({"admin", "$owner= $action=metrics_read"})`): the figures are
+the server's, across every graph and user (request rates per route, element counts per
+graph), so they are not filtered per user but refused, 403 `User not authorized.` as
+Jersey words it, to anyone else. With auth off everyone is the administrator.
+
 `GET /metrics` and `/metrics/statistics` answer Prometheus text unless `type=json`, like
 HugeGraph; the text is written by `prometheus_client` (`rest_adapter/prometheus.py`). hugegraph-python asks for `/metrics/?type=json` (trailing slash: tolerated).
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import resource
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from gremlin_engine.auth.permissions import permissions_of
 from rest_adapter import prometheus
-from rest_adapter.context import json_response, registry_of, run
+from rest_adapter.context import json_response, principal_of, registry_of, run
+from rest_adapter.errors import HttpError
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -220,13 +230,25 @@ async def backend(request: Request) -> Response:
     return json_response(out)
 
 
+def _readers_only(endpoint: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """`endpoint` for the administrator and holders of READ on METRICS (module docstring)."""
+
+    @functools.wraps(endpoint)
+    async def guarded(request: Request) -> Response:
+        if not permissions_of(principal_of(request.scope)).anywhere("READ", "METRICS"):
+            raise HttpError(403, "User not authorized.", "jakarta.ws.rs.ForbiddenException")
+        return await endpoint(request)
+
+    return guarded
+
+
 server_routes = [
-    Route("/metrics", metrics, methods=["GET"]),
-    Route("/metrics/system", system, methods=["GET"]),
-    Route("/metrics/backend", backend, methods=["GET"]),
-    Route("/metrics/statistics", statistics, methods=["GET"]),
+    Route("/metrics", _readers_only(metrics), methods=["GET"]),
+    Route("/metrics/system", _readers_only(system), methods=["GET"]),
+    Route("/metrics/backend", _readers_only(backend), methods=["GET"]),
+    Route("/metrics/statistics", _readers_only(statistics), methods=["GET"]),
     *(
-        Route(f"/metrics/{name}", _section(name), methods=["GET"])
+        Route(f"/metrics/{name}", _readers_only(_section(name)), methods=["GET"])
         for name in ("gauges", "counters", "histograms", "meters", "timers")
     ),
 ]

@@ -21,12 +21,13 @@ Every password check goes through the shared `LoginThrottle` (per user and per a
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
+from concurrent.futures import Executor
 from typing import Any
 
 from gremlin_engine.auth import Principal
+from rest_adapter.context import in_pool
 from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
 from rest_adapter.ws.status import AUTHENTICATE, INVALID_REQUEST_ARGUMENTS, UNAUTHORIZED, RequestError
 
@@ -54,9 +55,9 @@ def parse_sasl_plain(sasl: Any) -> tuple[str, str]:
 
 
 async def authenticate(authenticator: Any, args: dict[str, Any], throttle: LoginThrottle,
-                       address: str | None) -> Principal:
+                       address: str | None, pool: Executor) -> Principal:
     """Checks an `authentication` request through the throttle; returns the principal or
-    raises 401/499."""
+    raises 401/499. Checks that read the auth records run on `pool`."""
     if authenticator is None:
         raise RequestError(
             INVALID_REQUEST_ARGUMENTS,
@@ -64,23 +65,28 @@ async def authenticate(authenticator: Any, args: dict[str, Any], throttle: Login
             "connect without username and password",
         )
     user, password = parse_sasl_plain(args.get("sasl"))
-    principal = await login(authenticator, throttle, user, password, address)
+    principal = await login(authenticator, throttle, user, password, address, pool)
     if principal is None:
         raise RequestError(UNAUTHORIZED, "Username and/or password are incorrect")
     return principal
 
 
 async def login(authenticator: Any, throttle: LoginThrottle, user: str, password: str,
-                address: str | None) -> Principal | None:
+                address: str | None, pool: Executor) -> Principal | None:
     """The principal when the credentials (or the token) are right; a throttled attempt is a
-    401 saying so. Password checks run on a thread (bcrypt blocks)."""
+    401 saying so. Credentials the authenticator remembers as right are answered at once
+    (memory only); other checks run on `pool` (the records are read, and bcrypt blocks)."""
     token = password if not user else user if not password else None
     if token:
-        return await asyncio.to_thread(authenticator.check_token, token)  # type: ignore[no-any-return]
+        known = authenticator.remembered_token(token)
+        return known if known is not None else await in_pool(pool, authenticator.check_token, token)
+    known = authenticator.remembered(user, password)
+    if known is not None and throttle.admit(user, address):
+        return known  # type: ignore[no-any-return]
     found: list[Principal] = []
 
     async def check() -> bool:
-        principal = await asyncio.to_thread(authenticator.check_password, user, password)
+        principal = await in_pool(pool, authenticator.check_password, user, password)
         if principal is not None:
             found.append(principal)
         return principal is not None

@@ -21,6 +21,16 @@ refused once, with a message saying its work was rolled back (a client that went
 nothing happened would commit an empty transaction). The app's lifespan calls `expire`
 every second (`app._sweep_sessions`), so the writer is freed even when no other session
 request comes.
+
+Who: a session belongs to the user of its first request (`owner`: the principal's name and
+record id; everyone is the anonymous administrator with auth off). Its transactions were
+opened with that request's execution context, whose permission view (`gremlin_engine/auth/
+guard.py`) they keep, so a request of another user in the same session would run with the
+first one's rights. Gremlin Server authorises each request with its own connection's user;
+here a request of another user in a session, or its close, is refused (401, as Gremlin
+Server answers an authorisation failure), and a connection always runs as the one principal
+it authenticated with, as Gremlin Server's SASL and Basic handshakes bind the user to the
+connection.
 """
 
 from __future__ import annotations
@@ -42,9 +52,21 @@ WRITER_IDLE_TIMEOUT_S = 30.0
 MAX_EXPIRED_REMEMBERED = 1024
 
 
-class Session:
+#: who a session belongs to: (principal name, user record id)
+Owner = tuple[str, str | None]
+
+
+class SessionNotYours(Exception):
+    """A request of another user than the session's (module docstring)."""
+
     def __init__(self, session_id: str) -> None:
+        super().__init__(f"The session '{session_id}' belongs to another user; open a session of your own")
+
+
+class Session:
+    def __init__(self, session_id: str, owner: Owner | None = None) -> None:
         self.id = session_id
+        self.owner = owner
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"gremlin-session-{session_id[:8]}")
         self.tx: dict[str, Any] = {}  # graph name -> runtime session transaction
         self.closed = False
@@ -115,9 +137,10 @@ class SessionManager:
         self.writer_idle_timeout_s = writer_idle_timeout_s
         self._expired: OrderedDict[str, str] = OrderedDict()  # session id -> why it was closed
 
-    def get(self, session_id: str) -> Session:
-        """The session (made on first use); raises `SessionExpired` once for a session that
-        was rolled back for holding the writer while idle."""
+    def get(self, session_id: str, owner: Owner | None = None) -> Session:
+        """The session (made on first use, for `owner`); raises `SessionExpired` once for a
+        session that was rolled back for holding the writer while idle, and `SessionNotYours`
+        for a session of another owner."""
         self.expire()
         with self._lock:
             why = self._expired.pop(session_id, None)
@@ -127,12 +150,18 @@ class SessionManager:
             if s is None:
                 if len(self._sessions) >= MAX_SESSIONS:
                     raise OverflowError(f"too many open sessions (limit {MAX_SESSIONS}); close unused sessions")
-                s = self._sessions[session_id] = Session(session_id)
+                s = self._sessions[session_id] = Session(session_id, owner)
+            elif s.owner != owner:
+                raise SessionNotYours(session_id)
             s.last_used = time.monotonic()
             return s
 
-    def pop(self, session_id: str) -> Session | None:
+    def pop(self, session_id: str, owner: Owner | None = None) -> Session | None:
+        """Takes the session out to close it; `SessionNotYours` when it is another owner's."""
         with self._lock:
+            s = self._sessions.get(session_id)
+            if s is not None and s.owner != owner:
+                raise SessionNotYours(session_id)
             return self._sessions.pop(session_id, None)
 
     def expire(self) -> None:

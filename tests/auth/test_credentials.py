@@ -1,5 +1,6 @@
 """Credentials over REST with auth on: 401/400 bodies, the public path, tokens (login,
-verify, logout, expiry), the login throttle, and auth off ignoring credentials."""
+verify, logout, expiry), the login throttle, a password changed by another process, and
+auth off ignoring credentials."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 import httpx
 
 from tests.auth.conftest import ADMIN_PASSWORD, start_auth_server
-from tests.conftest import ServerFactory
+from tests.conftest import ServerFactory, run_cli
 
 NOT_AUTHORIZED = "class jakarta.ws.rs.NotAuthorizedException"
 
@@ -103,6 +104,26 @@ def test_repeated_failures_are_slowed_then_refused(server_factory: ServerFactory
             r = http.get("/graphs", auth=("admin", ADMIN_PASSWORD))
             assert r.status_code == 401
             assert "Too many failed logins" in r.headers["www-authenticate"]
+    finally:
+        server.stop()
+
+
+def test_a_password_changed_by_the_cli_is_seen_by_a_running_server(server_factory: ServerFactory) -> None:
+    """`hugelite users passwd` on the store a server serves (another process): the server,
+    which remembers the old password as checked, refuses it within its sync interval (1 s)."""
+    server = start_auth_server(server_factory)
+    try:
+        with httpx.Client(base_url=server.base_url, timeout=30) as http:
+            old = ("admin", ADMIN_PASSWORD)
+            assert http.get("/graphs", auth=old).status_code == 200  # checked, and remembered
+            done = run_cli("users", "passwd", "admin", "--password", "changed-pw", "--conf", str(server.conf),
+                           cwd=server.cwd)
+            assert done.returncode == 0, done.stderr
+            deadline = time.monotonic() + 10
+            while http.get("/graphs", auth=old).status_code == 200:
+                assert time.monotonic() < deadline, "the old password still logs in"
+                time.sleep(0.2)
+            assert http.get("/graphs", auth=("admin", "changed-pw")).status_code == 200
     finally:
         server.stop()
 

@@ -4,6 +4,8 @@ embedded connection given credentials."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import storage
@@ -88,6 +90,56 @@ def test_a_changed_password_or_grant_is_seen_at_once(store) -> None:
     records.set_password("tom", "two-pw")
     assert auth.check_password("tom", "one-pw") is None
     assert auth.check_password("tom", "two-pw") is not None
+
+
+def test_remembered_credentials_are_only_verified_ones_and_die_with_a_change(store) -> None:
+    records = AuthRecords(store)
+    records.create(ANONYMOUS_ADMIN, "users", {"user_name": "ann", "user_password": "ann-pw"})
+    auth = StandardAuthenticator(records)
+    assert auth.remembered("ann", "ann-pw") is None  # never checked: the records decide
+    assert auth.check_password("ann", "wrong") is None
+    assert auth.remembered("ann", "wrong") is None  # a wrong password is never remembered
+    checked = auth.check_password("ann", "ann-pw")
+    assert auth.remembered("ann", "ann-pw") == checked and checked.name == "ann"
+    assert auth.remembered("ann", "ann-pw ") is None and auth.remembered("ann2", "ann-pw") is None
+    group = records.create(ANONYMOUS_ADMIN, "groups", {"group_name": "g"})  # any write: checked afresh
+    assert auth.remembered("ann", "ann-pw") is None
+    records.create(ANONYMOUS_ADMIN, "belongs", {"user": "-63:ann", "group": group["id"]})
+    assert auth.check_password("ann", "ann-pw") == checked  # same user, same hash, same (empty) role
+    assert auth.remembered("ann", "ann-pw") == checked
+    records.set_password("ann", "new-pw")
+    assert auth.remembered("ann", "ann-pw") is None and auth.check_password("ann", "ann-pw") is None
+
+
+def test_remembered_tokens_end_at_logout_and_expiry(store) -> None:
+    records = AuthRecords(store)
+    records.create(ANONYMOUS_ADMIN, "users", {"user_name": "tim", "user_password": "tim-pw"})
+    auth = StandardAuthenticator(records, "a-test-secret-of-enough-length-for-hs256")
+    token = auth.issue(auth.check_password("tim", "tim-pw"))
+    assert auth.remembered_token(token) is None
+    assert auth.check_token(token).name == "tim"
+    assert auth.remembered_token(token).name == "tim"
+    assert auth.remembered_token(token + "x") is None
+    auth.logout(token)
+    assert auth.remembered_token(token) is None and auth.check_token(token) is None
+    expired = StandardAuthenticator(records, auth.secret, expire_s=1)
+    short = expired.issue(expired.check_password("tim", "tim-pw"))
+    assert expired.check_token(short) is not None and expired.remembered_token(short) is not None
+    time.sleep(2.1)
+    assert expired.remembered_token(short) is None and expired.check_token(short) is None
+
+
+def test_writes_of_another_process_are_seen_at_sync(store) -> None:
+    served = AuthRecords(store)
+    served.create(ANONYMOUS_ADMIN, "users", {"user_name": "ivy", "user_password": "ivy-pw"})
+    auth = StandardAuthenticator(served)
+    auth.check_password("ivy", "ivy-pw")
+    assert not served.sync()  # nothing new
+    AuthRecords(store).set_password("ivy", "other-pw")  # as `hugelite users passwd` would
+    assert auth.remembered("ivy", "ivy-pw") is not None  # memory only: not seen yet
+    assert served.sync()
+    assert auth.remembered("ivy", "ivy-pw") is None and auth.check_password("ivy", "ivy-pw") is None
+    assert auth.check_password("ivy", "other-pw") is not None
 
 
 def test_records_rules(store) -> None:

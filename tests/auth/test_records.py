@@ -146,3 +146,21 @@ def test_granting_needs_a_containing_role(auth_server: RunningServer, admin: htt
 def test_groups_at_both_17_paths_are_the_same_groups(admin: httpx.Client) -> None:
     group = admin.post(f"{V17}/groups", json={"group_name": _n("g")}).json()
     assert admin.get(f"/auth/groups/{group['id']}").json() == group
+
+
+def test_metrics_are_for_the_administrator_and_metrics_readers(auth_server: RunningServer,
+                                                                admin: httpx.Client) -> None:
+    """HugeGraph's MetricsAPI: `admin` or READ on METRICS; the server's figures span every
+    graph and user, so anyone else is refused rather than shown a filtered part."""
+    assert admin.get("/metrics", params={"type": "json"}).status_code == 200
+    reader, plain = _user(admin), _user(admin)
+    _grant(admin, reader, "READ", [{"type": "METRICS"}])
+    _grant(admin, plain, "READ", [{"type": "ALL"}])  # ALL is the graph's resources: not METRICS
+    with _as(auth_server, reader) as me:
+        assert me.get("/metrics", params={"type": "json"}).json()["counters"]["hugelite.requests.total"]["count"] > 0
+        assert me.get("/metrics/backend").status_code == 200
+    with _as(auth_server, plain) as me:
+        for path in ("/metrics", "/metrics/system", "/metrics/backend", "/metrics/statistics", "/metrics/timers"):
+            r = me.get(path)
+            assert (r.status_code, r.json()["message"]) == (403, "User not authorized."), path
+            assert r.json()["exception"] == "class jakarta.ws.rs.ForbiddenException"

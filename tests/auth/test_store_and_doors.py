@@ -132,3 +132,33 @@ def test_a_memory_graph_store_gets_its_admin_at_start(server_factory: ServerFact
         assert [u["user_name"] for u in r.json()["users"]] == ["admin"]
     finally:
         server.stop()
+
+
+def test_a_session_belongs_to_the_user_who_opened_it(auth_server: RunningServer, ws_url: str) -> None:
+    """Its transaction keeps the permission view of its first request, so another user may
+    neither run requests in it nor close it; its owner goes on."""
+    with httpx.Client(base_url=auth_server.base_url, auth=("admin", ADMIN_PASSWORD), timeout=30) as admin:
+        for name in ("sess_a", "sess_b"):
+            user = admin.post("/graphspaces/DEFAULT/auth/users", json={"user_name": name, "user_password": "s-pw"})
+            group = admin.post("/auth/groups", json={"group_name": f"{name}_g"}).json()
+            target = admin.post("/graphspaces/DEFAULT/auth/targets", json={
+                "target_name": f"{name}_t", "target_graph": "hugegraph", "target_url": "h",
+                "target_resources": [{"type": "GREMLIN"}, {"type": "VERTEX"}]}).json()
+            admin.post("/graphspaces/DEFAULT/auth/belongs", json={"user": user.json()["id"], "group": group["id"]})
+            for permission in ("EXECUTE", "READ"):
+                r = admin.post("/graphspaces/DEFAULT/auth/accesses", json={
+                    "group": group["id"], "target": target["id"], "access_permission": permission})
+                assert r.status_code == 201, r.text
+    sid = str(uuid.uuid4())
+    owner = Client(ws_url, "g", username="sess_a", password="s-pw", session=sid)
+    other = Client(ws_url, "g", username="sess_b", password="s-pw", session=sid)
+    try:
+        assert owner.submit("g.inject(7)").all().result() == [7]
+        with pytest.raises(GremlinServerError) as refused:
+            other.submit("g.inject(7)").all().result()
+        assert refused.value.status_code == 401 and "belongs to another user" in str(refused.value)
+        assert owner.submit("1 + 1").all().result() == [2]
+    finally:
+        other.close()  # its close of the session is refused too: the session stays the owner's
+        assert owner.submit("2 + 2").all().result() == [4]
+        owner.close()

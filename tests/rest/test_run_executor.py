@@ -108,3 +108,11 @@ async def _gather(app: Any, n: int) -> list[str]:
 
     req = _Request(app)
     return list(await asyncio.gather(*(run(req, name) for _ in range(n))))
+
+
+def test_a_stray_stop_iteration_ends_the_call_as_an_error() -> None:
+    def stray() -> None:
+        next(iter(()))
+
+    with pytest.raises(RuntimeError, match="StopIteration"):
+        asyncio.run(asyncio.wait_for(run(REQ, stray), 10))
