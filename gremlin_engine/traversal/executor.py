@@ -33,6 +33,17 @@ class CompiledTraversal:
 
     steps: list[Step] = field(default_factory=list)
     anonymous: bool = False
+    #: one fused step offering `answer(access)` under the default source options: the
+    #: runner asks that method (`traversal.run_compiled`); set once the traversal is final
+    answers: bool = field(default=False, compare=False, repr=False)
+
+    def answer(self, access: Any) -> list[Any] | None:
+        """The one fused step's answer (when `answers`): its results, or None to run."""
+        return self.steps[0].answer(access)  # type: ignore[attr-defined, no-any-return]
+
+    def whole(self) -> CompiledTraversal:
+        """The traversal the executor runs (itself; a `prepared.BoundAnswer` binds one)."""
+        return self
 
     def walk(self) -> Iterator[Step]:
         """Every step, including those of nested child traversals (depth first)."""
