@@ -123,7 +123,7 @@ def execute_script(
         host = RuntimeHost(session, graph_name, names, bindings, aliases)
         try:
             results = interpret(script, host, as_value=as_value, tree=tree, text=text)
-            if session.last_graph is not None:
+            if session.last_graph is not None and results is not host.finished:
                 load_results(session.access(session.last_graph), results if isinstance(results, list) else [results])
         except ReadOnlyTransaction as exc:
             session.close(exc)

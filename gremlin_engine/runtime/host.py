@@ -80,6 +80,8 @@ class RuntimeHost:
         self.aliases = aliases if type(aliases) is dict else dict(aliases or {})
         # the registry's prepared traversals (script entries and IR shapes), when it has them
         self.prepared = getattr(session.graphs, "prepared", None)
+        #: the last result list `run` loaded and weighed (the runtime does not do it again)
+        self.finished: Any = None
 
     def strategies_for(self, graph: str) -> bool:
         """Whether `graph`'s traversals run with the strategies (`gremlin.strategies=none`)."""
@@ -140,8 +142,7 @@ class RuntimeHost:
         access = self.session.access(graph)
         return self._finish(access, engine.run_compiled(compiled, access, cancel=self.session.cancel), terminal, args)
 
-    @staticmethod
-    def _finish(access: Any, it: Any, terminal: str, args: tuple[Any, ...]) -> Any:
+    def _finish(self, access: Any, it: Any, terminal: str, args: tuple[Any, ...]) -> Any:
         if terminal == "toList" and type(it) is list:
             result: Any = it  # a fused step's answer: already the list
         else:
@@ -152,6 +153,7 @@ class RuntimeHost:
                 if close is not None:
                     close()
         load_results(access, result if isinstance(result, list | set) else [result])
+        self.finished = result
         return result
 
     # ---- methods ----------------------------------------------------------------------------

@@ -156,7 +156,7 @@ class Interpreter:
         if entry.traversal is not None:
             compiled = entry.compiled([bindings[n] for n in entry.names])
             if entry.terminal is None:  # iterated as `results` would: no BoundTraversal needed
-                return _stream(self.host.run_compiled(graph, compiled))  # type: ignore[attr-defined]
+                return _stream(self.host.run_compiled(graph, compiled), weighed=True)  # type: ignore[attr-defined]
             value = BoundTraversal(graph, _NO_IR, compiled)
         else:
             value = BoundTraversal(graph, entry.script_ir(bindings, _arg_value))
@@ -475,13 +475,15 @@ def _is_handle(v: Any) -> bool:
     return is_handle(v, _is_plain_value(v))
 
 
-def _stream(value: Any) -> list[Any]:
+def _stream(value: Any, weighed: bool = False) -> list[Any]:
     """The result stream of a value: a map gives one single-entry map per entry, a
-    collection one result per item, anything else one result (host handles renamed)."""
+    collection one result per item, anything else one result (host handles renamed).
+    `weighed`: `value` is a result list the host has weighed already."""
     if type(value) is dict:
         return _bounded([{k: _shown(v)} for k, v in value.items()])
     if type(value) is list and _SHOWN_AS_IS.issuperset(map(type, value)):
-        return _bounded(value)  # a listing of ids, names or counts: nothing to rename
+        # a listing of ids, names or counts: nothing to rename
+        return value if weighed else _bounded(value)
     if isinstance(value, list | tuple | set | frozenset | Iterator):
         return _bounded([_shown(v) for v in value])
     return _bounded([_shown(value)])

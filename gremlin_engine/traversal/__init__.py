@@ -101,7 +101,7 @@ def run_compiled(
     if traversal.answers:
         if cancel is not None:
             cancel.check()
-        found = traversal.answer(access)
+        found = traversal.answer(access, cancel)
         if found is not None:
             return found
         traversal = traversal.whole()

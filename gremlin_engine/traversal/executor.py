@@ -37,9 +37,9 @@ class CompiledTraversal:
     #: runner asks that method (`traversal.run_compiled`); set once the traversal is final
     answers: bool = field(default=False, compare=False, repr=False)
 
-    def answer(self, access: Any) -> list[Any] | None:
+    def answer(self, access: Any, cancel: CancelToken | None = None) -> list[Any] | None:
         """The one fused step's answer (when `answers`): its results, or None to run."""
-        return self.steps[0].answer(access)  # type: ignore[attr-defined, no-any-return]
+        return self.steps[0].answer(access, None, cancel)  # type: ignore[attr-defined, no-any-return]
 
     def whole(self) -> CompiledTraversal:
         """The traversal the executor runs (itself; a `prepared.BoundAnswer` binds one)."""

@@ -70,10 +70,10 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
     traversal = compiled.traversal
     opts = traversal.options = compiled.options  # type: ignore[attr-defined]
     steps = traversal.steps
-    # no side effects, sack or view strategies (which wrap the access) on the source
+    # no side effects, sack, view strategies (which wrap the access) or `withBulk(false)`
     traversal.answers = (
-        len(steps) == 1 and getattr(steps[0], "answer", None) is not None
-        and not opts.side_effects and opts.sack is None and not opts.strategies
+        len(steps) == 1 and getattr(steps[0], "answer", None) is not None and not steps[0].labels
+        and not opts.side_effects and opts.sack is None and not opts.strategies and opts.bulk
     )
     return traversal
 
@@ -147,9 +147,9 @@ class BoundAnswer:
         self.entry = entry
         self.values = values
 
-    def answer(self, access: Any) -> list[Any] | None:
+    def answer(self, access: Any, cancel: Any = None) -> list[Any] | None:
         entry = self.entry
-        return entry.traversal.steps[0].answer(access, entry.bind_source(self.values))  # type: ignore[union-attr, misc]
+        return entry.traversal.steps[0].answer(access, entry.bind_source(self.values), cancel)  # type: ignore[union-attr, misc]
 
     def whole(self) -> CompiledTraversal:
         return self.entry.bind(self.values)  # type: ignore[misc, no-any-return]

@@ -45,7 +45,7 @@ class PointStep(Step):
     #: the attribute holding the step whose values a prepared run binds (`prepared.BoundAnswer`)
     answer_source = "source"
 
-    def answer(self, access: Any, source: GraphStep | None = None) -> list[Any] | None:
+    def answer(self, access: Any, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
         """Every result of this step, or None when the access cannot answer exactly (see
         module) and the original steps must run. The executor asks this directly when the
         step is the whole traversal (`traversal.run_compiled`): no traverser is made.
@@ -114,7 +114,7 @@ class _FusedIdsStep(Step):
     def ask(self, access: Any, source: GraphStep) -> list[Any] | None:
         raise NotImplementedError
 
-    def answer(self, access: Any, source: GraphStep | None = None) -> list[Any] | None:
+    def answer(self, access: Any, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
         """Every result of this step (see `PointStep.answer`), or None to run the
         original steps."""
         if getattr(type(access), self.fast_method, None) is None:

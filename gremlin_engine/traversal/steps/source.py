@@ -47,7 +47,7 @@ class GraphStep(Step):
     #: the step itself holds what a prepared run binds (`prepared.BoundAnswer`)
     answer_source = ""
 
-    def answer(self, access: Any, source: GraphStep | None = None) -> list[Any] | None:
+    def answer(self, access: Any, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
         """Every result when this step is the whole traversal and names a few ids (a REST
         GET by id, `g.V(id)`): the elements of the access call `process` makes, without a
         context or traversers (`traversal.run_compiled`); None otherwise, so a scan keeps
