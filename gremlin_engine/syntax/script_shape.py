@@ -61,7 +61,9 @@ _BINDING = "binding"
 _UNBOUND = "unbound"
 _ATOMS = (str, int, float, bool, type(None), Enum, uuid.UUID, decimal.Decimal, datetime.datetime)
 _SHAPE = "script shape"
-_SCRIPT = "script"
+#: prepared entries kept per script text (one per way its names resolve; past this many the
+#: text's entries start over)
+MAX_CLASSES = 8
 _SOURCE = "source"
 
 
@@ -75,12 +77,15 @@ class ScriptText:
     by the runtime's intent scan, None until asked), and for a one-traversal chain its root
     name and every name it mentions (`root` None: the script never qualifies)."""
 
-    __slots__ = ("root", "names", "writes")
+    __slots__ = ("root", "names", "writes", "entries")
 
     def __init__(self, root: str | None, names_: tuple[str, ...], writes: bool | None) -> None:
         self.root = root
         self.names = names_
         self.writes = writes
+        #: the prepared entries of this text by name classes: they live and die with the
+        #: text's record in the cache (a handful per text; `MAX_CLASSES` at most)
+        self.entries: dict[tuple[Any, ...], Any] = {}
 
 
 def text_record(
@@ -114,8 +119,8 @@ def lookup(
     classes = _classify(record, bindings, host)
     if classes is None:
         return None
-    key = (_SCRIPT, text, classes)
-    found = cache.get(key)
+    entries = record.entries
+    found = entries.get(classes)
     if found is None:
         try:
             found = _build(tree_of(), classes, record, interpreter, bindings, host)
@@ -123,7 +128,9 @@ def lookup(
             found = REFUSED
         except Exception:  # the interpreter raises the real error when it runs the script
             found = REFUSED
-        cache.put(key, found)
+        if len(entries) >= MAX_CLASSES:
+            entries.clear()
+        entries[classes] = found
     return None if found is REFUSED else found  # type: ignore[no-any-return]
 
 

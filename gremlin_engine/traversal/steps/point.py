@@ -76,12 +76,23 @@ class PointStep(Step):
         return f"point({self.source!r}.{self.tail!r})"
 
 
+_ABSENT: Any = object()
+
+
 def _values(raw: Any, keys: tuple[str, ...]) -> list[Any]:
     """Every value of `keys` (all keys when empty) in the row's key order."""
     if not raw:
         return []
+    doc = orjson.loads(raw)
+    if len(keys) == 1:  # `values(key)`, the usual read: that member alone
+        entry = doc.get(keys[0], _ABSENT)
+        if entry is _ABSENT:
+            return []
+        if type(entry) is str:
+            return [entry]
+        return [entry_value(e) for e in entry] if type(entry) is list else [entry_value(entry)]
     out: list[Any] = []
-    for key, entry in orjson.loads(raw).items():
+    for key, entry in doc.items():
         if keys and key not in keys:
             continue
         if type(entry) is list:
