@@ -136,10 +136,10 @@ class RunningTokens:
 
     Why a dict of plain weak references by `id` and not a `WeakSet`: every request adds a
     token, and a WeakSet's add (a weak reference with a death callback, under its iteration
-    guard and our lock) cost more than half a point read's engine time. A plain reference
-    and a dict store cost a fifth of that. A dead token's entry stays until its id is reused
-    (then overwritten) or the next sweep, which runs once the dict has doubled since the
-    last one: the dict stays within twice the tokens alive, at amortised constant cost."""
+    guard and our lock) cost about twice a plain reference and a dict store, which need no
+    lock. A dead token's entry stays until its id is reused (then overwritten) or the next
+    sweep, which runs once the dict has doubled since the last one: the dict stays within
+    twice the tokens alive, at amortised constant cost."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -163,6 +163,10 @@ class RunningTokens:
                 if ref is not None and ref() is not None:
                     tokens[key] = ref
             self._sweep_at = max(1024, 2 * len(tokens))
+
+    def __len__(self) -> int:
+        """Entries held: the live tokens and dead ones not swept yet."""
+        return len(self._tokens)
 
     def cancel_all(self) -> int:
         """Cancels every running token (thread-safe; each run stops at its next check, and
