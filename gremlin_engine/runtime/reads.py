@@ -167,7 +167,7 @@ class ReadsMixin(ElementLoader):
             lids = recipe.lids
             if recipe.lookups is None:
                 return []
-            lookups, props = qp.recipe_lookups(schema, recipe, conditions), conditions
+            lookups, props = qp.recipe_lookups(schema, recipe, conditions), list(conditions)
         rows: dict[int, Any] = {}
         for index_id, values in lookups:
             if values:

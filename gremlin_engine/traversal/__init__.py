@@ -18,7 +18,7 @@ compiled traversal serves any number of runs, on any thread.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from gremlin_engine.access import GraphAccess
@@ -104,9 +104,9 @@ def run_compiled(
         found = traversal.answer(access, cancel)
         if found is not None:
             return found
-        traversal = traversal.whole()
-    ctx = _context(traversal, access, cancel)
-    return objects(execute(traversal, (), ctx), ctx.cancel)
+    whole = traversal.whole()
+    ctx = _context(whole, access, cancel)
+    return objects(execute(whole, (), ctx), ctx.cancel)
 
 
 def run(
@@ -116,9 +116,9 @@ def run(
     cancel: CancelToken | None = None,
     strategies: bool = True,
     cache: PreparedCache | None = None,
-) -> Iterator[Any]:
+) -> Iterable[Any]:
     """Compiles `ir` (through `cache`, the registry's prepared traversals, when given) and runs
-    it; a generator of result objects (bulk expanded).
+    it; result objects (bulk expanded), as `run_compiled` gives them.
 
     Errors in the traversal text (unknown step, bad arguments) raise at the call; runtime
     errors raise while iterating."""

@@ -149,7 +149,9 @@ class BoundAnswer:
 
     def answer(self, access: Any, cancel: Any = None) -> list[Any] | None:
         entry = self.entry
-        return entry.traversal.steps[0].answer(access, entry.bind_source(self.values), cancel)  # type: ignore[union-attr, misc]
+        found: list[Any] | None = entry.traversal.steps[0].answer(  # type: ignore[union-attr]
+            access, entry.bind_source(self.values), cancel)  # type: ignore[misc]
+        return found
 
     def whole(self) -> CompiledTraversal:
         return self.entry.bind(self.values)  # type: ignore[misc, no-any-return]
@@ -215,14 +217,14 @@ class PreparedCache:
         return found
 
     # ---- the IR door --------------------------------------------------------------------
-    def compiled(self, ir: TraversalIR, strategies: bool) -> CompiledTraversal:
+    def compiled(self, ir: TraversalIR, strategies: bool) -> CompiledTraversal | BoundAnswer:
         """`compile_traversal`, shared through the cache when the IR allows it: by shape (its
         slot values bound into a copy of the prepared template) or else by literal IR."""
         return self.prepare(ir, strategies)[0]
 
     def prepare(
         self, ir: TraversalIR, strategies: bool, may_write: Callable[[TraversalIR], bool] | None = None,
-    ) -> tuple[CompiledTraversal, bool | None]:
+    ) -> tuple[CompiledTraversal | BoundAnswer, bool | None]:
         """The compiled traversal of `ir`, and whether it may write (`may_write(ir)`, asked
         once per entry: the answer depends on step names only, never on slot values; None
         when `may_write` is not given)."""
