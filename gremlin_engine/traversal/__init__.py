@@ -1,13 +1,14 @@
 """The traversal machine: compile a `TraversalIR` into steps, optimise, and run it lazily
 against a `GraphAccess`.
 
-    run(ir, access, cancel=None, strategies=True, cache=None) -> Iterator[result objects]
-    run_compiled(compiled, access, cancel=None) -> Iterator[result objects]
+    run(ir, access, cancel=None, strategies=True, cache=None) -> Iterable[result objects]
+    run_compiled(compiled, access, cancel=None) -> Iterable[result objects]
     compile_traversal(ir, strategies=True) -> CompiledTraversal   (options on `.options`)
     explain(ir) -> str
 
 Results are yielded lazily with bulk expanded; callers (the runtime) may stop pulling at
-any time. Side-effects, sacks and paths are per call.
+any time (a one-fused-step traversal answers with its finished list). Side-effects, sacks
+and paths are per call.
 
 Compiled traversals are shared through the caller's prepared-traversal cache
 (`prepared.py`, one per graph registry) by IR shape: compiling and applying the strategies
