@@ -71,6 +71,12 @@ class Graph:
         # graphs unoptimised to check that the strategies change nothing but speed (read
         # once: a graph's config does not change while it is open)
         self.runs_strategies = str(config.extra.get("gremlin.strategies", "default")).lower() != "none"
+        # TinkerPop 3.7's AllowNullPropertyValues, for TinkerGraph-like (auto) graphs only: a
+        # strict graph keeps HugeGraph's rules (a null value is refused or removes the key)
+        self.allows_nulls = config.schema_mode == "auto" and str(
+            config.extra.get("gremlin.allow_null_property_values", "false")).strip().lower() == "true"
+        # which `call()` service families the graph offers, when its configuration says
+        self.services: str | None = config.extra.get("gremlin.services")
 
     # ---- identity -------------------------------------------------------------------
     @property

@@ -130,24 +130,50 @@ class CancelToken:
 class RunningTokens:
     """The tokens of the runs going on in this process, so that shutdown can cancel them all
     at once (SIGTERM used to wait for each script's own timeout: a 30 s script held shutdown
-    27 s). Held weakly: a run's token dies with the run, and leaves the set by itself. Every
-    run's token is added where the run makes it (`runtime/session.make_token`), so a cancel
-    reaches scripts, traversals, traverser algorithms, WebSocket jobs and tasks alike."""
+    27 s). Held weakly: a run's token dies with the run. Every run's token is added where
+    the run makes it (`runtime/session.make_token`), so a cancel reaches scripts, traversals,
+    traverser algorithms, WebSocket jobs and tasks alike.
+
+    Why a dict of plain weak references by `id` and not a `WeakSet`: every request adds a
+    token, and a WeakSet's add (a weak reference with a death callback, under its iteration
+    guard and our lock) cost about twice a plain reference and a dict store, which need no
+    lock. A dead token's entry stays until its id is reused (then overwritten) or the next
+    sweep, which runs once the dict has doubled since the last one: the dict stays within
+    twice the tokens alive, at amortised constant cost."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._tokens: weakref.WeakSet[CancelToken] = weakref.WeakSet()
+        self._tokens: dict[int, weakref.ref[CancelToken]] = {}
+        self._sweep_at = 1024
 
     def add(self, token: CancelToken) -> CancelToken:
-        with self._lock:
-            self._tokens.add(token)
+        tokens = self._tokens
+        tokens[id(token)] = weakref.ref(token)  # one dict store: atomic under the GIL, no lock
+        if len(tokens) > self._sweep_at:
+            self._sweep()
         return token
+
+    def _sweep(self) -> None:
+        """Drops the entries of dead tokens. An entry popped here may have been overwritten
+        meanwhile by a live token that reused the id (adds take no lock): it goes back."""
+        with self._lock:
+            tokens = self._tokens
+            for key in [k for k, r in list(tokens.items()) if r() is None]:
+                ref = tokens.pop(key, None)
+                if ref is not None and ref() is not None:
+                    tokens[key] = ref
+            self._sweep_at = max(1024, 2 * len(tokens))
+
+    def __len__(self) -> int:
+        """Entries held: the live tokens and dead ones not swept yet."""
+        return len(self._tokens)
 
     def cancel_all(self) -> int:
         """Cancels every running token (thread-safe; each run stops at its next check, and
         a SQLite statement at its next progress poll); returns how many there were."""
         with self._lock:
-            tokens = list(self._tokens)
+            refs = list(self._tokens.values())
+        tokens = [t for t in (ref() for ref in refs) if t is not None]
         for token in tokens:
             token.cancel()
         return len(tokens)

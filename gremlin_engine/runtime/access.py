@@ -54,25 +54,26 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
 
     @classmethod
     def for_graph(cls, graph: GraphHandle, tx: Tx) -> StoreAccess:
-        """The access for `graph` inside `tx`."""
+        """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`: every request
+        makes one, so what the graph's configuration decides is read from what the graph
+        worked out when it opened (its config does not change while it is open)."""
+        config = graph.config
         # the graph mode lives in store metadata and is read through this transaction when
         # a write needs it: `graph.mode` would open a second one while this one may hold the
         # write lock
-        access = cls(tx, graph.schema, graph.config.schema_mode, None)
-        access.graph_name = graph.name
+        access = cls(tx, graph.schema, config.schema_mode, None)
+        access.graph_name = config.name
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed
         access.strategies = graph.runs_strategies
-        # `g.io(path).read()` may only read below the server's configured import folder
-        access.import_dir = getattr(graph.registry, "import_dir", None)
-        # and `g.io(path).write()` may only write below its export folder
-        access.export_dir = getattr(graph.registry, "export_dir", None)
-        # TinkerPop 3.7's AllowNullPropertyValues, for TinkerGraph-like (auto) graphs only:
-        # a strict graph keeps HugeGraph's rules (a null value is refused or removes the key)
-        access.allow_nulls = graph.config.schema_mode == "auto" and str(
-            graph.config.extra.get("gremlin.allow_null_property_values", "false")).strip().lower() == "true"
-        # which `call()` services the graph offers, when its configuration says
-        access.services = graph.config.extra.get("gremlin.services")
+        registry = graph.registry
+        if registry is not None:
+            # `g.io(path).read()` may only read below the server's configured import folder,
+            # and `g.io(path).write()` only write below its export folder
+            access.import_dir = registry.import_dir
+            access.export_dir = registry.export_dir
+        access.allow_nulls = graph.allows_nulls
+        access.services = graph.services
         return access
 
     @property

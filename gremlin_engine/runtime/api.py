@@ -34,7 +34,7 @@ from gremlin_engine.runtime import intent
 from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, start, translate_store_error
-from gremlin_engine.syntax import checked, interpret
+from gremlin_engine.syntax import checked, interpret, script_shape
 from gremlin_engine.traversal.ir import TraversalIR
 from storage import ReadOnlyTransaction
 
@@ -108,19 +108,23 @@ def execute_script(
     require_gremlin(ctx, _aliased(aliases, graph_name))
     token = ctx.token
     assert token is not None
-    tree = checked(script, token)
     cache = getattr(registry, "prepared", None)
+    text: script_shape.ScriptText | None = None
+    tree = None
     if cache is not None:
-        write = cache.remembered(("writes", script), lambda: intent.script_may_write(tree))
+        # what the text says whatever its bindings (parsed and checked on first sight only)
+        text = script_shape.text_record(cache, script, lambda: checked(script, token), intent.script_may_write)
+        write = bool(text.writes)
     else:
+        tree = checked(script, token)
         write = intent.script_may_write(tree)
-    names = list(registry.names())
+    names = registry.names()
     while True:
         session = Session(registry, write, ctx)
         host = RuntimeHost(session, graph_name, names, bindings, aliases)
         try:
-            results = interpret(script, host, as_value=as_value, tree=tree)
-            if session.last_graph is not None:
+            results = interpret(script, host, as_value=as_value, tree=tree, text=text)
+            if session.last_graph is not None and results is not host.finished:
                 load_results(session.access(session.last_graph), results if isinstance(results, list) else [results])
         except ReadOnlyTransaction as exc:
             session.close(exc)

@@ -9,7 +9,7 @@ Python object is ever looked up by a name that came from a script.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,17 +68,21 @@ class RuntimeHost:
         self,
         session: Session,
         default_graph: str | None,
-        graph_names: list[str],
+        graph_names: Collection[str],
         bindings: Mapping[str, Any] | None = None,
         aliases: Mapping[str, str] | None = None,
     ) -> None:
+        """`graph_names` is only asked `in` (a registry's live key view will do); a plain
+        dict of bindings or aliases is kept, not copied: the host never changes them."""
         self.session = session
         self.default_graph = default_graph
-        self.graph_names = set(graph_names)
-        self.bindings = dict(bindings or {})
-        self.aliases = dict(aliases or {})
+        self.graph_names = graph_names
+        self.bindings = bindings if type(bindings) is dict else dict(bindings or {})
+        self.aliases = aliases if type(aliases) is dict else dict(aliases or {})
         # the registry's prepared traversals (script entries and IR shapes), when it has them
         self.prepared = getattr(session.graphs, "prepared", None)
+        #: the last result list `run` loaded and weighed (the runtime does not do it again)
+        self.finished: Any = None
 
     def strategies_for(self, graph: str) -> bool:
         """Whether `graph`'s traversals run with the strategies (`gremlin.strategies=none`)."""
@@ -111,23 +115,46 @@ class RuntimeHost:
             return self.bindings[target]
         raise IllegalArgument(f"Could not alias [{alias}] to [{target}] as [{target}] not in the Graph or TraversalSource global bindings")
 
+    def plain_source(self, name: str) -> str | None:
+        """The graph whose plain traversal source `name` is when `lookup(name)` gives one
+        without source instructions (`g` of the default graph, `__g_<graph>`), else None
+        (then `lookup` says what it is): the prepared-script key asks this on every call."""
+        if name in self.bindings or name in self.aliases or name in self.graph_names:
+            return None
+        if name == "g":
+            return self.default_graph
+        if name.startswith("__g_") and name[4:] in self.graph_names:
+            return name[4:]
+        return None
+
     # ---- traversals -------------------------------------------------------------------------
     def run(self, traversal: BoundTraversal, terminal: str, args: tuple[Any, ...] = ()) -> Any:
         if terminal == "explain":
             return engine.explain(traversal.ir)
-        access = self.session.access(traversal.graph)
         if traversal.prepared is not None:
-            it = engine.run_compiled(traversal.prepared, access, cancel=self.session.cancel)
+            return self.run_compiled(traversal.graph, traversal.prepared, terminal, args)
+        access = self.session.access(traversal.graph)
+        it = engine.run(traversal.ir, access, cancel=self.session.cancel, strategies=access.strategies,
+                        cache=self.prepared)
+        return self._finish(access, it, terminal, args)
+
+    def run_compiled(self, graph: str, compiled: Any, terminal: str = "toList", args: tuple[Any, ...] = ()) -> Any:
+        """`run` of a compiled traversal (a prepared script entry's) on `graph`."""
+        access = self.session.access(graph)
+        return self._finish(access, engine.run_compiled(compiled, access, cancel=self.session.cancel), terminal, args)
+
+    def _finish(self, access: Any, it: Any, terminal: str, args: tuple[Any, ...]) -> Any:
+        if terminal == "toList" and type(it) is list:
+            result: Any = it  # a fused step's answer: already the list
         else:
-            it = engine.run(traversal.ir, access, cancel=self.session.cancel, strategies=access.strategies,
-                            cache=self.prepared)
-        try:
-            result = _terminal(it, terminal, args)
-        finally:
-            close = getattr(it, "close", None)
-            if close is not None:
-                close()
+            try:
+                result = _terminal(it, terminal, args)
+            finally:
+                close = getattr(it, "close", None)
+                if close is not None:
+                    close()
         load_results(access, result if isinstance(result, list | set) else [result])
+        self.finished = result
         return result
 
     # ---- methods ----------------------------------------------------------------------------

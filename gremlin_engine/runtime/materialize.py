@@ -84,6 +84,10 @@ def load_results(access: Any, values: Iterable[Any]) -> None:
     """Loads the properties of every element inside `values`, in batches, then weighs the
     results as a serializer would write them (`check_result_size`: MAX_RESULT_BYTES)."""
     top = values if type(values) is list else list(values)
+    kinds = set(map(type, top))
+    if kinds <= _ATOMS:  # a listing of ids, names or counts: nothing to load
+        check_result_size(top, kinds)
+        return
     pending = elements_in(top)
     for start in range(0, len(pending), BATCH):
         access.load(pending[start:start + BATCH])

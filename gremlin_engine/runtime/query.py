@@ -274,3 +274,89 @@ def _add_lookup(schema: SchemaBridge, plan: IndexPlan, il: IndexLabel, pk: Any, 
             continue  # a value of another type matches nothing
     plan.eq.append((il.id, values))
     return True
+
+
+# ---- equality index reads, planned once per schema snapshot ------------------------------
+
+
+@dataclass(frozen=True)
+class EqRecipe:
+    """What an equality index read of `V().hasLabel(labels).has(conditions)` needs whatever
+    the condition values are (`index_recipe`): the label ids (None: all), and per lookup
+    the index label, the property key and the condition it serves; `lookups` None: nothing
+    can match."""
+
+    lids: list[int] | None
+    lookups: tuple[tuple[IndexLabel, Any], ...] | None
+    condition: int = 0
+
+
+#: "an index read cannot answer this exactly": the caller takes the general path
+GENERAL: Any = "general"
+
+
+def index_recipe(schema: SchemaBridge, labels: Sequence[str] | None, conditions: Sequence[Any]) -> Any:
+    """`EqRecipe`, `GENERAL`, or None when the choice depends on the values (an id or label
+    condition, a range condition: the caller plans with them). The same decisions as
+    `split`, `label_ids`, `primary_key_ids` and `index_plan` make, without the values:
+    cached on the schema snapshot by the caller (`SchemaBridge.derived`)."""
+    if any(type(key) is not str for key, _p in conditions):
+        return None
+    q = split("vertex", None, labels, conditions)
+    if q.empty:
+        return EqRecipe(None, None)
+    if not q.props:
+        return GENERAL
+    lids = label_ids(schema, q)
+    if lids is not None and not lids:
+        return EqRecipe(lids, None)
+    if _pk_shortcut(schema, q, lids):
+        return GENERAL
+    for n, (key, p) in enumerate(q.props):
+        if p.op in _RANGE_OPS:
+            return None
+        if p.op not in _EQ_OPS:
+            continue
+        names = _candidate_labels(schema, q, lids, key)
+        pk = schema.property_key(key)
+        if not names or pk is None:
+            return EqRecipe(lids, None)
+        lookups = []
+        for name in names:
+            il = _find_index(schema.index_labels_for(q.kind, name), key, False)
+            if il is None:
+                break
+            lookups.append((il, pk))
+        else:
+            return EqRecipe(lids, tuple(lookups), n)
+    return GENERAL
+
+
+def _pk_shortcut(schema: SchemaBridge, q: Query, lids: list[int] | None) -> bool:
+    """Whether `primary_key_ids` gives candidate ids (a list, perhaps empty) for `q`."""
+    if lids is None or not lids or not q.props:
+        return False
+    eq_keys = {key for key, p in q.props if p.op in _EQ_OPS}
+    for lid in lids:
+        vl = schema.vertex_label_by_id(lid)
+        if vl.id_strategy != IdStrategy.PRIMARY_KEY or not vl.primary_keys:
+            return False
+        if any(k not in eq_keys or schema.property_key(k) is None for k in vl.primary_keys):
+            return False
+    return True
+
+
+def recipe_lookups(schema: SchemaBridge, recipe: EqRecipe, conditions: Sequence[Any]) -> list[tuple[int, list[Any]]]:
+    """The (index id, lookup values) pairs of `recipe` for the values of `conditions`
+    (what `_add_lookup` computes for an equality condition)."""
+    p = conditions[recipe.condition][1]
+    out = []
+    for il, pk in recipe.lookups or ():
+        values = []
+        for v in _values_of(p) or ():
+            try:
+                values.append(schema.index_lookup_value(il, [_coerce_single(schema, pk, v)]))
+            except IllegalArgument:
+                continue  # a value of another type matches nothing
+        out.append((il.id, values))
+    return out

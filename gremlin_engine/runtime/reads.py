@@ -18,7 +18,7 @@ from gremlin_engine.runtime.edge_lookup import edge_rows
 from gremlin_engine.runtime.loader import ElementLoader
 from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Edge, Element, Vertex
-from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Long
+from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Int, Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.tokens import Direction
 from storage import AdjacencyQuery, Lookup, Project
@@ -45,6 +45,24 @@ def storage_direction(direction: Any) -> str:
         if d not in ("out", "in", "both"):
             raise ValueError(f"not a direction: {direction!r}")
     return d
+
+
+#: a shape whose index read depends on the values (`query.index_recipe` None), kept as such
+_UNCACHED: Any = "uncached"
+#: id types stored as the plain integer (`ids.lookup_id` then `ids.to_storage`, inline)
+_INT_IDS = frozenset({int, Long, Int})
+
+
+def _stored_id(ident: Any) -> Any:
+    """What `ids.to_storage(ids.lookup_id(ident))` gives (None: no stored id can match),
+    with the common id types (integers, strings) decided inline: every point read asks."""
+    t = type(ident)
+    if t in _INT_IDS:
+        return int(ident) if LONG_MIN <= ident <= LONG_MAX else None
+    if t is str:
+        return ident
+    wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
+    return None if wanted is None else idc.to_storage(wanted)
 
 
 class ReadsMixin(ElementLoader):
@@ -79,18 +97,20 @@ class ReadsMixin(ElementLoader):
         numeric alternates; or a vertex this transaction already holds as an element, which
         may carry changes of its own). For fused point plans (`strategies/point_lookup.py`):
         no `Vertex` is built and nothing is cached."""
-        if self.schema.auto:
+        schema = self.schema
+        if schema.auto:
             return None
-        wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
-        if wanted is None:
+        key = _stored_id(ident)
+        if key is None:
             return ()
-        rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [idc.to_storage(wanted)])
+        rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [key])
         if not rows:
             return ()
         row = rows[0]
         if row.key in self._vertices:
             return None
-        return idc.from_storage(row.id), self.schema.vertex_label_by_id(row.label_id).name, row.props
+        vid = row.id
+        return Long(vid) if type(vid) is int else idc.from_storage(vid), schema.vertex_label_by_id(row.label_id).name, row.props
 
     def point_neighbour_ids(self, ident: Any, direction: Any, labels: Sequence[str] = ()) -> list[Any] | None:
         """The ids `V(ident).out|in|both(labels).id()` gives, in adjacency order (one per
@@ -99,13 +119,13 @@ class ReadsMixin(ElementLoader):
         transaction holds as an element). For fused point plans: nothing is cached."""
         if self.schema.auto:
             return None
-        wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
-        if wanted is None:
+        key = _stored_id(ident)
+        if key is None:
             return []
         lids = self._edge_label_filter(labels)
         if lids is not None and not lids:
             return []
-        rows = self.tx.adjacency.from_id(AdjacencyQuery(storage_direction(direction), lids), idc.to_storage(wanted))
+        rows = self.tx.adjacency.from_id(AdjacencyQuery(storage_direction(direction), lids), key)
         if not rows:
             return []
         if rows[0][0] in self._vertices:
@@ -120,24 +140,36 @@ class ReadsMixin(ElementLoader):
         every condition re-tested on the raw property JSON), without building a vertex; or
         None when the caller must take the general path (auto mode, id or label tests, a
         primary-key label, no equality index, or a candidate this transaction holds)."""
-        if self.schema.auto:
-            return None
-        q = qp.split("vertex", None, labels, conditions)
-        if q.empty:
-            return []
-        if q.ids is not None or q.id_tests or q.label_tests or not q.props:
-            return None
         schema = self.schema
-        lids = qp.label_ids(schema, q)
-        if lids is not None and not lids:
-            return []
-        if qp.primary_key_ids(schema, q, lids) is not None:
+        if schema.auto:
             return None
-        plan = qp.index_plan(schema, q, lids)
-        if plan is None or plan.ranges:
+        # the value-independent decisions, once per schema snapshot and shape
+        shape = (tuple(labels) if labels is not None else None, tuple((key, p.op) for key, p in conditions))
+        recipe = schema.derived(("point index", shape), lambda: qp.index_recipe(schema, labels, conditions) or _UNCACHED)
+        if recipe is qp.GENERAL:
             return None
+        if recipe is _UNCACHED:
+            q = qp.split("vertex", None, labels, conditions)
+            if q.empty:
+                return []
+            if q.ids is not None or q.id_tests or q.label_tests or not q.props:
+                return None
+            lids = qp.label_ids(schema, q)
+            if lids is not None and not lids:
+                return []
+            if qp.primary_key_ids(schema, q, lids) is not None:
+                return None
+            plan = qp.index_plan(schema, q, lids)
+            if plan is None or plan.ranges:
+                return None
+            lookups, props = plan.eq, q.props
+        else:
+            lids = recipe.lids
+            if recipe.lookups is None:
+                return []
+            lookups, props = qp.recipe_lookups(schema, recipe, conditions), list(conditions)
         rows: dict[int, Any] = {}
-        for index_id, values in plan.eq:
+        for index_id, values in lookups:
             if values:
                 for r in self.tx.index.index_rows(index_id, values):
                     rows[r.key] = r
@@ -150,7 +182,7 @@ class ReadsMixin(ElementLoader):
                 continue
             if key in held:
                 return None
-            if _props_match_raw(q.props, r.props):
+            if _props_match_raw(props, r.props):
                 out.append(idc.from_storage(r.id))
         return out
 

@@ -34,6 +34,8 @@ _COMPOUND = (list, tuple, set, frozenset, dict, Path, Vertex, Edge, VertexProper
 
 
 _PLAIN_NUMBERS = frozenset({int, float, bool, type(None), Int, Long, Float, Byte, Short})
+_INTEGERS = frozenset({int, Int, Long, Byte, Short})
+_STR = {str}
 
 
 def _leaf(v: Any) -> int:
@@ -168,13 +170,24 @@ def written_size(value: Any, memo: dict[int, int], cap: int) -> int:
     return memo[id(value)]
 
 
-def check_result_size(values: Iterable[Any]) -> None:
+def check_result_size(values: Iterable[Any], kinds: set[type] | None = None) -> None:
     """Refuses results that written out take more than `MAX_RESULT_BYTES`, naming the limit:
     the one rule for a script's results (the interpreter) and every result the engine hands
-    out (`runtime/materialize.load_results`)."""
+    out (`runtime/materialize.load_results`). `kinds`: the types in `values`, when the caller
+    has them."""
     limit = limits.MAX_RESULT_BYTES
     if not limit:
         return
+    if type(values) is list and values:
+        # the common listings, weighed in C: ids (integers within 64 bits weigh SCALAR) or
+        # strings (their length and quotes), one separator each
+        if kinds is None:
+            kinds = set(map(type, values))
+        if kinds <= _INTEGERS:
+            if -(2**63) <= min(values) and max(values) < 2**64 and (SCALAR + 1) * len(values) <= limit:
+                return
+        elif kinds == _STR and sum(map(len, values)) + 4 * len(values) <= limit:
+            return
     memo: dict[int, int] = {}
     total = 0
     for item in values:

@@ -29,6 +29,7 @@ from typing import Any
 
 from gremlin_engine.bytecode import CardinalityValue, StrategySpec
 from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, UnsupportedSyntax
+from gremlin_engine.structure.numbers import Byte, Float, Int, Long, Short
 from gremlin_engine.structure.result_size import check_result_size
 from gremlin_engine.syntax import ast, names, operators, sandbox, script_shape
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
@@ -92,23 +93,30 @@ def checked(text: str, cancel: Any = None) -> ast.Script:
 
 def interpret(
     script: ast.Script | str, host: ScriptHost, *, as_value: bool = False, tree: ast.Script | None = None,
+    text: script_shape.ScriptText | None = None,
 ) -> Any:
     """Runs a script and returns its result list (see the module docstring).
 
     With `as_value`, a script whose last statement is not a traversal or a collection gives
     that value itself (`1 + 2` -> `3`, not `[3]`): HugeGraph's async Gremlin jobs store a
     job's result that way, while Gremlin Server always streams a list. `tree` is the text's
-    `checked` tree when the caller has it already."""
-    if tree is None:
-        cancel = getattr(getattr(host, "session", None), "cancel", None)  # RuntimeHost's run token
-        tree = checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
+    `checked` tree and `text` its `script_shape.ScriptText` when the caller has them: a
+    prepared one-traversal script then runs without its tree being looked up at all."""
+    cancel = getattr(getattr(host, "session", None), "cancel", None)  # RuntimeHost's run token
     try:
         interp = Interpreter(host)
         cache = getattr(host, "prepared", None)  # the registry's prepared traversals
         if cache is not None and isinstance(script, str):
-            entry = script_shape.lookup(cache, script, tree, host, interp)
+            def tree_of() -> ast.Script:
+                return tree if tree is not None else checked(script, cancel)
+
+            if text is None:
+                text = script_shape.text_record(cache, script, tree_of)
+            entry = script_shape.lookup(cache, script, text, host, interp, tree_of)
             if entry is not None:
                 return interp.run_prepared(entry, host.bindings, as_value)  # type: ignore[attr-defined]
+        if tree is None:
+            tree = checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
         return interp.run(tree, as_value=as_value)
     except RecursionError:
         raise GremlinSyntaxError("script is nested too deeply to evaluate") from None
@@ -146,7 +154,10 @@ class Interpreter:
         assert graph is not None
         value: Any
         if entry.traversal is not None:
-            value = BoundTraversal(graph, _NO_IR, entry.compiled([bindings[n] for n in entry.names]))
+            compiled = entry.compiled([bindings[n] for n in entry.names])
+            if entry.terminal is None:  # iterated as `results` would: no BoundTraversal needed
+                return _stream(self.host.run_compiled(graph, compiled), weighed=True)  # type: ignore[attr-defined]
+            value = BoundTraversal(graph, _NO_IR, compiled)
         else:
             value = BoundTraversal(graph, entry.script_ir(bindings, _arg_value))
         if entry.terminal is not None:
@@ -183,11 +194,7 @@ class Interpreter:
             )
         else:  # a script's own value: script objects may sit anywhere inside it
             value = _script_value(value)
-        if type(value) is dict:
-            return _bounded([{k: _shown(v)} for k, v in value.items()])
-        if isinstance(value, list | tuple | set | frozenset | Iterator):
-            return _bounded([_shown(v) for v in value])
-        return _bounded([_shown(value)])
+        return _stream(value)
 
     # ---- expressions ----------------------------------------------------------------
     def evaluate(self, node: ast.Expr) -> Any:
@@ -468,6 +475,20 @@ def _is_handle(v: Any) -> bool:
     return is_handle(v, _is_plain_value(v))
 
 
+def _stream(value: Any, weighed: bool = False) -> list[Any]:
+    """The result stream of a value: a map gives one single-entry map per entry, a
+    collection one result per item, anything else one result (host handles renamed).
+    `weighed`: `value` is a result list the host has weighed already."""
+    if type(value) is dict:
+        return _bounded([{k: _shown(v)} for k, v in value.items()])
+    if type(value) is list and _SHOWN_AS_IS.issuperset(map(type, value)):
+        # a listing of ids, names or counts: nothing to rename
+        return value if weighed else _bounded(value)
+    if isinstance(value, list | tuple | set | frozenset | Iterator):
+        return _bounded([_shown(v) for v in value])
+    return _bounded([_shown(value)])
+
+
 def _bounded(results: list[Any]) -> list[Any]:
     """A script's results, once within MAX_RESULT_BYTES written out."""
     check_result_size(results)
@@ -494,6 +515,10 @@ def _script_value(v: Any) -> Any:
     if type(v) is set or type(v) is frozenset:
         return type(v)(_script_value(x) for x in v)
     return v
+
+
+#: result types that are never a host handle (`_shown` gives them back unchanged)
+_SHOWN_AS_IS = frozenset({str, int, float, bool, type(None), Int, Long, Float, Byte, Short})
 
 
 def _shown(v: Any) -> Any:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import uuid
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -60,7 +61,9 @@ _BINDING = "binding"
 _UNBOUND = "unbound"
 _ATOMS = (str, int, float, bool, type(None), Enum, uuid.UUID, decimal.Decimal, datetime.datetime)
 _SHAPE = "script shape"
-_SCRIPT = "script"
+#: prepared entries kept per script text (one per way its names resolve; past this many the
+#: text's entries start over)
+MAX_CLASSES = 8
 _SOURCE = "source"
 
 
@@ -68,54 +71,85 @@ class _Refuse(Exception):
     """The script does not qualify: run it through the interpreter."""
 
 
-class _Shape:
-    """What a text's tree says independently of bindings: its root name and every name."""
+class ScriptText:
+    """What a script text says whatever its bindings, kept once per text (a hit means the
+    text was parsed and passed the sandbox before): whether it may write (`writes`, filled
+    by the runtime's intent scan, None until asked), and for a one-traversal chain its root
+    name and every name it mentions (`root` None: the script never qualifies)."""
 
-    __slots__ = ("root", "names")
+    __slots__ = ("root", "names", "writes", "entries")
 
-    def __init__(self, root: str, names_: tuple[str, ...]) -> None:
+    def __init__(self, root: str | None, names_: tuple[str, ...], writes: bool | None) -> None:
         self.root = root
         self.names = names_
+        self.writes = writes
+        #: the prepared entries of this text by name classes: they live and die with the
+        #: text's record in the cache (a handful per text; `MAX_CLASSES` at most)
+        self.entries: dict[tuple[Any, ...], Any] = {}
 
 
-def lookup(cache: PreparedCache, text: str, tree: ast.Script, host: Any, interpreter: Any) -> Prepared | None:
+def text_record(
+    cache: PreparedCache, text: str, tree_of: Callable[[], ast.Script],
+    writes_of: Callable[[ast.Script], bool] | None = None,
+) -> ScriptText:
+    """The `ScriptText` of `text`, made from `tree_of()` (the parsed, sandbox-checked tree)
+    on first sight; `writes_of(tree)` fills `writes` when given."""
+    found: ScriptText | None = cache.get((_SHAPE, text))
+    if found is None or (found.writes is None and writes_of is not None):
+        tree = tree_of()
+        if found is None:
+            found = _shape(tree)
+            cache.put((_SHAPE, text), found)
+        if writes_of is not None:
+            found.writes = writes_of(tree)
+    return found
+
+
+def lookup(
+    cache: PreparedCache, text: str, record: ScriptText, host: Any, interpreter: Any,
+    tree_of: Callable[[], ast.Script],
+) -> Prepared | None:
     """The prepared entry for `text` under `host`'s current names and binding types, made on
-    first use; None when the script must run through the interpreter."""
+    first use (from `tree_of()`); None when the script must run through the interpreter."""
+    if record.root is None:
+        return None
     bindings = getattr(host, "bindings", None)
     if type(bindings) is not dict:
         return None
-    shape = cache.get((_SHAPE, text))
-    if shape is None:
-        shape = _shape(tree)
-        cache.put((_SHAPE, text), shape)
-    if shape is REFUSED:
-        return None
-    classes = _classify(shape, bindings, host)
+    classes = _classify(record, bindings, host)
     if classes is None:
         return None
-    key = (_SCRIPT, text, classes)
-    found = cache.get(key)
+    entries = record.entries
+    found = entries.get(classes)
     if found is None:
         try:
-            found = _build(tree, classes, shape, interpreter, bindings, host)
+            found = _build(tree_of(), classes, record, interpreter, bindings, host)
         except _Refuse:
             found = REFUSED
         except Exception:  # the interpreter raises the real error when it runs the script
             found = REFUSED
-        cache.put(key, found)
+        if len(entries) >= MAX_CLASSES:
+            entries.clear()
+        entries[classes] = found
     return None if found is REFUSED else found  # type: ignore[no-any-return]
 
 
-def _classify(shape: _Shape, bindings: dict[str, Any], host: Any) -> tuple[Any, ...] | None:
+def _classify(shape: ScriptText, bindings: dict[str, Any], host: Any) -> tuple[Any, ...] | None:
     """How each name resolves now: a binding (with its value's slot class), the source the
     root names, or unbound."""
     out: list[Any] = []
+    plain = getattr(host, "plain_source", None)
     for name in shape.names:
         if name in bindings:
             if name == shape.root:
                 return None
             out.append((_BINDING, slot_class(bindings[name])))
             continue
+        if name == shape.root and plain is not None:
+            graph = plain(name)  # `g` as the default graph's plain source, without making one
+            if graph is not None:
+                out.append((_SOURCE, graph))
+                continue
         try:
             value = host.lookup(name)
         except KeyError:
@@ -141,29 +175,30 @@ def _links(expr: ast.Expr) -> tuple[str, list[ast.MethodCall]]:
     return cur.name, links
 
 
-def _shape(tree: ast.Script) -> Any:
+def _shape(tree: ast.Script) -> ScriptText:
+    refused = ScriptText(None, (), None)
     if len(tree.statements) != 1 or not isinstance(tree.statements[0], ast.ExprStmt):
-        return REFUSED
+        return refused
     try:
         root, links = _links(tree.statements[0].expr)
     except _Refuse:
-        return REFUSED
+        return refused
     found: dict[str, None] = {root: None}
     stack: list[ast.Node] = [a for link in links for a in link.args]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.NamedArg | ast.Closure | ast.GString | ast.NewObject):
-            return REFUSED
+            return refused
         if isinstance(node, ast.FunctionCall) and not node.args:
-            return REFUSED  # datetime() / UUID(): a new value on every call
+            return refused  # datetime() / UUID(): a new value on every call
         if isinstance(node, ast.VarRef):
             found.setdefault(node.name, None)
         stack.extend(ast.children(node))
-    return _Shape(root, tuple(found))
+    return ScriptText(root, tuple(found), None)
 
 
 def _build(
-    tree: ast.Script, classes: tuple[Any, ...], shape: _Shape, interpreter: Any, bindings: dict[str, Any], host: Any,
+    tree: ast.Script, classes: tuple[Any, ...], shape: ScriptText, interpreter: Any, bindings: dict[str, Any], host: Any,
 ) -> Prepared:
     bound = {n for n, c in zip(shape.names, classes, strict=True) if type(c) is tuple and c[0] == _BINDING}
     _root, links = _links(tree.statements[0].expr)  # type: ignore[attr-defined]

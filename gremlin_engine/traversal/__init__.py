@@ -1,13 +1,14 @@
 """The traversal machine: compile a `TraversalIR` into steps, optimise, and run it lazily
 against a `GraphAccess`.
 
-    run(ir, access, cancel=None, strategies=True, cache=None) -> Iterator[result objects]
-    run_compiled(compiled, access, cancel=None) -> Iterator[result objects]
+    run(ir, access, cancel=None, strategies=True, cache=None) -> Iterable[result objects]
+    run_compiled(compiled, access, cancel=None) -> Iterable[result objects]
     compile_traversal(ir, strategies=True) -> CompiledTraversal   (options on `.options`)
     explain(ir) -> str
 
 Results are yielded lazily with bulk expanded; callers (the runtime) may stop pulling at
-any time. Side-effects, sacks and paths are per call.
+any time (a one-fused-step traversal answers with its finished list). Side-effects, sacks
+and paths are per call.
 
 Compiled traversals are shared through the caller's prepared-traversal cache
 (`prepared.py`, one per graph registry) by IR shape: compiling and applying the strategies
@@ -18,7 +19,7 @@ compiled traversal serves any number of runs, on any thread.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from gremlin_engine.access import GraphAccess
@@ -27,7 +28,7 @@ from gremlin_engine.limits import CancelToken
 from gremlin_engine.traversal.compiler import SourceOptions
 from gremlin_engine.traversal.executor import CompiledTraversal, execute, objects
 from gremlin_engine.traversal.ir import TraversalIR
-from gremlin_engine.traversal.prepared import PreparedCache, compile_traversal, path_flags
+from gremlin_engine.traversal.prepared import BoundAnswer, PreparedCache, compile_traversal, path_flags
 from gremlin_engine.traversal.strategies import apply_strategies
 from gremlin_engine.traversal.tokens import Operator
 from gremlin_engine.traversal.traverser import Context
@@ -88,31 +89,25 @@ def _seed(strategies: dict[str, dict[str, Any]]) -> int | None:
 
 
 def run_compiled(
-    traversal: CompiledTraversal, access: GraphAccess, *, cancel: CancelToken | None = None
-) -> Iterator[Any]:
-    """Runs a compiled traversal; a generator of result objects (bulk expanded).
+    traversal: CompiledTraversal | BoundAnswer, access: GraphAccess, *, cancel: CancelToken | None = None
+) -> Iterable[Any]:
+    """Runs a compiled traversal; a generator of result objects (bulk expanded), or the
+    finished list of them.
 
     A traversal that is ONE step offering `answer(access)` (the fused point reads of
     `steps/point.py`: a list of results, or None to run as usual) with the default source
     options is answered by that method: its results are plain objects of bulk one, so
-    no context, traverser or generator is needed to produce them."""
-    steps = traversal.steps
-    if len(steps) == 1 and _plain_options(traversal):
-        answer = getattr(steps[0], "answer", None)
-        if answer is not None:
-            token = cancel or CancelToken()
-            token.check()
-            found = answer(access)
-            if found is not None:
-                return iter(found)
-    ctx = _context(traversal, access, cancel)
-    return objects(execute(traversal, (), ctx), ctx.cancel)
-
-
-def _plain_options(traversal: CompiledTraversal) -> bool:
-    """No side effects, sack or view strategies (which wrap the access) on the source."""
-    opts: SourceOptions | None = traversal.options
-    return opts is None or (not opts.side_effects and opts.sack is None and not opts.strategies)
+    no context, traverser or generator is needed to produce them, and its list is returned
+    as it is."""
+    if traversal.answers:
+        if cancel is not None:
+            cancel.check()
+        found = traversal.answer(access, cancel)
+        if found is not None:
+            return found
+    whole = traversal.whole()
+    ctx = _context(whole, access, cancel)
+    return objects(execute(whole, (), ctx), ctx.cancel)
 
 
 def run(
@@ -122,9 +117,9 @@ def run(
     cancel: CancelToken | None = None,
     strategies: bool = True,
     cache: PreparedCache | None = None,
-) -> Iterator[Any]:
+) -> Iterable[Any]:
     """Compiles `ir` (through `cache`, the registry's prepared traversals, when given) and runs
-    it; a generator of result objects (bulk expanded).
+    it; result objects (bulk expanded), as `run_compiled` gives them.
 
     Errors in the traversal text (unknown step, bad arguments) raise at the call; runtime
     errors raise while iterating."""

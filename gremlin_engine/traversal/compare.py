@@ -79,6 +79,8 @@ def _num_cmp(a: Any, b: Any) -> int:
 
 def equals(a: Any, b: Any) -> bool:
     """Gremlin equality (`P.eq`, `within`, `dedup` membership checks)."""
+    if type(a) is str and type(b) is str:  # the usual test (a name), as the general path ends
+        return a == b
     if a is None or b is None:
         return a is None and b is None
     ka, kb = _kind(a), _kind(b)

@@ -36,6 +36,17 @@ class CompiledTraversal:
     anonymous: bool = False
     #: a root traversal's source options (`compile_traversal` sets them; None for children)
     options: SourceOptions | None = field(default=None, compare=False, repr=False)
+    #: one fused step offering `answer(access)` under the default source options: the
+    #: runner asks that method (`traversal.run_compiled`); set once the traversal is final
+    answers: bool = field(default=False, compare=False, repr=False)
+
+    def answer(self, access: Any, cancel: CancelToken | None = None) -> list[Any] | None:
+        """The one fused step's answer (when `answers`): its results, or None to run."""
+        return self.steps[0].answer(access, None, cancel)  # type: ignore[attr-defined, no-any-return]
+
+    def whole(self) -> CompiledTraversal:
+        """The traversal the executor runs (itself; a `prepared.BoundAnswer` binds one)."""
+        return self
 
     def walk(self) -> Iterator[Step]:
         """Every step, including those of nested child traversals (depth first)."""

@@ -42,6 +42,7 @@ from gremlin_engine.traversal.slot_binder import (
     marker,
     slot_class,
     slot_kind,
+    source_plan,
     with_markers,
 )
 
@@ -67,7 +68,13 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
     """IR -> steps (+ strategies). The source options are attached as `.options`."""
     compiled = compile_ir(ir, strategies=strategies)
     traversal = compiled.traversal
-    traversal.options = compiled.options
+    opts = traversal.options = compiled.options
+    steps = traversal.steps
+    # no side effects, sack, view strategies (which wrap the access) or `withBulk(false)`
+    traversal.answers = (
+        len(steps) == 1 and getattr(steps[0], "answer", None) is not None and not steps[0].labels
+        and not opts.side_effects and opts.sack is None and not opts.strategies and opts.bulk
+    )
     return traversal
 
 
@@ -81,11 +88,17 @@ class Prepared:
     (the script's IR with None where each binding goes: step index -> ((arg index, name), ...))
     and no `traversal`."""
 
-    __slots__ = ("traversal", "bind", "writes", "graph", "terminal", "names", "ir", "ir_slots")
+    __slots__ = ("traversal", "bind", "bind_source", "writes", "graph", "terminal", "names", "ir", "ir_slots")
 
-    def __init__(self, traversal: CompiledTraversal | None, bind: Callable[[list[Any]], Any] | None = None) -> None:
+    def __init__(
+        self, traversal: CompiledTraversal | None, bind: Callable[[list[Any]], Any] | None = None,
+        bind_source: Callable[[list[Any]], Any] | None = None,
+    ) -> None:
         self.traversal = traversal
         self.bind = bind
+        #: for a one-fused-step traversal whose slots all sit in the step's source: binds
+        #: that source alone (`BoundAnswer`)
+        self.bind_source = bind_source
         self.writes: bool | None = None  # whether the traversal may write, once asked
         self.graph: str | None = None
         self.terminal: tuple[str, tuple[Any, ...], Any] | None = None
@@ -93,10 +106,12 @@ class Prepared:
         self.ir: TraversalIR | None = None
         self.ir_slots: tuple[tuple[int, tuple[tuple[int, str], ...]], ...] = ()
 
-    def compiled(self, values: list[Any]) -> CompiledTraversal:
+    def compiled(self, values: list[Any]) -> CompiledTraversal | BoundAnswer:
         """The traversal to run with `values` in its slots."""
         if self.bind is None:
             return self.traversal  # type: ignore[return-value]
+        if self.bind_source is not None:
+            return BoundAnswer(self, values)
         return self.bind(values)  # type: ignore[no-any-return]
 
     def script_ir(self, bindings: dict[str, Any], arg: Callable[[Any], Any]) -> TraversalIR:
@@ -114,6 +129,32 @@ class Prepared:
                 args[arg_index] = arg(bindings[name])
             out[index] = Instruction(ins.name, tuple(args), ins.pos)
         return TraversalIR(ir.source, tuple(out), ir.anonymous)
+
+
+class BoundAnswer:
+    """A prepared one-fused-step traversal with a run's slot values, bound lazily.
+
+    The runner (`traversal.run_compiled`) asks `answer(access)` first: the fused step gets a
+    copy of its source step with the values in (one object; the traversal, its step list and
+    the fused step itself stay the shared template's). Only when the step declines (None)
+    does `whole()` bind the full traversal for the executor. Per run, that saves copying
+    the four or five objects between the traversal and the source that hold the slot."""
+
+    __slots__ = ("entry", "values")
+    answers = True
+
+    def __init__(self, entry: Prepared, values: list[Any]) -> None:
+        self.entry = entry
+        self.values = values
+
+    def answer(self, access: Any, cancel: Any = None) -> list[Any] | None:
+        entry = self.entry
+        found: list[Any] | None = entry.traversal.steps[0].answer(  # type: ignore[union-attr]
+            access, entry.bind_source(self.values), cancel)  # type: ignore[misc]
+        return found
+
+    def whole(self) -> CompiledTraversal:
+        return self.entry.bind(self.values)  # type: ignore[misc, no-any-return]
 
 
 #: an entry saying "this key cannot be prepared" (a shape whose slots cannot be rebound)
@@ -176,14 +217,14 @@ class PreparedCache:
         return found
 
     # ---- the IR door --------------------------------------------------------------------
-    def compiled(self, ir: TraversalIR, strategies: bool) -> CompiledTraversal:
+    def compiled(self, ir: TraversalIR, strategies: bool) -> CompiledTraversal | BoundAnswer:
         """`compile_traversal`, shared through the cache when the IR allows it: by shape (its
         slot values bound into a copy of the prepared template) or else by literal IR."""
         return self.prepare(ir, strategies)[0]
 
     def prepare(
         self, ir: TraversalIR, strategies: bool, may_write: Callable[[TraversalIR], bool] | None = None,
-    ) -> tuple[CompiledTraversal, bool | None]:
+    ) -> tuple[CompiledTraversal | BoundAnswer, bool | None]:
         """The compiled traversal of `ir`, and whether it may write (`may_write(ir)`, asked
         once per entry: the answer depends on step names only, never on slot values; None
         when `may_write` is not given)."""
@@ -261,7 +302,8 @@ def template(marked: TraversalIR, markers: list[Any], strategies: bool) -> Prepa
         plan = make_plan(traversal, markers)
     except Unslottable:
         return None
-    return Prepared(traversal, binder(plan))
+    source = source_plan(traversal, plan) if traversal.answers else None
+    return Prepared(traversal, binder(plan), binder(source) if source is not None else None)
 
 
 def shareable(traversal: CompiledTraversal) -> bool:

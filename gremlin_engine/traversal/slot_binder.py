@@ -169,6 +169,27 @@ def make_plan(traversal: CompiledTraversal, markers: list[Any]) -> Any:
     return plan
 
 
+def source_plan(traversal: CompiledTraversal, plan: Any) -> Any:
+    """The part of `plan` inside the source step of a one-fused-step traversal (the step's
+    `answer_source` attribute names it; "" the step itself), when every slot sits there;
+    else None. A `prepared.BoundAnswer` binds that part alone."""
+    if plan[0] != "obj" or plan[1] is not traversal or [p[0] for p in plan[2]] != ["steps"]:
+        return None
+    steps_plan = plan[2][0][1]
+    if steps_plan[0] != "list" or [p[0] for p in steps_plan[2]] != [0]:
+        return None
+    step_plan = steps_plan[2][0][1]
+    attr = getattr(traversal.steps[0], "answer_source", None)
+    if attr is None or step_plan[0] != "obj":
+        return None
+    if attr == "":
+        return step_plan
+    parts = step_plan[2]
+    if len(parts) != 1 or parts[0][0] != attr or parts[0][1][0] != "obj":
+        return None
+    return parts[0][1]
+
+
 def _walkable(obj: Any) -> bool:
     t = type(obj)
     return (t.__module__ or "").startswith("gremlin_engine.") and not isinstance(obj, Enum | type)
@@ -261,6 +282,8 @@ def binder(plan: Any) -> Binder:
     _count(plan, seen)
     shared = {pid for pid, n in seen.items() if n > 1}
     make = _maker(plan, shared, {})
+    if not shared:  # no object reached twice: no memo to keep
+        return lambda values: make(values, None)
 
     def bind(values: list[Any]) -> Any:
         return make(values, {})
@@ -291,39 +314,59 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
     kind, orig = plan[0], plan[1]
     parts = tuple((pos, sub[1], None) if sub[0] == "slot" else (pos, -1, _maker(sub, shared, made)) for pos, sub in plan[2])
     memoised = pid in shared
+    make: Any
 
     if kind == "obj":
         cls = type(orig)
         state = getattr(orig, "__dict__", None)
         slot_names = plan[3]
+        if state is not None and not slot_names and not memoised:
+            new_obj = object.__new__
 
-        def make(values: list[Any], memo: dict[int, Any]) -> Any:
-            if memoised and pid in memo:
-                return memo[pid]
-            new = object.__new__(cls)
-            if state is not None:
-                new.__dict__.update(state)
-            for name in slot_names:
-                object.__setattr__(new, name, getattr(orig, name))
-            if memoised:
-                memo[pid] = new  # before the children: a back reference finds the copy
-            for name, i, fn in parts:
-                object.__setattr__(new, name, values[i] if fn is None else fn(values, memo))
-            return new
+            def make(values: list[Any], memo: Any) -> Any:  # the common case: a plain object
+                new = new_obj(cls)
+                d = new.__dict__
+                d.update(state)
+                for name, i, fn in parts:
+                    d[name] = values[i] if fn is None else fn(values, memo)
+                return new
+        else:
+            def make(values: list[Any], memo: Any) -> Any:
+                if memoised and pid in memo:
+                    return memo[pid]
+                new = object.__new__(cls)
+                if state is not None:
+                    new.__dict__.update(state)
+                for name in slot_names:
+                    object.__setattr__(new, name, getattr(orig, name))
+                if memoised:
+                    memo[pid] = new  # before the children: a back reference finds the copy
+                for name, i, fn in parts:
+                    object.__setattr__(new, name, values[i] if fn is None else fn(values, memo))
+                return new
     else:
         rebuild = tuple if kind == "tuple" else None
         copy_of = dict if kind == "dict" else list
-
-        def make(values: list[Any], memo: dict[int, Any]) -> Any:
-            if memoised and pid in memo:
-                return memo[pid]
-            filled = copy_of(orig)
-            for pos, i, fn in parts:
-                filled[pos] = values[i] if fn is None else fn(values, memo)
-            new = filled if rebuild is None else rebuild(filled)
-            if memoised:
-                memo[pid] = new
-            return new
+        if len(parts) == 1 and parts[0][2] is None and len(orig) == 1 and not memoised and kind != "dict":
+            slot = parts[0][1]  # a one-item list or tuple holding one slot: `[id]`, `(id,)`
+            if rebuild is None:
+                def make(values: list[Any], memo: Any) -> Any:
+                    return [values[slot]]
+            else:
+                def make(values: list[Any], memo: Any) -> Any:
+                    return (values[slot],)
+        else:
+            def make(values: list[Any], memo: Any) -> Any:
+                if memoised and pid in memo:
+                    return memo[pid]
+                new = copy_of(orig)
+                for pos, i, fn in parts:
+                    new[pos] = values[i] if fn is None else fn(values, memo)
+                if rebuild is not None:
+                    new = rebuild(new)
+                if memoised:
+                    memo[pid] = new
+                return new
 
     made[pid] = make
     return make

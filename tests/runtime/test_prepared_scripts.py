@@ -40,7 +40,9 @@ def _both(graph: Graph, script: str, bindings: dict[str, Any] | None = None, **k
 
 def _entries(graph: Graph, script: str) -> list[Any]:
     assert graph.registry is not None
-    return [v for k, v in graph.registry.prepared.entries() if k[0] == "script" and k[1] == script]
+    # a text's prepared entries live on its record (`script_shape.ScriptText.entries`)
+    return [v for k, text in graph.registry.prepared.entries() if k[0] == "script shape" and k[1] == script
+            for v in text.entries.values()]
 
 
 def _entry(graph: Graph, script: str) -> Any:

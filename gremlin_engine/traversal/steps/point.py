@@ -43,13 +43,17 @@ class PointStep(Step):
         self.keys = keys
         self.is_start = True
 
-    def answer(self, access: GraphAccess) -> list[Any] | None:
+    #: the attribute holding the step whose values a prepared run binds (`prepared.BoundAnswer`)
+    answer_source = "source"
+
+    def answer(self, access: GraphAccess, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
         """Every result of this step, or None when the access cannot answer exactly (see
         module) and the original steps must run. The executor asks this directly when the
-        step is the whole traversal (`traversal.run_compiled`): no traverser is made."""
+        step is the whole traversal (`traversal.run_compiled`): no traverser is made.
+        `source` stands for `self.source` (a prepared run's bound copy of it)."""
         if not offers_point(access):
             return None
-        found = access.point_vertex(self.source.ids[0])  # type: ignore[index]
+        found = access.point_vertex((source or self.source).ids[0])  # type: ignore[index]
         if not found:
             return None if found is None else []
         mode = self.mode
@@ -73,12 +77,23 @@ class PointStep(Step):
         return f"point({self.source!r}.{self.tail!r})"
 
 
+_ABSENT: Any = object()
+
+
 def _values(raw: Any, keys: tuple[str, ...]) -> list[Any]:
     """Every value of `keys` (all keys when empty) in the row's key order."""
     if not raw:
         return []
+    doc = orjson.loads(raw)
+    if len(keys) == 1:  # `values(key)`, the usual read: that member alone
+        entry = doc.get(keys[0], _ABSENT)
+        if entry is _ABSENT:
+            return []
+        if type(entry) is str:
+            return [entry]
+        return [entry_value(e) for e in entry] if type(entry) is list else [entry_value(entry)]
     out: list[Any] = []
-    for key, entry in orjson.loads(raw).items():
+    for key, entry in doc.items():
         if keys and key not in keys:
             continue
         if type(entry) is list:
@@ -105,15 +120,18 @@ class _FusedIdsStep(Step):
     def fallback_steps(self) -> list[Step]:
         return [self.source, self.tail]
 
-    def ask(self, access: PointAccess) -> list[Any] | None:
+    #: see `PointStep.answer_source`
+    answer_source = "source"
+
+    def ask(self, access: PointAccess, source: GraphStep) -> list[Any] | None:
         raise NotImplementedError
 
-    def answer(self, access: GraphAccess) -> list[Any] | None:
+    def answer(self, access: GraphAccess, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
         """Every result of this step (see `PointStep.answer`), or None to run the
         original steps."""
         if not offers_point(access) or getattr(type(access), self.fast_method, None) is None:
             return None
-        return self.ask(access)
+        return self.ask(access, source or self.source)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         ctx.check()
@@ -141,9 +159,9 @@ class HopIdsStep(_FusedIdsStep):
     def fallback_steps(self) -> list[Step]:
         return [self.source, self.hop, self.tail]
 
-    def ask(self, access: PointAccess) -> list[Any] | None:
+    def ask(self, access: PointAccess, source: GraphStep) -> list[Any] | None:
         hop = self.hop
-        return access.point_neighbour_ids(self.source.ids[0], hop.direction, hop.edge_labels)  # type: ignore[index]
+        return access.point_neighbour_ids(source.ids[0], hop.direction, hop.edge_labels)  # type: ignore[index]
 
     def __repr__(self) -> str:
         return f"hopIds({self.source!r}.{self.hop!r}.{self.tail!r})"
@@ -156,9 +174,8 @@ class IndexIdsStep(_FusedIdsStep):
     name = "indexIds"
     fast_method = "point_index_ids"
 
-    def ask(self, access: PointAccess) -> list[Any] | None:
-        src = self.source
-        return access.point_index_ids(src.label_filter, tuple(src.conditions))
+    def ask(self, access: PointAccess, source: GraphStep) -> list[Any] | None:
+        return access.point_index_ids(source.label_filter, tuple(source.conditions))
 
     def __repr__(self) -> str:
         return f"indexIds({self.source!r}.{self.tail!r})"

@@ -44,18 +44,23 @@ class GraphStep(Step):
         fn = ctx.access.vertices if self.kind == "vertex" else ctx.access.edges
         return fn(self.ids, self.label_filter, tuple(self.conditions), self.limit)
 
-    def answer(self, access: Any) -> list[Any] | None:
+    #: the step itself holds what a prepared run binds (`prepared.BoundAnswer`)
+    answer_source = ""
+
+    def answer(self, access: Any, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
         """Every result when this step is the whole traversal and names a few ids (a REST
         GET by id, `g.V(id)`): the elements of the access call `process` makes, without a
         context or traversers (`traversal.run_compiled`); None otherwise, so a scan keeps
-        streaming and polling its cancel token."""
-        ids = self.ids
-        if not self.is_start or ids is None or len(ids) > ANSWER_MAX_IDS:
+        streaming and polling its cancel token. `source` stands for `self` (a prepared
+        run's bound copy)."""
+        src = source or self
+        ids = src.ids
+        if not src.is_start or ids is None or len(ids) > ANSWER_MAX_IDS:
             return None
         if not ids:
             return []
-        fn = access.vertices if self.kind == "vertex" else access.edges
-        return list(fn(ids, self.label_filter, tuple(self.conditions), self.limit))
+        fn = access.vertices if src.kind == "vertex" else access.edges
+        return list(fn(ids, src.label_filter, tuple(src.conditions), src.limit))
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         if self.is_start:

@@ -5,12 +5,12 @@ After:  ``g.V(1).walkCount(out(), out())``, ``g.V(1).walkCount(out('knows') x3)`
 
 A root ``g.V()[.hasLabel(...)]`` right before the hops joins them (``walkCount(V(), out(),
 out())``): the walks then start at every such vertex inside the statement, and no start
-vertex is built either. A root ``g.V(id)`` of one plain id stays a step of its own (direct
-plans and slot binding see it there), but the walk count remembers it (`start`) and asks
-`walk_count_from_id` first: one statement that finds the start by id and counts (at most
-`CHAIN_MAX_HOPS` hops), without reading the start vertex or opening a frontier CTE. Where
-that method declines (None: auto mode, more hops, interrupted) the start step runs and the
-walks are counted as below.
+vertex is built either. A root ``g.V(id)`` of one plain id is folded in too (`start`), and
+the walk count asks `walk_count_from_id` first: one statement that finds the start by id
+and counts (at most `CHAIN_MAX_HOPS` hops), without reading the start vertex or opening a
+frontier CTE; as the whole traversal, the runner asks it through `answer`, with no
+traverser made. Where that method declines (None: auto mode, more hops, interrupted) the
+start step runs and the walks are counted as below.
 
 `count()` after a chain of vertex steps needs only how many walks reach the end, and the
 number of walks through a vertex is its multiplicity: so the chain becomes k expansions of
@@ -68,6 +68,9 @@ class WalkCountStep(Step):
 
     name = "walkCount"
 
+    #: the attribute holding the step whose values a prepared run binds (`prepared.BoundAnswer`)
+    answer_source = "start"
+
     def __init__(self, original: list[Step], hops: list[Hop], first: str, source: GraphStep | None = None,
                  start: GraphStep | None = None) -> None:
         super().__init__()
@@ -75,16 +78,34 @@ class WalkCountStep(Step):
         self.hops = hops
         self.first = first  # the first vertex step's name, for its error message
         self.source = source  # a fused `V()[.hasLabel()]`: the walks start at every such vertex
-        self.is_start = source is not None
-        #: the root `V(id)` step right before this one (still run as a step of its own when
-        #: `walk_count_from_id` declines); a bound template's copy of it (`slots`) is found
-        #: here too, as the same object is shared
+        #: the root `V(id)` folded into this step, which then is the whole traversal: asked
+        #: through `answer` (`walk_count_from_id`), and run as a step of its own ahead of
+        #: the walk when that declines
         self.start = start
+        self.is_start = source is not None or start is not None
+
+    def answer(self, access: Any, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
+        """The count when the step is the whole traversal `V(id).walkCount(...)` and the access
+        counts it in one statement (`traversal.run_compiled` asks, with no traverser made);
+        None to run the step. `source` stands for `self.start` (a prepared run's bound copy)."""
+        start = source or self.start
+        kind = type(access)
+        if (
+            start is None or self.source is not None or not _plain_id_start(start)
+            or not callable(getattr(kind, "walk_count", None))
+            or not callable(getattr(kind, "walk_count_from_id", None))
+        ):
+            return None
+        stop = None if cancel is None else (lambda: cancel.cancelled or cancel.expired())
+        n = access.walk_count_from_id(start.ids[0], self.hops, stop)  # type: ignore[index]
+        return None if n is None else [Long(n)]
 
     def children(self) -> list[CompiledTraversal]:
         return [self.original]
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
+        if self.start is not None:
+            it = self.start.process(it, ctx)
         if (
             not offers_walk_count(ctx.access)
             or not ctx.bulk
@@ -168,7 +189,8 @@ class WalkCountStep(Step):
         parts = [f"{d.name.lower()}({', '.join(map(repr, labels))})" for d, labels in self.hops]
         if self.source is not None:
             parts.insert(0, repr(self.source))
-        return f"walkCount({', '.join(parts)})" + "".join(f".as({lb!r})" for lb in self.labels)
+        start = f"{self.start!r}." if self.start is not None else ""
+        return f"{start}walkCount({', '.join(parts)})" + "".join(f".as({lb!r})" for lb in self.labels)
 
 
 def _simple_hop(step: Step) -> Hop | None:
@@ -227,7 +249,10 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
                 start = steps[0] if j == 1 and traversal is root and _plain_id_start(steps[0]) else None
                 if source is not None:
                     j = 0
-                steps[j : i + 1] = [WalkCountStep(steps[j : i + 1], hops, hops[0][0].name.lower(), source, start)]  # type: ignore[arg-type]
+                walk = WalkCountStep(steps[j : i + 1], hops, hops[0][0].name.lower(), source, start)  # type: ignore[arg-type]
+                if start is not None:
+                    j = 0  # the root `V(id)` folded in: the walk count is the whole traversal
+                steps[j : i + 1] = [walk]
                 i = j
         i += 1
 
