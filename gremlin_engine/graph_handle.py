@@ -76,6 +76,13 @@ class GraphHandle(Protocol):
     @property
     def schema(self) -> SchemaService: ...
 
+    #: whether property values may be null (auto mode with `gremlin.nulls`), worked out when
+    #: the graph opens
+    allows_nulls: bool
+
+    #: the `gremlin.services` setting (which `call()` services the graph offers), or None
+    services: str | None
+
     @property
     def prepared(self) -> PreparedCache | None:
         """The registry's prepared-traversal cache (None outside a registry)."""

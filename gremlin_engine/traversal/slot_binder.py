@@ -359,11 +359,10 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
             def make(values: list[Any], memo: Any) -> Any:
                 if memoised and pid in memo:
                     return memo[pid]
-                new = copy_of(orig)
+                filled = copy_of(orig)
                 for pos, i, fn in parts:
-                    new[pos] = values[i] if fn is None else fn(values, memo)
-                if rebuild is not None:
-                    new = rebuild(new)
+                    filled[pos] = values[i] if fn is None else fn(values, memo)
+                new = filled if rebuild is None else rebuild(filled)
                 if memoised:
                     memo[pid] = new
                 return new
