@@ -76,8 +76,8 @@ class GraphHandle(Protocol):
     @property
     def schema(self) -> SchemaService: ...
 
-    #: whether property values may be null (auto mode with `gremlin.nulls`), worked out when
-    #: the graph opens
+    #: whether property values may be null (auto mode with `gremlin.allow_null_property_values`),
+    #: worked out when the graph opens
     allows_nulls: bool
 
     #: the `gremlin.services` setting (which `call()` services the graph offers), or None
