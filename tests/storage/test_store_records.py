@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.storage.conftest import sqlite_only
+
 from storage import SchemaRow, StoreConflict, StoreError
 
 
@@ -109,6 +111,7 @@ def test_clear_keeps_tasks_and_meta(store) -> None:
         assert tx.elements.vertex_insert("a", 1) > b  # element keys do not
 
 
+@sqlite_only  # reads sqlite_master
 def test_clear_keeps_indexes_triggers_and_cascades(store) -> None:
     with store.write() as tx:
         tx.elements.vertex_insert("old", 1)
