@@ -8,10 +8,9 @@ import sqlite3
 
 import pytest
 
-from tests.storage.conftest import PG_URL, sqlite_only
-
 from storage import Lookup, Store, StoreConflict, StoreError
 from storage.tx_base import ROW_BUCKETS, ROWS_MAX, _chunks
+from tests.storage.conftest import PG_URL, sqlite_only
 
 SIZES = [2, 3, 5, 100, ROWS_MAX - 1, ROWS_MAX, ROWS_MAX + 1, 2 * ROWS_MAX + 3]  # padded: 5, 100, 511, +1, +3
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.storage.conftest import sqlite_only
-
 from storage import SchemaRow, StoreConflict, StoreError
+from tests.storage.conftest import sqlite_only
 
 
 def test_meta(store) -> None:
