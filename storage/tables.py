@@ -96,6 +96,29 @@ dup INTEGER, props BLOB, out_id BLOB, in_id BLOB)`` (layout v3)
 ``variables(name TEXT PK, value BLOB)``
     Graph variables, opaque values.
 
+Per dialect
+-----------
+The same tables, columns and indexes on PostgreSQL (a store opened on a server URL), with
+these differences, each for a reason:
+
+* ``AnyValue`` columns are ``BYTEA`` holding the order-preserving encoding of `values`, so
+  that PostgreSQL orders and compares ids and index values exactly as SQLite does (NULL <
+  numbers < text < blobs, ``1 == 1.0``): the unique indexes, ``index_range`` and the
+  adjacency order agree on both. On SQLite the column is the untyped ``BLOB`` it always
+  was (no layout change, no migration). One difference remains: an integral real of int64
+  range reads back as an int on PostgreSQL.
+* Integer columns are ``BIGINT`` (``INTEGER`` on SQLite, where a key column must be spelled
+  so to be the rowid alias); text columns use the ``C`` collation (byte order, SQLite's
+  BINARY), whatever the database's default.
+* Keys come from identity columns' sequences instead of ``AUTOINCREMENT``: never reused
+  either (a sequence never goes back, not even for a rolled-back batch, whose keys are
+  simply skipped; SQLite's batch insert puts its counter back).
+* The cascades are statement triggers with transition tables (`dialects.PG_TRIGGERS`): one
+  ``DELETE ... IN (SELECT key FROM old_rows)`` per statement, not one per row.
+* ``ix_edges_id`` is partial through ``postgresql_where``; ``index_entries`` is an ordinary
+  table with a primary key (``WITHOUT ROWID`` is SQLite's).
+* A PostgreSQL store starts at the current layout: `migrations` only ever run on SQLite.
+
 ``tasks(id INTEGER PK AUTOINCREMENT, type, name, status, progress, create_ms, update_ms,
 retries, callable, input, result, server, description, dependencies)``
     Persistent task records; real columns so ``task_list(status=...)`` filters in SQL.
