@@ -15,8 +15,8 @@ See `docs/internals.md` (Storage) for the method table and `storage/tables.py` f
 physical model. Both dialects give the same answers through the same methods; what differs
 (the stored form of untyped values, keys from sequences, triggers, the SQL words) is said in
 `tables.py` ("Per dialect"), `dialects.py` and `values.py`. On PostgreSQL every store is
-the same kind (there is no memory store), and `property_groups` leaves grouping to the
-engine (`AggregateUnsupported`): the property bodies are stored encoded there.
+the same kind (there is no memory store), and a `GroupCount` by a property key leaves grouping to
+the engine (`AggregateUnsupported`): the property bodies are stored encoded there.
 """
 
 from __future__ import annotations
@@ -35,7 +35,16 @@ from storage.errors import (
     StoreVersionMismatch,
 )
 from storage.files import remove_store_files
-from storage.queries import AdjacencyQuery, Lookup, Project
+from storage.queries import (
+    AdjacencyQuery,
+    GroupCount,
+    IndexProject,
+    IndexQuery,
+    Lookup,
+    Project,
+    WalkCount,
+    WalkStart,
+)
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
 from storage.store import Store, ensure_database, open_store
@@ -53,6 +62,11 @@ __all__ = [
     "AdjacencyQuery",
     "AggregateUnsupported",
     "EdgeRow",
+    "GroupCount",
+    "IndexProject",
+    "IndexQuery",
+    "WalkCount",
+    "WalkStart",
     "Lookup",
     "MissingEndpoint",
     "Project",

@@ -5,7 +5,7 @@ in SQLite (the rule is: a declared type containing "BLOB" means values are store
 given), which is what lets the public element id be an int, a str or bytes and stay distinct:
 `1`, `'1'` and `b'1'` are three different ids, each unique per table. When SQLite compares
 such values it orders NULL < numbers (compared numerically, ints and reals alike) < text <
-blobs, which `index_range` relies on to keep a numeric range from picking up strings.
+blobs, which an index range read (`tx_index`) relies on to keep a numeric range from picking up strings.
 
 Tables
 ------
@@ -103,7 +103,7 @@ these differences, each for a reason:
 
 * ``AnyValue`` columns are ``BYTEA`` holding the order-preserving encoding of `values`, so
   that PostgreSQL orders and compares ids and index values exactly as SQLite does (NULL <
-  numbers < text < blobs, ``1 == 1.0``): the unique indexes, ``index_range`` and the
+  numbers < text < blobs, ``1 == 1.0``): the unique indexes, index range reads and the
   adjacency order agree on both. On SQLite the column is the untyped ``BLOB`` it always
   was (no layout change, no migration). One difference remains: an integral real of int64
   range reads back as an int on PostgreSQL.

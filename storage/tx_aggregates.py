@@ -1,5 +1,6 @@
-"""Aggregates answered inside SQLite: path counts over k hops and group counts of one
-property or of the label.
+"""Aggregates answered inside the database: path counts over k hops and group counts of one
+property or of the label, asked as query objects (`queries.WalkCount` through `count`,
+`queries.GroupCount` through `groups`), each shape compiled once per dialect.
 
 Gremlin's `repeat(out()).times(k).count()` and `out().out().count()` only need the number
 of walks, and `V().groupCount().by(key)` only the number of elements per value. Walking
@@ -44,6 +45,7 @@ import orjson
 
 from storage._sql import label_filter, label_key
 from storage.errors import StoreError
+from storage.queries import GroupCount, WalkCount, WalkStart
 from storage.tx_base import TxCore
 from storage.values import encode
 
@@ -164,18 +166,6 @@ def _label_groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
     return f"SELECT label_id, count(*), min(key) AS first FROM {table}{where} GROUP BY label_id ORDER BY first"
 
 
-def walk_chain_statement(hops: Sequence[tuple[str, Sequence[int] | None]]) -> str | None:
-    """The statement `walk_count_from_id` runs for `hops` (at most `CHAIN_MAX_HOPS`), its one
-    parameter the start's stored id, its one row the count (NULL for none); None when a hop
-    allows no label (the count is 0). For a prepared reader that runs it without a `Tx`."""
-    norm = _normalise(hops)
-    if norm is None:
-        return None
-    if len(norm) > CHAIN_MAX_HOPS:
-        raise StoreError(f"walk_count_from_id takes at most {CHAIN_MAX_HOPS} hops, not {len(norm)}")
-    return _chain_sql(tuple(norm))
-
-
 def _labels(label_ids: Sequence[int] | None) -> tuple[int, ...] | None:
     return None if label_ids is None else label_key(label_ids)
 
@@ -232,7 +222,28 @@ class Aggregates:
     def _aggregate(self, sql: str, params: list[Any], stop: Callable[[], bool] | None) -> list[Any] | None:
         return self._stoppable(lambda raw: raw.execute(sql, params).fetchall(), stop)
 
-    def walk_count_from_id(
+    def count(self, query: WalkCount, operand: Any = None, stop: Callable[[], bool] | None = None) -> int | None:
+        """The number of walks `query` describes from its start (`queries.WalkStart`): the
+        operand is the (vertex key, multiplicity) pairs (``PAIRS``), None (``ALL``) or the
+        start's stored id (``ID``). None when `stop` interrupted it."""
+        hops = query.hops
+        if hops is None:
+            return 0
+        if query.start is WalkStart.ID:
+            return self._walk_count_from_id(operand, hops, stop)
+        if query.start is WalkStart.ALL:
+            labels = query.start_labels
+            return self._walk_count(None, hops, stop, labels)
+        return self._walk_count(operand, hops, stop)
+
+    def groups(self, query: GroupCount, stop: Callable[[], bool] | None = None) -> list[tuple[Any, int]] | None:
+        """(label id, count) per label when `query.key` is None, else (JSON text of the
+        member or None, count) per distinct text; None when `stop` interrupted it."""
+        if query.key is None:
+            return self._label_groups(query.kind, query.labels, stop)
+        return self._property_groups(query.kind, query.labels, query.key, stop)
+
+    def _walk_count_from_id(
         self, vertex_id: Any, hops: Sequence[tuple[str, Sequence[int] | None]], stop: Callable[[], bool] | None = None,
     ) -> int | None:
         """`walk_count` from the one vertex whose stored id is `vertex_id` (0 when there is
@@ -250,7 +261,7 @@ class Aggregates:
         rows = self._aggregate(_chain_sql(tuple(norm), self.pg), [encode(vertex_id) if self.pg else vertex_id], stop)
         return None if rows is None else int(rows[0][0] or 0)
 
-    def walk_count(
+    def _walk_count(
         self, start: Sequence[tuple[int, int]] | None, hops: Sequence[tuple[str, Sequence[int] | None]],
         stop: Callable[[], bool] | None = None, start_label_ids: Sequence[int] | None = None,
     ) -> int | None:
@@ -280,7 +291,7 @@ class Aggregates:
             return None
         return int(rows[0][0] or 0)
 
-    def property_groups(
+    def _property_groups(
         self, kind: str, label_ids: Sequence[int] | None, key: str, stop: Callable[[], bool] | None = None,
     ) -> list[tuple[str | None, int]] | None:
         """(JSON text of member `key` of `props`, or None where absent; row count) per
@@ -325,7 +336,7 @@ class Aggregates:
 
         return self._stoppable(read, stop)
 
-    def label_groups(
+    def _label_groups(
         self, kind: str, label_ids: Sequence[int] | None = None, stop: Callable[[], bool] | None = None,
     ) -> list[tuple[int, int]] | None:
         """(label id, row count) per label of `kind`, in the order of each label's first row."""

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from storage import Lookup, Store, StoreConflict, StoreError
+from storage import IndexQuery, Lookup, Store, StoreConflict, StoreError
 from storage.tx_base import ROW_BUCKETS, ROWS_MAX, _chunks
 from tests.storage.conftest import PG_URL, sqlite_only
 
@@ -74,7 +74,7 @@ def test_index_entries_for_every_row(store: Store, n: int) -> None:
     with store.read() as tx:
         scanned = tx.index.index_scan(7)
         kinds = {r[0] for r in tx.raw.execute("SELECT elem_kind FROM index_entries")}
-        assert tx.index.index_eq(7, ["c0"]) == [k for i, k in enumerate(keys) if i % 5 == 0]
+        assert tx.index.read(IndexQuery(7), ["c0"]) == [k for i, k in enumerate(keys) if i % 5 == 0]
     assert sorted(scanned) == sorted((f"c{i % 5}", k) for i, k in enumerate(keys))  # the repeat: once
     assert kinds == {"v"}
 

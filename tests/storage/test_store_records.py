@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import SchemaRow, StoreConflict, StoreError
+from storage import IndexQuery, SchemaRow, StoreConflict, StoreError
 from tests.storage.conftest import sqlite_only
 
 
@@ -136,5 +136,5 @@ def test_clear_rolls_back(store) -> None:
         raise RuntimeError("undo")
     with store.read() as tx:
         assert [r.id for r in tx.elements.vertices_scan()] == ["a"]
-        assert tx.index.index_eq(1, ["x"]) == [a]
+        assert tx.index.read(IndexQuery(1), ["x"]) == [a]
         assert tx.schema.schema_get("vertexlabel", "person") is not None

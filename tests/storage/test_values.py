@@ -15,7 +15,7 @@ import struct
 
 import pytest
 
-from storage import Lookup, Store, StoreConflict
+from storage import IndexQuery, Lookup, Store, StoreConflict
 from storage.values import decode, encode
 
 EDGE_VALUES: list[object] = [
@@ -94,12 +94,12 @@ def test_index_order_and_lookups_through_the_store(store: Store) -> None:
         assert [by_key[k] for _v, k in scanned] == expected
         assert all(_same(v, by_key[k]) for v, k in scanned)
         # equality as SQLite: 1 finds the entry of 1.0 as well, -0.0 the entry of 0
-        assert {by_key[k] for k in tx.index.index_eq(7, [1.0])} == {1}
-        assert {repr(by_key[k]) for k in tx.index.index_eq(7, [0])} == {"0", "-0.0"}
+        assert {by_key[k] for k in tx.index.read(IndexQuery(7), [1.0])} == {1}
+        assert {repr(by_key[k]) for k in tx.index.read(IndexQuery(7), [0])} == {"0", "-0.0"}
         # a numeric range stays among the numbers; a text range among the texts
-        in_range = [by_key[k] for k in tx.index.index_range(7, lo=-1, hi=3)]
+        in_range = [by_key[k] for k in tx.index.read(IndexQuery(7, True), (-1, 3))]
         assert in_range == [v for v in expected if isinstance(v, int | float) and -1 <= v <= 3]
-        texts = [by_key[k] for k in tx.index.index_range(7, lo="a")]
+        texts = [by_key[k] for k in tx.index.read(IndexQuery(7, True), ("a", None))]
         assert texts == [v for v in expected if isinstance(v, str) and v >= "a"]
 
 
