@@ -47,7 +47,7 @@ from storage.queries import (
 )
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
-from storage.store import Store, ensure_database, open_store
+from storage.store import Store, drop_database, ensure_database, open_store
 from storage.tables import SCHEMA_KINDS, STORE_VERSION
 from storage.tx import ReadTx, Tx, WriteTx
 from storage.tx_aggregates import CHAIN_MAX_HOPS, WALK_MAX_HOPS, AggregateUnsupported
@@ -85,6 +85,7 @@ __all__ = [
     "VertexRow",
     "WALK_MAX_HOPS",
     "WriteTx",
+    "drop_database",
     "ensure_database",
     "is_server_url",
     "open_store",
