@@ -5,7 +5,7 @@ in SQLite (the rule is: a declared type containing "BLOB" means values are store
 given), which is what lets the public element id be an int, a str or bytes and stay distinct:
 `1`, `'1'` and `b'1'` are three different ids, each unique per table. When SQLite compares
 such values it orders NULL < numbers (compared numerically, ints and reals alike) < text <
-blobs, which `index_range` relies on to keep a numeric range from picking up strings.
+blobs, which an index range read (`tx_index`) relies on to keep a numeric range from picking up strings.
 
 Tables
 ------
@@ -96,6 +96,29 @@ dup INTEGER, props BLOB, out_id BLOB, in_id BLOB)`` (layout v3)
 ``variables(name TEXT PK, value BLOB)``
     Graph variables, opaque values.
 
+Per dialect
+-----------
+The same tables, columns and indexes on PostgreSQL (a store opened on a server URL), with
+these differences, each for a reason:
+
+* ``AnyValue`` columns are ``BYTEA`` holding the order-preserving encoding of `values`, so
+  that PostgreSQL orders and compares ids and index values exactly as SQLite does (NULL <
+  numbers < text < blobs, ``1 == 1.0``): the unique indexes, index range reads and the
+  adjacency order agree on both. On SQLite the column is the untyped ``BLOB`` it always
+  was (no layout change, no migration). One difference remains: an integral real of int64
+  range reads back as an int on PostgreSQL.
+* Integer columns are ``BIGINT`` (``INTEGER`` on SQLite, where a key column must be spelled
+  so to be the rowid alias); text columns use the ``C`` collation (byte order, SQLite's
+  BINARY), whatever the database's default.
+* Keys come from identity columns' sequences instead of ``AUTOINCREMENT``: never reused
+  either (a sequence never goes back, not even for a rolled-back batch, whose keys are
+  simply skipped; SQLite's batch insert puts its counter back).
+* The cascades are statement triggers with transition tables (`dialects.PG_TRIGGERS`): one
+  ``DELETE ... IN (SELECT key FROM old_rows)`` per statement, not one per row.
+* ``ix_edges_id`` is partial through ``postgresql_where``; ``index_entries`` is an ordinary
+  table with a primary key (``WITHOUT ROWID`` is SQLite's).
+* A PostgreSQL store starts at the current layout: `migrations` only ever run on SQLite.
+
 ``tasks(id INTEGER PK AUTOINCREMENT, type, name, status, progress, create_ms, update_ms,
 retries, callable, input, result, server, description, dependencies)``
     Persistent task records; real columns so ``task_list(status=...)`` filters in SQL.
@@ -104,21 +127,30 @@ retries, callable, input, result, server, description, dependencies)``
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import (
     DDL,
+    BigInteger,
     Column,
+    Identity,
     Index,
-    Integer,
     MetaData,
     PrimaryKeyConstraint,
     Table,
-    Text,
     UniqueConstraint,
     event,
 )
-from sqlalchemy.types import UserDefinedType
+from sqlalchemy import Integer as _Integer
+from sqlalchemy import Text as _Text
+
+from storage.dialects import PG_TRIGGERS
+from storage.values import AnyValue
+
+#: every integer column: SQLite's INTEGER (a key column must be spelled exactly so to be the
+#: rowid alias), PostgreSQL's BIGINT (keys, epoch milliseconds)
+Integer = _Integer().with_variant(BigInteger(), "postgresql")
+#: every text column: on PostgreSQL in the "C" collation, i.e. ordered by bytes as SQLite's
+#: BINARY collation orders them, whatever the database's default collation is
+Text = _Text().with_variant(_Text(collation="C"), "postgresql")
 
 #: Version of the physical layout above. Bump it whenever a table, column or index changes;
 #: a store written with another version is refused with `StoreVersionMismatch`.
@@ -128,15 +160,6 @@ STORE_VERSION = "3"
 META_V1_EDGE_ROWS = "edges.v1_rows"
 
 SCHEMA_KINDS = frozenset({"propertykey", "vertexlabel", "edgelabel", "indexlabel"})
-
-
-class AnyValue(UserDefinedType[Any]):
-    """A column with no type affinity: declared ``BLOB`` and passed through untouched."""
-
-    cache_ok = True
-
-    def get_col_spec(self, **kw: Any) -> str:
-        return "BLOB"
 
 
 metadata = MetaData()
@@ -151,7 +174,7 @@ meta = Table(
 vertices = Table(
     "vertices",
     metadata,
-    Column("key", Integer, primary_key=True),
+    Column("key", Integer, Identity(always=False), primary_key=True),
     Column("id", AnyValue, nullable=False, unique=True),
     Column("label_id", Integer, nullable=False),
     Column("props", AnyValue),
@@ -162,7 +185,7 @@ Index("ix_vertices_label", vertices.c.label_id, vertices.c.key)
 edges = Table(
     "edges",
     metadata,
-    Column("key", Integer, primary_key=True),
+    Column("key", Integer, Identity(always=False), primary_key=True),
     Column("id", AnyValue, nullable=False),
     Column("label_id", Integer, nullable=False),
     Column("out_key", Integer, nullable=False),
@@ -183,7 +206,7 @@ IN_SIDE_IDS = False
 Index("ix_edges_in", edges.c.in_key, edges.c.label_id, edges.c.sort_values, edges.c.out_key,
       *([edges.c.out_id] if IN_SIDE_IDS else []))
 Index("ix_edges_label", edges.c.label_id, edges.c.key)
-Index("ix_edges_id", edges.c.id, unique=True, sqlite_where=edges.c.dup != 0)
+Index("ix_edges_id", edges.c.id, unique=True, sqlite_where=edges.c.dup != 0, postgresql_where=edges.c.dup != 0)
 
 index_entries = Table(
     "index_entries",
@@ -230,7 +253,7 @@ variables = Table(
 tasks = Table(
     "tasks",
     metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", Integer, Identity(always=False), primary_key=True),
     Column("type", Text),
     Column("name", Text),
     Column("status", Text),
@@ -278,6 +301,10 @@ auth_revoked = Table(
 )
 
 AUTH_TABLES = (auth_records, auth_revoked)
+#: PostgreSQL has no rowid: a sequence column there keeps the records' creation order
+#: (`AuthTable.list`); SQLite's table is unchanged
+event.listen(auth_records, "after_create", DDL(  # type: ignore[no-untyped-call]
+    "ALTER TABLE auth_records ADD COLUMN seq BIGINT GENERATED BY DEFAULT AS IDENTITY").execute_if(dialect="postgresql"))
 
 
 #: trigger name -> table it is on, and its DDL. Created with their table (`after_create`) and
@@ -299,4 +326,8 @@ def trigger_ddl(name: str) -> str:
 
 
 for _name, (_table, _body) in TRIGGERS.items():
-    event.listen(metadata.tables[_table], "after_create", DDL(trigger_ddl(_name)))  # type: ignore[no-untyped-call]
+    event.listen(metadata.tables[_table], "after_create",
+                 DDL(trigger_ddl(_name)).execute_if(dialect="sqlite"))  # type: ignore[no-untyped-call]
+for _table, _ddl in PG_TRIGGERS:
+    event.listen(metadata.tables[_table], "after_create",
+                 DDL(_ddl).execute_if(dialect="postgresql"))  # type: ignore[no-untyped-call]

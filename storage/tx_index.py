@@ -1,5 +1,9 @@
 """Index entries: one table serves secondary, unique, range and search index labels.
 
+Lookups are `queries.IndexQuery` objects (`Index.read`): equality or range, projecting keys,
+a count or vertex rows; the entries themselves are written and maintained by the
+`index_add*` / `index_remove` / `index_drop` methods.
+
 An entry is (index_id, value, elem_kind, elem_key). `value` has no type affinity, so SQLite
 compares numbers numerically (an int 5 and a real 5.0 are equal) and orders every number
 before every string and every string before every blob. Lookups return element keys in index
@@ -19,8 +23,10 @@ from typing import Any
 
 from storage._sql import padded_chunks, placeholders, unique
 from storage.errors import StoreError
+from storage.queries import IndexProject, IndexQuery
 from storage.rows import VertexRow
 from storage.tx_base import TxCore
+from storage.values import encode
 
 _ADD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key) VALUES (?, ?, ?, ?)"
 # `index_add_many`'s rows (index_id, value, elem_key, elem_kind) as multi-row statements
@@ -113,13 +119,33 @@ def _distinct(rows: Iterable[Any], limit: int | None, seen: dict[int, None] | No
 
 
 class Index:
-    __slots__ = ("core", "raw")
+    __slots__ = ("core", "raw", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        #: PostgreSQL: values are bound `encode`d (`values`), which keeps SQLite's order
+        self.pg = core.dialect.pg
 
-    def index_rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
+    def _values(self, values: list[Any]) -> list[Any]:
+        return [encode(v) for v in values] if self.pg else values
+
+    def read(self, query: IndexQuery, operand: Any) -> Any:
+        """`query`'s answer for `operand`: the values sought (equality) or ``(lo, hi)``
+        (range). ``KEYS`` -> element keys in (value, key) order, each once, at most
+        `query.limit`; ``COUNT`` -> distinct elements matching; ``VERTICES`` -> vertex rows,
+        each once, in key order."""
+        if query.range:
+            lo, hi = operand
+            keys = self._range(query.index_id, lo, hi, query.lo_incl, query.hi_incl, query.limit)
+            return len(keys) if query.project is IndexProject.COUNT else keys
+        if query.project is IndexProject.KEYS:
+            return self._eq(query.index_id, operand, query.limit)
+        if query.project is IndexProject.COUNT:
+            return self._eq_count(query.index_id, operand)
+        return self._rows(query.index_id, operand)
+
+    def _rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
         """The vertex rows with an entry of any of `values` in index `index_id`, each once,
         in key order (what `index_eq` then `vertices_by_keys` give, sorted by key), by one
         statement joining the entries to the rows. Duplicates (several values, a
@@ -127,13 +153,13 @@ class Index:
         would sort the rows with their property JSON in a temp b-tree."""
         make = VertexRow._make
         if len(values) == 1:  # one value: entries come once per element, in key order
-            return [make(r) for r in self.raw.execute(_INDEX_ROWS_ONE, (index_id, values[0]))]
+            return [make(r) for r in self.raw.execute(_INDEX_ROWS_ONE, (index_id, *self._values([values[0]])))]
         wanted = unique(values)
         if not wanted:
             return []
         found: dict[int, Any] = {}
         for size, part in padded_chunks(wanted):
-            for r in self.raw.execute(_index_rows_sql(size), [index_id, *part]):
+            for r in self.raw.execute(_index_rows_sql(size), [index_id, *self._values(part)]):
                 found[r[0]] = r
         return [make(found[k]) for k in sorted(found)]
 
@@ -141,13 +167,16 @@ class Index:
         """Add one entry (a no-op if it exists). `elem_kind` is 'v' or 'e': it lets deleting an
         element remove its entries; pass 'e' for edge index labels."""
         self.core.check_writable()
-        self.raw.execute(_ADD, (index_id, value, elem_kind, elem_key))
+        self.raw.execute(_ADD, (index_id, encode(value) if self.pg else value, elem_kind, elem_key))
 
     def index_add_many(self, rows: Iterable[tuple[int, Any, int, str]]) -> None:
         """Add (index_id, value, elem_key, elem_kind) entries (each a no-op if it exists), a
         few multi-row statements for the lot."""
         self.core.check_writable()
-        self.core.insert_values(_ADD_HEAD, _ADD_ROW, 4, rows if type(rows) is list else list(rows))
+        rows = rows if type(rows) is list else list(rows)
+        if self.pg:
+            rows = [(i, encode(v), k, kind) for i, v, k, kind in rows]
+        self.core.insert_values(_ADD_HEAD, _ADD_ROW, 4, rows)
 
     def index_remove(self, index_id: int, elem_key: int, value: Any = _ANY) -> int:
         """Remove the entries of one element in one index (only the one with `value` if given)."""
@@ -156,36 +185,36 @@ class Index:
             sql = f"DELETE FROM index_entries WHERE {_BY_ELEM}"
             return self.raw.execute(sql, (elem_key, index_id)).rowcount
         sql = "DELETE FROM index_entries WHERE index_id = ? AND value = ? AND elem_key = ?"
-        return self.raw.execute(sql, (index_id, value, elem_key)).rowcount
+        return self.raw.execute(sql, (index_id, encode(value) if self.pg else value, elem_key)).rowcount
 
     def index_drop(self, index_id: int) -> int:
         """Remove every entry of an index label (when the index label is deleted or rebuilt)."""
         self.core.check_writable()
         return self.raw.execute("DELETE FROM index_entries WHERE index_id = ?", (index_id,)).rowcount
 
-    def index_eq(self, index_id: int, values: Sequence[Any], limit: int | None = None) -> list[int]:
+    def _eq(self, index_id: int, values: Sequence[Any], limit: int | None = None) -> list[int]:
         """Keys of elements having any of `values` in the index, in (value, key) order, once each."""
         wanted = unique(values)
         if not wanted or (limit is not None and limit <= 0):
             return []
         seen: dict[int, None] = {}
         for size, part in padded_chunks(wanted):
-            _distinct(self.raw.execute(_eq_sql(size), [index_id, *part]), limit, seen)
+            _distinct(self.raw.execute(_eq_sql(size), [index_id, *self._values(part)]), limit, seen)
             if limit is not None and len(seen) >= limit:
                 break
         return list(seen)
 
-    def index_eq_count(self, index_id: int, values: Sequence[Any]) -> int:
+    def _eq_count(self, index_id: int, values: Sequence[Any]) -> int:
         """How many distinct elements have any of `values` (for count() pushdown)."""
         wanted = unique(values)
         if not wanted:
             return 0
         if len(wanted) <= 900:
             size, part = next(padded_chunks(wanted))
-            return int(self.core.scalar(_eq_count_sql(size), [index_id, *part]))
-        return len(self.index_eq(index_id, wanted))
+            return int(self.core.scalar(_eq_count_sql(size), [index_id, *self._values(part)]))
+        return len(self._eq(index_id, wanted))
 
-    def index_range(
+    def _range(
         self, index_id: int, lo: Any = None, hi: Any = None, lo_incl: bool = True, hi_incl: bool = True,
         limit: int | None = None,
     ) -> list[int]:
@@ -196,7 +225,7 @@ class Index:
             return []
         where, params = _range_where(lo, hi, lo_incl, hi_incl)
         sql = f"SELECT elem_key FROM index_entries WHERE index_id = ?{where} ORDER BY value, elem_key"
-        return _distinct(self.raw.execute(sql, [index_id, *params]), limit)
+        return _distinct(self.raw.execute(sql, [index_id, *self._values(params)]), limit)
 
     def index_values(self, index_id: int, elem_key: int) -> list[Any]:
         """The values an element has in one index (to remove stale entries on update)."""
