@@ -81,7 +81,7 @@ class PushdownsMixin:
         if plan is None:
             return 0
         try:
-            return self.tx.aggregates.count(WalkCount(plan, WalkStart.ID), idc.to_storage(wanted), stop)  # type: ignore[no-any-return]
+            return self.tx.aggregates.count(WalkCount(plan, WalkStart.ID), idc.to_storage(wanted), stop)
         except AggregateUnsupported:
             return None
 
@@ -103,7 +103,7 @@ class PushdownsMixin:
         if plan is None:
             return 0
         try:
-            return self.tx.aggregates.count(WalkCount(plan, WalkStart.ALL, lids), None, stop)  # type: ignore[no-any-return]
+            return self.tx.aggregates.count(WalkCount(plan, WalkStart.ALL, lids), None, stop)
         except AggregateUnsupported:
             return None
 
