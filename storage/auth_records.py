@@ -111,9 +111,12 @@ class AuthTable:
 
     # ---- revoked tokens --------------------------------------------------------------
     def revoke(self, digest: str, exp: int) -> None:
-        """Records a logged-out token (its digest) until `exp` (epoch seconds)."""
+        """Records a logged-out token (its digest) until `exp` (epoch seconds). It bumps the
+        records' generation too: a server process that remembered the token as good (another
+        process of `serve --workers N`) learns from the generation that it must check again."""
         self.tx.core.check_writable()
         self.tx.raw.execute(REVOKE[self.tx.dialect.pg], (digest, exp))
+        self._bump()
 
     def forget_revoked(self, now: int) -> None:
         self.tx.core.check_writable()

@@ -243,12 +243,33 @@ def test_users_made_through_one_process_log_in_on_every_process(auth_two: Runnin
             found = _COUNT.search(c.get("/metrics", auth=admin).text)
             counts.append(int(found.group(1)) if found else 0)
         assert any(b <= a for a, b in pairwise(counts)), f"one process answered everything: {counts}"
-        # a new password, set through one process, is the only one any process takes next
+        # a new password, set through one process, is soon the only one any process takes
         user_id = c.get("/graphspaces/DEFAULT/auth/users", auth=admin).json()["users"]
         uid = next(u["id"] for u in user_id if u["user_name"] == "wuser")
         r = c.put(f"/graphspaces/DEFAULT/auth/users/{uid}", auth=admin,
                   json={"user_password": "w-pw-2"})
         assert r.status_code == 200, r.text
+        # the other process remembered the old credentials as good; it learns of the change at
+        # its next sync of the records (once a second: docs/auth.md)
+        time.sleep(2.5)
         for _ in range(REQUESTS // 2):
             assert c.get("/graphs", auth=("wuser", "w-pw-1")).status_code == 401
             assert c.get("/graphs", auth=("wuser", "w-pw-2")).status_code == 200
+
+
+def test_a_logout_through_one_process_ends_the_token_on_every_process(auth_two: RunningServer) -> None:
+    """Each process remembers tokens it verified; a logout written by one process bumps the
+    records' generation, which every other process reads at its next sync (once a second)."""
+    limits = httpx.Limits(max_keepalive_connections=0)
+    admin = ("admin", ADMIN_PASSWORD)
+    with httpx.Client(base_url=auth_two.base_url, timeout=30, limits=limits) as c:
+        r = c.post("/auth/login", auth=admin, json={"user_name": "admin", "user_password": ADMIN_PASSWORD})
+        assert r.status_code == 200, r.text
+        bearer = {"Authorization": f"Bearer {r.json()['token']}"}
+        # both processes see (and remember) the token as good
+        for _ in range(REQUESTS // 2):
+            assert c.get("/graphs", headers=bearer).status_code == 200
+        assert c.delete("/auth/logout", headers=bearer).status_code == 204
+        time.sleep(2.5)  # the other process's sync runs every second
+        statuses = [c.get("/graphs", headers=bearer).status_code for _ in range(REQUESTS // 2)]
+        assert statuses == [401] * (REQUESTS // 2)
