@@ -104,7 +104,7 @@ def test_bad_graph_config_names_the_file(tmp_path: Path) -> None:
     r = run_cli("init-store", "--conf", str(conf), cwd=tmp_path)
     assert r.returncode == 1
     assert "g.properties" in r.stderr
-    assert "backend must be one of ['sqlite', 'memory'], but got 'cassandra'" in r.stderr
+    assert "backend must be one of ['sqlite', 'memory', 'postgresql'], but got 'cassandra'" in r.stderr
 
 
 def test_served_server_reports_startup(server) -> None:

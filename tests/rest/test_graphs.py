@@ -149,7 +149,7 @@ def test_create_graph_errors(http: httpx.Client) -> None:
     assert r.json()["message"].startswith("Invalid graph name '9bad'")
     r = http.post("/graphs/okname", json={"backend": "rocksdb"})
     assert r.status_code == 400
-    assert r.json()["message"] == "Graph 'okname': backend must be one of ['sqlite', 'memory'], but got 'rocksdb'"
+    assert r.json()["message"] == "Graph 'okname': backend must be one of ['sqlite', 'memory', 'postgresql'], but got 'rocksdb'"
     r = http.post("/graphs/okname", json={"backend": {"nested": 1}})
     assert r.status_code == 400
     assert "okname" not in http.get("/graphs").json()["graphs"]
