@@ -16,6 +16,7 @@ physical model.
 from __future__ import annotations
 
 from storage.auth_records import AuthTable, ensure_auth_tables
+from storage.dialects import is_server_url
 from storage.errors import (
     MissingEndpoint,
     ReadOnlyTransaction,
@@ -31,7 +32,7 @@ from storage.files import remove_store_files
 from storage.queries import AdjacencyQuery, Lookup, Project
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
-from storage.store import Store, open_store
+from storage.store import Store, ensure_database, open_store
 from storage.tables import SCHEMA_KINDS, STORE_VERSION
 from storage.tx import ReadTx, Tx, WriteTx
 from storage.tx_aggregates import CHAIN_MAX_HOPS, WALK_MAX_HOPS, AggregateUnsupported
@@ -64,6 +65,8 @@ __all__ = [
     "VertexRow",
     "WALK_MAX_HOPS",
     "WriteTx",
+    "ensure_database",
+    "is_server_url",
     "open_store",
     "remove_store_files",
 ]

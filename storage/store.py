@@ -45,10 +45,19 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from storage import files, migrations
+from storage.dialects import POSTGRESQL, SQLITE, is_server_url
 from storage.engine import create_sqlite_engine
-from storage.errors import StoreBusy, StoreClosed, StoreError, StoreNotInitialised, StoreVersionMismatch
+from storage.errors import (
+    StoreBusy,
+    StoreClosed,
+    StoreError,
+    StoreNotHugelite,
+    StoreNotInitialised,
+    StoreVersionMismatch,
+)
 from storage.tables import STORE_VERSION, metadata
 from storage.tx import Tx
+from storage.tx_base import DRIVER_ERRORS, PG_RETRY
 
 MEMORY_NAMES = (None, "", ":memory:")
 
@@ -62,9 +71,19 @@ Pair = tuple[Any, sqlite3.Connection]
 def open_store(
     path: str | Path | None = None, *, busy_timeout_ms: int = 5000, write_wait_s: float = 120.0
 ) -> Store:
-    """Open (never create tables in) the store at `path`; None or ":memory:" for a private
-    in-memory store. Call `initialise()` to create it, `check_ready()` to verify it."""
+    """Open (never create tables in) the store at `path`: None or ":memory:" for a private
+    in-memory SQLite store, a filesystem path for a SQLite file, or a PostgreSQL SQLAlchemy
+    URL (``postgresql+psycopg://user@host:5432/name``, `dialects.is_server_url`) for a
+    database on a server (`ensure_database` creates it). Call `initialise()` to create the
+    tables, `check_ready()` to verify them."""
     return Store(path, busy_timeout_ms=busy_timeout_ms, write_wait_s=write_wait_s)
+
+
+def ensure_database(url: str) -> bool:
+    """Create the PostgreSQL database `url` names unless it exists; True when created."""
+    from storage.engine_pg import ensure_database as create  # psycopg is optional
+
+    return create(url)
 
 
 class _Connections:
@@ -83,8 +102,18 @@ class _Connections:
         try:
             conn = self.engine.connect()
         except DBAPIError as exc:
+            if self.engine.dialect.name == "postgresql":
+                from storage.engine_pg import missing_database
+
+                if missing_database(exc):
+                    raise StoreNotInitialised(self.display_path) from exc
             raise StoreError(f"store at {self.display_path}: cannot connect: {exc.orig}") from exc
-        return conn, cast(sqlite3.Connection, conn.connection.driver_connection)
+        raw = conn.connection.driver_connection
+        if self.engine.dialect.name == "postgresql":
+            from storage.engine_pg import PgRaw
+
+            return conn, cast(sqlite3.Connection, PgRaw(cast(Any, raw)))  # the calls the store makes of either
+        return conn, cast(sqlite3.Connection, raw)
 
     @staticmethod
     def reusable(pair: Pair) -> bool:
@@ -183,8 +212,19 @@ class Store:
 
     def __init__(self, path: str | Path | None, *, busy_timeout_ms: int = 5000, write_wait_s: float = 120.0) -> None:
         self.memory = path in MEMORY_NAMES
-        self.path: str | None = None if self.memory else str(Path(path))  # type: ignore[arg-type]
-        self.engine = create_sqlite_engine(self.path, busy_timeout_ms=busy_timeout_ms)
+        #: the server URL of a PostgreSQL store (None for SQLite)
+        self.url: str | None = str(path) if is_server_url(path) else None
+        self.path: str | None = None if self.memory or self.url else str(Path(path))  # type: ignore[arg-type]
+        if self.url is not None:
+            from storage.engine_pg import create_pg_engine  # psycopg is optional
+
+            self.dialect = POSTGRESQL
+            self.engine = create_pg_engine(self.url)
+            self._begin_read, self._begin_write = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "BEGIN"
+        else:
+            self.dialect = SQLITE
+            self.engine = create_sqlite_engine(self.path, busy_timeout_ms=busy_timeout_ms)
+            self._begin_read, self._begin_write = "BEGIN", "BEGIN IMMEDIATE"
         connections = _Connections(self.engine, self.display_path)
         # memory: one lock for everything (one shared connection); file: the writer's lock
         self._writer = _Writer(connections, threading.RLock() if self.memory else threading.Lock(), write_wait_s)
@@ -194,6 +234,8 @@ class Store:
 
     @property
     def display_path(self) -> str:
+        if self.url is not None:
+            return self.engine.url.render_as_string(hide_password=True)
         return ":memory:" if self.path is None else self.path
 
     def __repr__(self) -> str:
@@ -204,12 +246,12 @@ class Store:
         """A snapshot read transaction; its write methods raise `ReadOnlyTransaction`.
         Use as ``with store.read(ctx) as tx:``. `ctx` is the caller's execution context,
         opaque here: the transaction holds it as `tx.ctx` for whoever reads through it."""
-        return _Scope(self, "BEGIN", True, ctx)
+        return _Scope(self, self._begin_read, True, ctx)
 
     def write(self, ctx: object = None) -> _Scope:
         """The single write transaction (``BEGIN IMMEDIATE``): commit on exit, rollback on
         error. Use as ``with store.write(ctx) as tx:`` (`ctx` as for `read`)."""
-        return _Scope(self, "BEGIN IMMEDIATE", False, ctx)
+        return _Scope(self, self._begin_write, False, ctx)
 
     def in_transaction(self) -> bool:
         """Whether the calling thread has a transaction of this store open (then it must
@@ -235,6 +277,8 @@ class Store:
             created = files.check_usable(self.path) is files.FileKind.MISSING
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with self.write() as tx:
+            if self.url is not None and not _has_meta(tx) and _has_tables(tx):
+                raise StoreNotHugelite(self.display_path, "the database has other tables")
             if migrations.can_upgrade(tx.schema.meta_get("store_version") if _has_meta(tx) else None):
                 migrations.upgrade(tx)
             metadata.create_all(tx.conn)
@@ -243,7 +287,7 @@ class Store:
                 raise StoreVersionMismatch(self.display_path, found, STORE_VERSION)
             if found is None:
                 tx.schema.meta_set("store_version", STORE_VERSION)
-                tx.schema.meta_set("backend", "sqlite")
+                tx.schema.meta_set("backend", self.dialect.name)
             if created:
                 tx.schema.meta_set(files.OWNER_KEY, files.OWNER_VALUE)
 
@@ -251,8 +295,15 @@ class Store:
         """The store version recorded in the database, None when it is not initialised."""
         if self.path is not None and files.check_usable(self.path) is not files.FileKind.HUGELITE:
             return None
-        with self.read() as tx:
-            return tx.schema.meta_get("store_version") if _has_meta(tx) else None
+        try:
+            with self.read() as tx:
+                if not _has_meta(tx):
+                    if self.url is not None and _has_tables(tx):
+                        raise StoreNotHugelite(self.display_path, "the database has other tables")
+                    return None
+                return tx.schema.meta_get("store_version")
+        except StoreNotInitialised:  # PostgreSQL: the database does not exist yet
+            return None
 
     def is_initialised(self) -> bool:
         return self.stored_version() is not None
@@ -275,6 +326,8 @@ class Store:
     def size_bytes(self) -> int:
         """Database size (page_count * page_size), for metrics."""
         with self.read() as tx:
+            if self.url is not None:
+                return int(tx.core.scalar("SELECT pg_database_size(current_database())"))
             return int(tx.core.scalar("PRAGMA page_count")) * int(tx.core.scalar("PRAGMA page_size"))
 
     def close(self) -> None:
@@ -302,7 +355,15 @@ class Store:
 
 
 def _has_meta(tx: Tx) -> bool:
+    if tx.dialect.pg:
+        return tx.core.scalar("SELECT to_regclass('meta') IS NOT NULL") is True
     return tx.core.one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") is not None
+
+
+def _has_tables(tx: Tx) -> bool:
+    """Whether a PostgreSQL database has tables of its own in the current schema."""
+    sql = "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() LIMIT 1"
+    return tx.core.one(sql) is not None
 
 
 def _end(raw: Any, statement: str) -> None:
@@ -310,8 +371,17 @@ def _end(raw: Any, statement: str) -> None:
     if raw.in_transaction:
         try:
             raw.execute(statement)
-        except sqlite3.Error:
+        except DRIVER_ERRORS:
             pass
+
+
+def _failed(store: Store, what: str, err: BaseException) -> StoreError:
+    """The storage error of a driver error that ended a transaction: `StoreBusy` for
+    PostgreSQL's serialization failures and deadlocks (retry the transaction)."""
+    orig = getattr(err, "orig", err)
+    if getattr(orig, "sqlstate", None) in PG_RETRY:
+        return StoreBusy(f"store at {store.display_path}: {what}a concurrent transaction conflicted, retry it: {orig}")
+    return StoreError(f"store at {store.display_path}: {what}{orig}")
 
 
 class _Scope:
@@ -335,7 +405,7 @@ class _Scope:
             if not self.readonly:
                 raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
             self.nested = True  # a read view of the same thread's open transaction
-            view = Tx(outer.conn, outer.raw, True)
+            view = Tx(outer.conn, outer.raw, True, outer.dialect)
             view.ctx = self.ctx if self.ctx is not None else outer.ctx
             return view
         if store._closed:
@@ -349,14 +419,14 @@ class _Scope:
             pair = self.pair = store._writer.checkout() if on_writer else store._readers.checkout()
             try:
                 pair[1].execute(self.begin)
-            except sqlite3.Error as exc:
+            except DRIVER_ERRORS as exc:
                 _end(pair[1], "ROLLBACK")
                 self._checkin()
                 raise StoreError(f"store at {store.display_path}: {self.begin} failed: {exc}") from exc
         except BaseException:
             self._release()
             raise
-        tx = Tx(pair[0], pair[1], self.readonly)
+        tx = Tx(pair[0], pair[1], self.readonly, store.dialect)
         tx.ctx = self.ctx
         store._local.tx = tx
         return tx
@@ -376,17 +446,16 @@ class _Scope:
             store._local.tx = None
             if exc is not None:
                 _end(raw, "ROLLBACK")
-                if isinstance(exc, sqlite3.Error | DBAPIError):
-                    orig = getattr(exc, "orig", exc)
-                    raise StoreError(f"store at {store.display_path}: {orig}") from exc
+                if isinstance(exc, (*DRIVER_ERRORS, DBAPIError)):
+                    raise _failed(store, "", exc) from exc
             elif self.readonly:
                 _end(raw, "ROLLBACK")
             else:
                 try:
                     raw.execute("COMMIT")
-                except sqlite3.Error as err:
+                except DRIVER_ERRORS as err:
                     _end(raw, "ROLLBACK")
-                    raise StoreError(f"store at {store.display_path}: commit failed: {err}") from err
+                    raise _failed(store, "commit failed: ", err) from err
         finally:
             # never keep or hand back a connection inside a transaction
             _end(raw, "ROLLBACK")

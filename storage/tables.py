@@ -104,21 +104,30 @@ retries, callable, input, result, server, description, dependencies)``
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import (
     DDL,
+    BigInteger,
     Column,
+    Identity,
     Index,
-    Integer,
     MetaData,
     PrimaryKeyConstraint,
     Table,
-    Text,
     UniqueConstraint,
     event,
 )
-from sqlalchemy.types import UserDefinedType
+from sqlalchemy import Integer as _Integer
+from sqlalchemy import Text as _Text
+
+from storage.dialects import PG_TRIGGERS
+from storage.values import AnyValue
+
+#: every integer column: SQLite's INTEGER (a key column must be spelled exactly so to be the
+#: rowid alias), PostgreSQL's BIGINT (keys, epoch milliseconds)
+Integer = _Integer().with_variant(BigInteger(), "postgresql")
+#: every text column: on PostgreSQL in the "C" collation, i.e. ordered by bytes as SQLite's
+#: BINARY collation orders them, whatever the database's default collation is
+Text = _Text().with_variant(_Text(collation="C"), "postgresql")
 
 #: Version of the physical layout above. Bump it whenever a table, column or index changes;
 #: a store written with another version is refused with `StoreVersionMismatch`.
@@ -128,15 +137,6 @@ STORE_VERSION = "3"
 META_V1_EDGE_ROWS = "edges.v1_rows"
 
 SCHEMA_KINDS = frozenset({"propertykey", "vertexlabel", "edgelabel", "indexlabel"})
-
-
-class AnyValue(UserDefinedType[Any]):
-    """A column with no type affinity: declared ``BLOB`` and passed through untouched."""
-
-    cache_ok = True
-
-    def get_col_spec(self, **kw: Any) -> str:
-        return "BLOB"
 
 
 metadata = MetaData()
@@ -151,7 +151,7 @@ meta = Table(
 vertices = Table(
     "vertices",
     metadata,
-    Column("key", Integer, primary_key=True),
+    Column("key", Integer, Identity(always=False), primary_key=True),
     Column("id", AnyValue, nullable=False, unique=True),
     Column("label_id", Integer, nullable=False),
     Column("props", AnyValue),
@@ -162,7 +162,7 @@ Index("ix_vertices_label", vertices.c.label_id, vertices.c.key)
 edges = Table(
     "edges",
     metadata,
-    Column("key", Integer, primary_key=True),
+    Column("key", Integer, Identity(always=False), primary_key=True),
     Column("id", AnyValue, nullable=False),
     Column("label_id", Integer, nullable=False),
     Column("out_key", Integer, nullable=False),
@@ -183,7 +183,7 @@ IN_SIDE_IDS = False
 Index("ix_edges_in", edges.c.in_key, edges.c.label_id, edges.c.sort_values, edges.c.out_key,
       *([edges.c.out_id] if IN_SIDE_IDS else []))
 Index("ix_edges_label", edges.c.label_id, edges.c.key)
-Index("ix_edges_id", edges.c.id, unique=True, sqlite_where=edges.c.dup != 0)
+Index("ix_edges_id", edges.c.id, unique=True, sqlite_where=edges.c.dup != 0, postgresql_where=edges.c.dup != 0)
 
 index_entries = Table(
     "index_entries",
@@ -230,7 +230,7 @@ variables = Table(
 tasks = Table(
     "tasks",
     metadata,
-    Column("id", Integer, primary_key=True),
+    Column("id", Integer, Identity(always=False), primary_key=True),
     Column("type", Text),
     Column("name", Text),
     Column("status", Text),
@@ -299,4 +299,8 @@ def trigger_ddl(name: str) -> str:
 
 
 for _name, (_table, _body) in TRIGGERS.items():
-    event.listen(metadata.tables[_table], "after_create", DDL(trigger_ddl(_name)))  # type: ignore[no-untyped-call]
+    event.listen(metadata.tables[_table], "after_create",
+                 DDL(trigger_ddl(_name)).execute_if(dialect="sqlite"))  # type: ignore[no-untyped-call]
+for _table, _ddl in PG_TRIGGERS:
+    event.listen(metadata.tables[_table], "after_create",
+                 DDL(_ddl).execute_if(dialect="postgresql"))  # type: ignore[no-untyped-call]

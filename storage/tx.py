@@ -22,6 +22,7 @@ import sqlite3
 from sqlalchemy.engine import Connection
 
 from storage import tables
+from storage.dialects import SQLITE, Dialect
 from storage.tables import metadata
 from storage.tx_adjacency import Adjacency
 from storage.tx_aggregates import Aggregates
@@ -43,8 +44,8 @@ class Tx(TxCore):
 
     __slots__ = ("_elements", "_adjacency", "_aggregates", "_index", "_schema", "_records")
 
-    def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool) -> None:
-        super().__init__(conn, raw, readonly)
+    def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE) -> None:
+        super().__init__(conn, raw, readonly, dialect)
         self._elements: Elements | None = None
         self._adjacency: Adjacency | None = None
         self._aggregates: Aggregates | None = None
@@ -107,6 +108,11 @@ class Tx(TxCore):
         self.check_writable()
         self.found_vertex_keys = None
         raw = self.raw
+        if self.dialect.pg:  # TRUNCATE keeps the key sequences (keys are never reused)
+            raw.execute(f"TRUNCATE {', '.join(_DROPPED)}")
+            for table in _EMPTIED:
+                raw.execute(f"DELETE FROM {table}")
+            return
         seqs = raw.execute("SELECT name, seq FROM sqlite_sequence WHERE name IN ('vertices', 'edges')").fetchall()
         for table in _DROPPED:
             raw.execute(f"DROP TABLE {table}")

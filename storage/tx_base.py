@@ -16,7 +16,21 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from storage.errors import MissingEndpoint, ReadOnlyTransaction, StoreConflict, StoreError
+from storage.dialects import SQLITE, Dialect
+from storage.errors import MissingEndpoint, ReadOnlyTransaction, StoreBusy, StoreConflict, StoreError
+
+try:  # the PostgreSQL driver is optional (`engine_pg`)
+    import psycopg
+
+    #: the errors a database driver raises: what the store's methods catch and translate
+    DRIVER_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, psycopg.Error)
+except ImportError:  # pragma: no cover - without the postgresql extra
+    DRIVER_ERRORS = (sqlite3.Error,)
+
+#: PostgreSQL's SQLSTATEs of a unique violation, a missing foreign row, and of a transaction
+#: that lost to a concurrent one (serialization failure, deadlock): retry it
+_PG_UNIQUE, _PG_FOREIGN = "23505", "23503"
+PG_RETRY = frozenset({"40001", "40P01"})
 
 #: row counts of the multi-row INSERTs (`TxCore.insert_values`): a chunk is padded up to
 #: the next one, so a batch of up to ROWS_MAX rows is one statement and the driver's
@@ -48,12 +62,14 @@ class TxCore:
     ...): each holds this object, never another family, so a family is one module and one
     slot of `Tx`, and a new one (auth records) adds both without touching the others."""
 
-    __slots__ = ("conn", "raw", "readonly", "found_vertex_keys", "ctx")
+    __slots__ = ("conn", "raw", "readonly", "found_vertex_keys", "ctx", "dialect")
 
-    def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool) -> None:
+    def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE) -> None:
         self.conn = conn
         self.raw = raw
         self.readonly = readonly
+        #: the store's SQL dialect (`dialects.SQLITE` or `dialects.POSTGRESQL`)
+        self.dialect = dialect
         # key -> stored id of the vertices the last `vertex_heads_by_ids` of this write
         # transaction found, None once a vertex may have been deleted since (see
         # `Elements._check_edges`; ids never change, so only a delete makes it stale)
@@ -114,17 +130,26 @@ class TxCore:
         except BaseException as exc:
             raw.execute("ROLLBACK TO hl_batch")
             raw.execute("RELEASE hl_batch")
-            if isinstance(exc, sqlite3.Error):
+            if isinstance(exc, DRIVER_ERRORS):
                 raise translate(exc, what) from exc
             raise
         raw.execute("RELEASE hl_batch")
 
 
-def translate(exc: sqlite3.Error, what: str) -> StoreError:
+def translate(exc: Exception, what: str) -> StoreError:
     """Map a driver error raised by a write onto the storage error a caller can act on."""
     # the out-adjacency index ends in in_id (layout v3), a function of in_key that changes no
     # uniqueness: the message names the columns that make an edge's parts, as before
     msg = str(exc).replace(", edges.in_id", "")
+    state = getattr(exc, "sqlstate", None)
+    if state is not None:  # PostgreSQL
+        msg = msg.splitlines()[0] if msg else msg
+        if state == _PG_UNIQUE:
+            return StoreConflict(f"{what}: UNIQUE constraint failed ({msg})")
+        if state == _PG_FOREIGN:
+            return MissingEndpoint(f"{what}: an end vertex does not exist ({msg})")
+        if state in PG_RETRY:
+            return StoreBusy(f"{what}: a concurrent transaction conflicted, retry it ({msg})")
     if isinstance(exc, sqlite3.IntegrityError):
         if "UNIQUE" in msg or "PRIMARY KEY" in msg:
             return StoreConflict(f"{what}: {msg}")

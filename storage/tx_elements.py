@@ -26,7 +26,7 @@ from storage.errors import MissingEndpoint, StoreConflict
 from storage.queries import Lookup
 from storage.rows import EdgeRow, VertexRow
 from storage.tables import META_V1_EDGE_ROWS
-from storage.tx_base import TxCore, translate
+from storage.tx_base import DRIVER_ERRORS, TxCore, translate
 
 _V_COLS = "key, id, label_id, props"
 _E_COLS = "key, id, label_id, out_key, in_key, sort_values, props"
@@ -299,7 +299,7 @@ class Elements:
                 self.raw.execute(_V_INSERT, (key, key, label_id, props))
                 return key
             cur = self.raw.execute(_V_INSERT_AUTO, (id, label_id, props))
-        except sqlite3.Error as exc:
+        except DRIVER_ERRORS as exc:
             raise translate(exc, f"insert vertex {id!r}") from exc
         return int(cur.lastrowid)  # type: ignore[arg-type]
 
@@ -401,7 +401,7 @@ class Elements:
                end_ids[out_key], end_ids[in_key])
         try:
             self.raw.execute(_E_INSERT[bool(unique_parts)], row)
-        except sqlite3.Error as exc:
+        except DRIVER_ERRORS as exc:
             raise translate(exc, what) from exc
         return key
 
@@ -452,7 +452,7 @@ class Elements:
         raw = self.raw
         try:
             inserted = self.core.insert_values(*_INSERT_VALUES[table, by_parts], params)
-        except sqlite3.Error as exc:
+        except DRIVER_ERRORS as exc:
             raise translate(exc, f"insert {table}") from exc
         if inserted == len(params):
             return
@@ -465,7 +465,7 @@ class Elements:
         if any(None in columns[n] for n in _NOT_NULL[table]):
             try:  # the error (and the rows before the NULL) the one-row statement gives
                 raw.executemany(_INSERT_OR_SKIP[table, by_parts], params)
-            except sqlite3.Error as exc:
+            except DRIVER_ERRORS as exc:
                 raise translate(exc, f"insert {table}") from exc
         raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {_UNIQUE[table, by_parts]}")
 

@@ -7,13 +7,12 @@ reuses the id of a deleted schema element.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from storage.errors import StoreError
 from storage.rows import SchemaRow
 from storage.tables import SCHEMA_KINDS
-from storage.tx_base import TxCore, translate
+from storage.tx_base import DRIVER_ERRORS, TxCore, translate
 
 _SCHEMA_COLS = "id, name, body"
 _PUT = (
@@ -75,7 +74,7 @@ class Schema:
         self.core.check_writable()
         try:
             self.raw.execute(_PUT, (_kind(kind), int(id), name, body_json))
-        except sqlite3.Error as exc:
+        except DRIVER_ERRORS as exc:
             raise translate(exc, f"{kind} {name!r} (id {id}) conflicts with an existing name") from exc
         self.raw.execute(_SEQ_RAISE, (kind, int(id)))
 

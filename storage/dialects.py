@@ -1,0 +1,129 @@
+"""What differs between the two dialects a store runs on, in one place: SQLite (a file or
+memory) and PostgreSQL (a server URL).
+
+* **Locations.** `is_server_url` tells a PostgreSQL URL (``postgresql[+driver]://...``) from a
+  SQLite path.
+* **Values.** PostgreSQL stores untyped values as order-preserving ``BYTEA`` (`values`); the
+  driver's bytea loader is replaced on every connection (`register_loaders`) so that every
+  read, raw SQL included, gets int / float / str / bytes back, as from SQLite.
+* **Triggers.** SQLite's row triggers (`tables.TRIGGERS`) are statement triggers with
+  transition tables here (`PG_TRIGGERS`): one ``DELETE ... IN (SELECT key FROM old_rows)``
+  per statement instead of one per deleted row.
+* **Statements.** The hot-path SQL of `storage` is written once, in SQLite's words, with
+  ``?`` / ``?N`` parameters; `pg_sql` renders a text for psycopg (``%s`` / ``%(N)s``,
+  ``%`` doubled), once per text (`lru_cache`). Where the two dialects need different SQL
+  (JSON arrays of keys, ``INDEXED BY``, ``INSERT OR IGNORE``, the key sequence), the
+  statement builders ask `Dialect` for the fragment, so each builder states both forms.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+PG_SCHEMES = ("postgresql", "postgres")
+
+
+def is_server_url(location: object) -> bool:
+    """Whether `location` names a database server (a PostgreSQL SQLAlchemy URL) rather than
+    a SQLite file path (or None / ":memory:")."""
+    if not isinstance(location, str):
+        return False
+    scheme, sep, _rest = location.partition("://")
+    return bool(sep) and scheme.split("+", 1)[0].lower() in PG_SCHEMES
+
+
+# ---- triggers ------------------------------------------------------------------------------
+_PG_VERTICES_DELETED = """
+CREATE OR REPLACE FUNCTION hl_vertices_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM index_entries WHERE elem_kind = 'v' AND elem_key IN (SELECT key FROM old_rows);
+  DELETE FROM edges WHERE out_key IN (SELECT key FROM old_rows);
+  DELETE FROM edges WHERE in_key IN (SELECT key FROM old_rows);
+  RETURN NULL;
+END $$
+"""
+_PG_EDGES_DELETED = """
+CREATE OR REPLACE FUNCTION hl_edges_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM index_entries WHERE elem_kind = 'e' AND elem_key IN (SELECT key FROM old_rows);
+  RETURN NULL;
+END $$
+"""
+#: (table, DDL) run after the table is created on PostgreSQL: what `tables.TRIGGERS` do on
+#: SQLite (a deleted vertex takes its edges, a deleted element its index entries)
+PG_TRIGGERS: tuple[tuple[str, str], ...] = (
+    ("vertices", _PG_VERTICES_DELETED),
+    ("vertices", "CREATE TRIGGER tr_vertices_deleted AFTER DELETE ON vertices REFERENCING OLD TABLE AS old_rows "
+                 "FOR EACH STATEMENT EXECUTE FUNCTION hl_vertices_deleted()"),
+    ("edges", _PG_EDGES_DELETED),
+    ("edges", "CREATE TRIGGER tr_edges_deleted AFTER DELETE ON edges REFERENCING OLD TABLE AS old_rows "
+              "FOR EACH STATEMENT EXECUTE FUNCTION hl_edges_deleted()"),
+)
+
+
+# ---- statements ----------------------------------------------------------------------------
+_PARAM = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
+
+
+@lru_cache(maxsize=2048)
+def pg_sql(sql: str) -> tuple[str, bool]:
+    """(psycopg text of the SQLite-worded `sql`, whether it takes named parameters): ``?``
+    becomes ``%s``, ``?N`` ``%(N)s`` (bind with `named`), a literal ``%`` ``%%``; quoted
+    strings are left alone. Rewrites the SQLite-only spellings the shared texts use."""
+    numbered = False
+
+    def swap(m: re.Match[str]) -> str:
+        nonlocal numbered
+        token = m.group(0)
+        if token.startswith("'"):
+            return token
+        if token == "%":
+            return "%%"
+        if m.group(1):
+            numbered = True
+            return f"%(p{m.group(1)})s"
+        return "%s"
+
+    text = _PARAM.sub(swap, sql)
+    text = re.sub(r" INDEXED BY \w+", "", text)
+    if text.startswith("INSERT OR IGNORE INTO"):
+        text = "INSERT INTO" + text[len("INSERT OR IGNORE INTO"):] + " ON CONFLICT DO NOTHING"
+    return text, numbered
+
+
+def named(params: Any) -> dict[str, Any]:
+    """Positional parameters as the mapping a ``%(pN)s`` text binds."""
+    return {f"p{i}": v for i, v in enumerate(params, start=1)}
+
+
+class Dialect:
+    """The fragments a statement builder needs per dialect (`SQLITE`, `POSTGRESQL`)."""
+
+    __slots__ = ("name", "pg")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pg = name == "postgresql"
+
+    def keys(self, alias: str, param: str = "?") -> str:
+        """A table of integer keys given as one JSON array parameter: columns ``value`` (the
+        key) and ``key`` (its position, from 0), in input order."""
+        if not self.pg:
+            return f"json_each({param}) AS {alias}"
+        return (f"(SELECT j.value::bigint AS value, j.n - 1 AS key FROM "
+                f"json_array_elements_text(CAST({param} AS json)) WITH ORDINALITY AS j(value, n)) AS {alias}")
+
+    def group_array(self, expr: str) -> str:
+        """A JSON array (text) of `expr` over the group, ``[]`` for none."""
+        if not self.pg:
+            return f"json_group_array({expr})"
+        return f"coalesce(json_agg({expr})::text, '[]')"
+
+    def __repr__(self) -> str:
+        return f"<storage.Dialect {self.name}>"
+
+
+SQLITE = Dialect("sqlite")
+POSTGRESQL = Dialect("postgresql")

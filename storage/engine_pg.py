@@ -1,0 +1,141 @@
+"""SQLAlchemy engine creation for PostgreSQL (psycopg 3), the driver connection the store's
+hot paths use, and creating the database a URL names.
+
+* **Pool.** A `QueuePool` like a SQLite file store's; connections run in the driver's
+  autocommit mode and the store issues ``BEGIN`` / ``COMMIT`` / ``ROLLBACK`` itself, as on
+  SQLite (`store._Scope`): readers ``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`` (one
+  snapshot for the whole transaction, as a SQLite WAL reader has), the writer a plain
+  ``BEGIN`` (READ COMMITTED: its rows are guarded by row locks and unique indexes, which is
+  what lets several server processes each have a writer on one database).
+* **Values.** Every connection decodes ``BYTEA`` results with `values.decode`
+  (`register_loaders`): the only ``BYTEA`` columns are `values.AnyValue`'s.
+* **Statements.** `PgRaw` is the driver connection as the store's SQL calls it (``execute``
+  / ``executemany`` with SQLite-worded text, see `dialects.pg_sql`); psycopg prepares a
+  statement server-side once it has run `PREPARE_THRESHOLD` times on a connection.
+
+psycopg is an optional dependency (``pip install 'hugelite[postgresql]'``): this module is
+imported only when a store is opened on a server URL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg import pq
+from psycopg.types.string import ByteaLoader
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine, make_url
+
+from storage.dialects import named, pg_sql
+from storage.errors import StoreError
+from storage.values import decode
+
+#: runs of one statement text before psycopg prepares it on the server (its default is 5)
+PREPARE_THRESHOLD = 2
+#: server-side limit of parameters in one statement
+MAX_PARAMS = 65535
+
+
+class _ValueLoader(ByteaLoader):
+    """``BYTEA`` results decoded to the values `values.encode` stored."""
+
+    def load(self, data: Any) -> Any:
+        return decode(super().load(data))
+
+
+def register_loaders(conn: psycopg.Connection[Any]) -> None:
+    conn.adapters.register_loader("bytea", _ValueLoader)
+    conn.prepare_threshold = PREPARE_THRESHOLD
+
+
+def create_pg_engine(url: str) -> Engine:
+    engine = create_engine(
+        url,
+        isolation_level="AUTOCOMMIT",
+        pool_size=8,
+        max_overflow=56,
+        pool_timeout=60,
+        pool_reset_on_return=None,
+        pool_pre_ping=False,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        register_loaders(dbapi_conn)
+
+    return engine
+
+
+class PgRaw:
+    """A psycopg connection answering the calls the store makes of a `sqlite3.Connection`."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.conn.info.transaction_status != pq.TransactionStatus.IDLE
+
+    def execute(self, sql: str, params: Any = ()) -> psycopg.Cursor[Any]:
+        text, numbered = pg_sql(sql)
+        return self.conn.execute(text, named(params) if numbered else tuple(params))
+
+    def executemany(self, sql: str, rows: Any) -> psycopg.Cursor[Any]:
+        text, numbered = pg_sql(sql)
+        cur = self.conn.cursor()
+        cur.executemany(text, [named(r) for r in rows] if numbered else list(rows))
+        return cur
+
+    def getlimit(self, _category: int) -> int:
+        return MAX_PARAMS
+
+
+def _admin_url(url: str) -> tuple[str, str]:
+    """(URL of the server's ``postgres`` maintenance database, the database `url` names)."""
+    parsed = make_url(url)
+    name = parsed.database
+    if not name:
+        raise StoreError(f"the URL {parsed.render_as_string(hide_password=True)} names no database")
+    return parsed.set(database="postgres").render_as_string(hide_password=False), name
+
+
+def _conninfo(url: str) -> str:
+    """A libpq connection string of a SQLAlchemy URL (its driver part dropped)."""
+    parsed = make_url(url)
+    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def ensure_database(url: str) -> bool:
+    """Create the database `url` names unless it exists (through the server's ``postgres``
+    database, as HugeGraph's SQL backends created theirs on ``init-store``); True when it
+    was created."""
+    admin, name = _admin_url(url)
+    try:
+        with psycopg.connect(_conninfo(admin), autocommit=True) as conn:
+            if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+                return False
+            try:
+                conn.execute(f'CREATE DATABASE "{name.replace(chr(34), chr(34) * 2)}"')
+            except psycopg.errors.DuplicateDatabase:
+                return False  # created meanwhile by another process
+            return True
+    except psycopg.Error as exc:
+        raise StoreError(f"cannot create database {name!r}: {exc}") from exc
+
+
+def drop_database(url: str) -> bool:
+    """Drop the database `url` names (tests); True when it existed."""
+    admin, name = _admin_url(url)
+    with psycopg.connect(_conninfo(admin), autocommit=True) as conn:
+        existed = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is not None
+        conn.execute(f'DROP DATABASE IF EXISTS "{name.replace(chr(34), chr(34) * 2)}" WITH (FORCE)')
+        return existed
+
+
+def missing_database(exc: BaseException) -> bool:
+    """Whether a connect error says the database does not exist."""
+    orig = getattr(exc, "orig", exc)
+    return getattr(orig, "sqlstate", None) == "3D000" or "does not exist" in str(orig)
