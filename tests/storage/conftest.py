@@ -1,5 +1,4 @@
-"""Fixtures for the storage tests: real SQLite stores, in memory and in files under tmp_path
-(under `make test-postgres` the "file" stores are PostgreSQL databases, `tests/backends.py`)."""
+"""Fixtures for the storage tests: real SQLite stores, in memory and in files under tmp_path."""
 
 from __future__ import annotations
 
@@ -9,13 +8,12 @@ from pathlib import Path
 import pytest
 
 from storage import Store, open_store
-from tests.backends import store_location
 
 
 @pytest.fixture(params=["memory", "file"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """An initialised store of each backend."""
-    s = open_store(None if request.param == "memory" else store_location(tmp_path))
+    s = open_store(None if request.param == "memory" else tmp_path / "graph.db")
     s.initialise()
     yield s
     s.close()
@@ -23,7 +21,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 @pytest.fixture
 def file_store(tmp_path: Path) -> Iterator[Store]:
-    s = open_store(store_location(tmp_path))
+    s = open_store(tmp_path / "graph.db")
     s.initialise()
     yield s
     s.close()
