@@ -32,7 +32,7 @@ from storage.files import remove_store_files
 from storage.queries import AdjacencyQuery, Lookup, Project
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
-from storage.store import Store, ensure_database, open_store
+from storage.store import Store, drop_database, ensure_database, open_store
 from storage.tables import SCHEMA_KINDS, STORE_VERSION
 from storage.tx import ReadTx, Tx, WriteTx
 from storage.tx_aggregates import CHAIN_MAX_HOPS, WALK_MAX_HOPS, AggregateUnsupported
@@ -67,6 +67,7 @@ __all__ = [
     "WriteTx",
     "ensure_database",
     "is_server_url",
+    "drop_database",
     "open_store",
     "remove_store_files",
 ]

@@ -86,6 +86,14 @@ def ensure_database(url: str) -> bool:
     return create(url)
 
 
+def drop_database(url: str) -> bool:
+    """Drop the PostgreSQL database `url` names (a dropped graph's, when hugelite created it);
+    True when it existed."""
+    from storage.engine_pg import drop_database as drop  # psycopg is optional
+
+    return drop(url)
+
+
 class _Connections:
     """Checking connections out of the store's SQLAlchemy pool and back."""
 
