@@ -32,6 +32,7 @@ from gremlin_engine.graph_config import (  # GraphConfig and the modes: importer
     hold_schema_mode,
     not_ready,
     open_raw_store,
+    record_database_owner,
     recorded_schema_mode,
     remove_store,
     store_api,
@@ -418,7 +419,7 @@ class GraphRegistry:
             return False
         api = store_api()
         try:
-            store = open_raw_store(cfg)
+            store, created = open_raw_store(cfg)
         except api.StoreError as e:  # a PostgreSQL server that refused us
             raise StoreNotReady(f"Graph '{cfg.name}': the store {cfg.display_location} cannot be created: {e}") from e
         try:
@@ -428,6 +429,8 @@ class GraphRegistry:
             except api.StoreNotInitialised:
                 store.initialise()
                 hold_schema_mode(cfg, store)
+                if created:
+                    record_database_owner(store)
                 return True
             except api.StoreVersionMismatch as e:
                 raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e

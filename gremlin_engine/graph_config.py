@@ -162,15 +162,27 @@ def store_api() -> Any:
     return storage
 
 
-def open_raw_store(cfg: GraphConfig) -> Any:
-    """The store of `cfg`, ready to be initialised: a file's folder is made, a PostgreSQL
-    database is created when it is missing (`storage.ensure_database`)."""
+#: the meta key recording that hugelite created a PostgreSQL graph's database (`init-store`
+#: or `POST /graphs`), which is what lets a drop remove it (`remove_store`)
+DATABASE_OWNER_KEY = "database_created_by"
+DATABASE_OWNER = "hugelite"
+
+
+def open_raw_store(cfg: GraphConfig) -> tuple[Any, bool]:
+    """The store of `cfg`, ready to be initialised, and whether its PostgreSQL database was
+    created now (`storage.ensure_database`); a file's folder is made."""
     path = cfg.store_path
+    created = False
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
     elif cfg.url is not None:
-        store_api().ensure_database(cfg.location)
-    return store_api().open_store(cfg.location)
+        created = bool(store_api().ensure_database(cfg.location))
+    return store_api().open_store(cfg.location), created
+
+
+def record_database_owner(store: Any) -> None:
+    with store.write() as tx:
+        tx.schema.meta_set(DATABASE_OWNER_KEY, DATABASE_OWNER)
 
 
 def remove_store(cfg: GraphConfig) -> bool:
@@ -182,7 +194,16 @@ def remove_store(cfg: GraphConfig) -> bool:
     administrator made and handed over keeps its tables, exactly as an adopted SQLite file
     stays on disk (`storage.drop_database`)."""
     if cfg.url is not None:
-        return bool(store_api().drop_database(cfg.location))
+        api = store_api()
+        store = api.open_store(cfg.location)
+        try:
+            with store.read() as tx:
+                owned = tx.schema.meta_get(DATABASE_OWNER_KEY) == DATABASE_OWNER
+        except api.StoreError:
+            owned = False
+        finally:
+            store.close()
+        return owned and bool(api.drop_database(cfg.location))
     path = cfg.store_path
     return path is None or bool(store_api().remove_store_files(path))
 
