@@ -74,6 +74,29 @@ def cross_check(reports: dict[str, Any]) -> list[str]:
     return lines
 
 
+def postgres_table(sqlite: dict[str, Any] | None, pg: dict[str, Any] | None) -> list[str]:
+    """hugelite on PostgreSQL beside hugelite on SQLite (`--backend postgresql`): medians per
+    op and their ratio, and the load. The client-side CPU column leaves out the PostgreSQL
+    server's own CPU (another process), so wall clock is the comparison that counts."""
+    if not pg:
+        return []
+    out = ["## hugelite on PostgreSQL ÷ hugelite on SQLite", "",
+           "| op | SQLite median | PostgreSQL median | p95 | PostgreSQL ÷ SQLite (wall) "
+           "| hugelite process CPU: SQLite | PostgreSQL |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+    for op, label, *_ in OPS:
+        a, b = _median(sqlite, op), _median(pg, op)
+        out.append(f"| {label} | {fmt_ms(a)} | {fmt_ms(b)} | {fmt_ms(_p95(pg, op))} | {fmt_ratio(_ratio(b, a))} "
+                   f"| {fmt_ms(_median(sqlite, op, 'cpu'))} | {fmt_ms(_median(pg, op, 'cpu'))} |")
+    if sqlite and "load_s" in sqlite and "load_s" in pg:
+        out.append(f"| load (whole workload) | {sqlite['load_s']:.1f} s | {pg['load_s']:.1f} s | – "
+                   f"| {fmt_ratio(_ratio(pg['load_s'], sqlite['load_s']))} | {sqlite['load_cpu_s']:.1f} s "
+                   f"| {pg['load_cpu_s']:.1f} s |")
+    out += ["", "PostgreSQL ran on this machine (a throw-away cluster on loopback, `fsync=off`), so its "
+            "server processes share the two cores with hugelite; the CPU columns are hugelite's process only.", ""]
+    return out
+
+
 def render_report(size: str, repeat: int, probes: int, reports: dict[str, Any]) -> str:
     nv, ne = SIZES[size]
     raw, hl, gl = reports.get("raw"), reports.get("hugelite"), reports.get("gremlite")
@@ -102,6 +125,7 @@ def render_report(size: str, repeat: int, probes: int, reports: dict[str, Any]) 
     out += ["", f"Targets met: hugelite ≤ 3× raw on {met_raw} of {len(OPS)} ops; "
             f"≥ 10× faster than gremlite on {met_gl} of {len(OPS)} ops.", ""]
 
+    out += postgres_table(hl, reports.get("hugelite-pg"))
     out += ["## CPU time (this process only; insensitive to other load on the machine)", "",
             "| op | raw sqlite3 | hugelite | gremlite | hugelite / raw | gremlite / hugelite |",
             "|---|---:|---:|---:|---:|---:|"]
