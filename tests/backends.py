@@ -21,6 +21,7 @@ crash trials of a file) carry `sqlite_only("why")`, and are skipped on PostgreSQ
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 from pathlib import Path
@@ -31,6 +32,9 @@ import pytest
 BACKEND_ENV = "HUGELITE_TEST_BACKEND"
 URL_ENV = "HUGELITE_TEST_PG_URL"
 ON_POSTGRES = os.environ.get(BACKEND_ENV, "sqlite").strip().lower() == "postgresql"
+
+#: what `GET /graphs/{g}` says of a graph the suites keep in a store
+STORED_BACKEND = "postgresql" if ON_POSTGRES else "sqlite"
 
 _names = itertools.count(1)
 
@@ -57,17 +61,23 @@ def database_url(database: str) -> str:
     return f"{server_url()}/{database}"
 
 
-def new_database_name(hint: str = "g") -> str:
-    """A database name no other test of this run uses (PostgreSQL's 63-byte limit kept)."""
+def new_database_name(hint: str = "g", place: str | None = None) -> str:
+    """A database name no other test of this run uses (PostgreSQL's 63-byte limit kept).
+    With `place` (a server's folder and the store it names), the same place always gets the
+    same database, as the same store path is the same SQLite file: a server restarted on its
+    folder finds its data again."""
     tail = "".join(c for c in hint.lower() if c.isalnum() or c == "_")[:30] or "g"
+    if place is not None:
+        return f"t{hashlib.sha1(place.encode()).hexdigest()[:16]}_{tail}"
     return f"t{os.getpid()}_{next(_names)}_{tail}"
 
 
-def stored_graph_text(text: str, hint: str = "g", memory_too: bool = False) -> str:
+def stored_graph_text(text: str, hint: str = "g", memory_too: bool = False, place: Path | None = None) -> str:
     """A graph file's text as the suites should write it: unchanged on SQLite; on PostgreSQL a
     `backend=sqlite` graph (or one naming no backend; with `memory_too`, a memory graph as
     well) becomes `backend=postgresql` on the cluster, in a new database (its `store` line
-    is replaced), every other key kept."""
+    is replaced), every other key kept. `place`: the folder the server runs in (see
+    `new_database_name`)."""
     if not ON_POSTGRES:
         return text
     from rest_adapter.settings import parse_properties
@@ -76,10 +86,10 @@ def stored_graph_text(text: str, hint: str = "g", memory_too: bool = False) -> s
     backend = (props.get("backend") or "sqlite").strip().lower()
     if backend != "sqlite" and not (memory_too and backend == "memory"):
         return text
-    props.pop("store", None)
+    store = props.pop("store", None) or hint
     props["backend"] = "postgresql"
     props["sqlalchemy.url"] = server_url()
-    props["store"] = new_database_name(hint)
+    props["store"] = new_database_name(hint, None if place is None else f"{place.resolve()}|{store}")
     return "".join(f"{k}={v}\n" for k, v in props.items())
 
 

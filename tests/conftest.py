@@ -67,7 +67,7 @@ def write_conf(
     }
     (conf / "rest-server.properties").write_text("".join(f"{k}={v}\n" for k, v in props.items()))
     for name, text in (DEFAULT_GRAPHS if graphs is None else graphs).items():
-        (conf / "graphs" / f"{name}.properties").write_text(stored_graph_text(text, name))
+        (conf / "graphs" / f"{name}.properties").write_text(stored_graph_text(text, name, place=base))
     return conf
 
 

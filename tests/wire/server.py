@@ -38,7 +38,7 @@ def write_conf(base: Path, port: int, graphs: dict[str, str] | None = None, extr
     gdir = base / "graphs"
     gdir.mkdir(parents=True, exist_ok=True)
     for name, text in graphs.items():
-        (gdir / f"{name}.properties").write_text(stored_graph_text(text, name, memory_too=True))
+        (gdir / f"{name}.properties").write_text(stored_graph_text(text, name, memory_too=True, place=base))
     (base / "rest-server.properties").write_text(
         f"restserver.url=http://127.0.0.1:{port}\ngraphs={gdir}\n"
         f"gremlinserver.evaluation_timeout_ms={timeout_ms}\n{extra}"
