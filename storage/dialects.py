@@ -13,7 +13,10 @@ memory) and PostgreSQL (a server URL).
   ``?`` / ``?N`` parameters; `pg_sql` renders a text for psycopg (``%s`` / ``%(N)s``,
   ``%`` doubled), once per text (`lru_cache`). Where the two dialects need different SQL
   (JSON arrays of keys, ``INDEXED BY``, ``INSERT OR IGNORE``, the key sequence), the
-  statement builders ask `Dialect` for the fragment, so each builder states both forms.
+  statement builders state both forms; `pg_sql` rewrites the few spellings that differ
+  only in words (``INDEXED BY`` dropped, ``CROSS JOIN ... ON`` -> ``JOIN ... ON``, ``INSERT
+  OR IGNORE`` -> ``ON CONFLICT DO NOTHING``, ``json_each(?)`` over integer keys -> the same
+  table from ``json_array_elements_text ... WITH ORDINALITY``, ``WHERE 1 AND``).
 """
 
 from __future__ import annotations
@@ -67,6 +70,16 @@ PG_TRIGGERS: tuple[tuple[str, str], ...] = (
 _PARAM = re.compile(r"'(?:[^']|'')*'|\?(\d*)|%")
 
 
+#: ``json_each(?)`` over a JSON array of integer keys (every use left in the shared texts;
+#: arrays of tuples have statements of their own per dialect)
+_JSON_EACH = re.compile(r"json_each\((\?\d*)\)( AS \w+)?")
+
+
+def _keys_table(m: re.Match[str]) -> str:
+    return (f"(SELECT j.value::bigint AS value, j.n - 1 AS key FROM json_array_elements_text(CAST({m.group(1)} AS json)) "
+            f"WITH ORDINALITY AS j(value, n)){m.group(2) or ' AS keys'}")
+
+
 @lru_cache(maxsize=2048)
 def pg_sql(sql: str) -> tuple[str, bool]:
     """(psycopg text of the SQLite-worded `sql`, whether it takes named parameters): ``?``
@@ -86,8 +99,12 @@ def pg_sql(sql: str) -> tuple[str, bool]:
             return f"%(p{m.group(1)})s"
         return "%s"
 
-    text = _PARAM.sub(swap, sql)
+    text = _JSON_EACH.sub(_keys_table, sql)
+    text = _PARAM.sub(swap, text)
     text = re.sub(r" INDEXED BY \w+", "", text)
+    text = text.replace(" WHERE 1 AND ", " WHERE ")
+    # SQLite's CROSS JOIN ... ON pins the loop order; PostgreSQL spells an inner join JOIN
+    text = re.sub(r" CROSS JOIN (\w+ AS \w+) ON ", r" JOIN \1 ON ", text)
     if text.startswith("INSERT OR IGNORE INTO"):
         text = "INSERT INTO" + text[len("INSERT OR IGNORE INTO"):] + " ON CONFLICT DO NOTHING"
     return text, numbered

@@ -23,7 +23,7 @@ from typing import Any
 
 import psycopg
 from psycopg import pq
-from psycopg.types.string import ByteaLoader
+from psycopg.adapt import Loader
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 
@@ -37,11 +37,12 @@ PREPARE_THRESHOLD = 2
 MAX_PARAMS = 65535
 
 
-class _ValueLoader(ByteaLoader):
-    """``BYTEA`` results decoded to the values `values.encode` stored."""
+class _ValueLoader(Loader):
+    """``BYTEA`` results (text format: ``\\x`` and hex digits) decoded to the values
+    `values.encode` stored."""
 
     def load(self, data: Any) -> Any:
-        return decode(super().load(data))
+        return decode(bytes.fromhex(bytes(data[2:]).decode()))
 
 
 def register_loaders(conn: psycopg.Connection[Any]) -> None:

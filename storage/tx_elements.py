@@ -15,174 +15,61 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
-from operator import itemgetter
 from typing import Any
 
 import orjson
 
-from storage._sql import json_keys, label_filter, label_key, padded_chunks, placeholders, unique
+from storage._sql import json_keys, label_key, padded_chunks, unique
+from storage.elements_sql import (
+    BATCH_STATE,
+    BY_END_IDS_SQL,
+    BY_PARTS_SQL,
+    E_INSERT,
+    FOUND_SQL,
+    HEADS_JSON_SQL,
+    IDS_JSON_SQL,
+    IDS_OF_KEYS_SQL,
+    INSERT_OR_SKIP,
+    INSERT_VALUES,
+    KEY_ID,
+    META_SQL,
+    MIN_KEY,
+    MISSING_SQL,
+    NEXT_KEY,
+    NOT_NULL,
+    ONE_KEY_SQL,
+    ONE_PARTS_SQL,
+    ONE_SQL,
+    PG_BY_PARTS_SQL,
+    PG_NEXT_KEYS,
+    ROW,
+    STR,
+    UNIQUE,
+    V1_CONFLICT_SQL,
+    V_INSERT,
+    V_INSERT_AUTO,
+    by_ids_sql,
+    by_keys_sql,
+    count_sql,
+    heads_sql,
+    scan_sql,
+)
 from storage.errors import MissingEndpoint, StoreConflict
 from storage.queries import Lookup
 from storage.rows import EdgeRow, VertexRow
 from storage.tables import META_V1_EDGE_ROWS
 from storage.tx_base import DRIVER_ERRORS, TxCore, translate
-
-_V_COLS = "key, id, label_id, props"
-_E_COLS = "key, id, label_id, out_key, in_key, sort_values, props"
-_COLS = {"vertices": _V_COLS, "edges": _E_COLS}
-_ROW = {"vertices": VertexRow._make, "edges": EdgeRow._make}
-_MIN_KEY = -(2**63)
-_META_SQL = "SELECT value FROM meta WHERE key = ?"
-#: `vertex_ids`' statements: the CROSS JOIN keeps the keys' order, which the array follows
-_IDS_JSON_SQL = "SELECT json_group_array(v.id) FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
-_IDS_OF_KEYS_SQL = "SELECT k.value, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
-
-
-# edges are found by id only among id-identified rows: the condition that lets SQLite use
-# the partial index ix_edges_id (HugeGraph-mode rows, dup = 0, are found by their parts)
-_ID_FILTER = {"vertices": "", "edges": " AND dup <> 0"}
-
-
-@lru_cache(maxsize=256)
-def _by_ids_sql(table: str, n: int) -> str:
-    return f"SELECT {_COLS[table]} FROM {table} WHERE id IN ({placeholders(n)}){_ID_FILTER[table]}"
-
-
-_ONE_SQL = {t: f"SELECT {c} FROM {t} WHERE id = ?{_ID_FILTER[t]}" for t, c in _COLS.items()}
-_E_PARTS = "out_key = ? AND label_id = ? AND sort_values = ? AND in_key = ?"
-# INDEXED BY: ix_edges_in would serve the same equalities, but only ix_edges_out ends in
-# dup, the order asked for (the planner, seeing two equal choices, took either)
-_ONE_PARTS_SQL = f"SELECT {_E_COLS} FROM edges INDEXED BY ix_edges_out WHERE {_E_PARTS} ORDER BY dup"
-# one edge by its end vertices' public ids: two id-index probes, then one of ix_edges_out
-_BY_END_IDS_SQL = (
-    f"SELECT {', '.join('e.' + c.strip() for c in _E_COLS.split(','))} FROM vertices AS o CROSS JOIN vertices AS i "
-    "CROSS JOIN edges AS e INDEXED BY ix_edges_out ON e.out_key = o.key AND e.label_id = ? AND e.sort_values = ? "
-    "AND e.in_key = i.key WHERE o.id = ? AND i.id = ? ORDER BY e.dup"
-)
-# json_each drives one probe of ix_edges_out per (out_key, label_id, sort_values, in_key)
-_JSON_PARTS = (
-    "e.out_key = p.value ->> 0 AND e.label_id = p.value ->> 1 AND e.sort_values = p.value ->> 2 "
-    "AND e.in_key = p.value ->> 3"
-)
-_BY_PARTS_SQL = (
-    f"SELECT {', '.join('e.' + c.strip() for c in _E_COLS.split(','))} FROM json_each(?) AS p "
-    f"CROSS JOIN edges AS e INDEXED BY ix_edges_out ON {_JSON_PARTS} ORDER BY p.key, e.dup"
-)
-_V1_CONFLICT_SQL = (
-    f"SELECT p.key FROM json_each(?) AS p CROSS JOIN edges AS e INDEXED BY ix_edges_out ON {_JSON_PARTS} "
-    "AND e.dup <> 0 LIMIT 1"
-)
-# end vertices found, of a sorted key list (probes in key order: ~0.7 us a key, against
-# ~1.2 us for a correlated NOT EXISTS per key); only on a shortfall is the missing key sought
-# with their ids: the edges' out_id / in_id (layout v3)
-_FOUND_SQL = "SELECT v.key, v.id FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.key = k.value"
-_MISSING_SQL = (
-    "SELECT k.value FROM json_each(?) AS k WHERE NOT EXISTS (SELECT 1 FROM vertices AS v WHERE v.key = k.value) LIMIT 1"
-)
-_ONE_KEY_SQL = {t: f"SELECT {c} FROM {t} WHERE key = ?" for t, c in _COLS.items()}
-
-
-@lru_cache(maxsize=64)
-def _heads_sql(n: int) -> str:
-    return f"SELECT key, id, label_id FROM vertices WHERE id IN ({placeholders(n)})"
-
-
-# printable string ids only: SQLite's JSON reader gives back exactly the text Python wrote.
-# One row of three JSON arrays (the keys, each found id's position in the input, the label
-# ids) rather than a row per vertex: one step, where a row each is one step each, and the
-# driver gives up and retakes the GIL around every step (~1.7 against ~2.6 us an id alone,
-# and no convoy behind request threads; see `TxCore.insert_values`)
-_HEADS_JSON_SQL = (
-    "SELECT json_group_array(v.key), json_group_array(k.key), json_group_array(v.label_id) "
-    "FROM json_each(?) AS k CROSS JOIN vertices AS v ON v.id = k.value"
-)
-_STR = {str}
-_KEY_ID = itemgetter(0, 1)
-
-
-@lru_cache(maxsize=8)
-def _by_keys_sql(table: str) -> str:
-    cols = ", ".join(f"t.{c.strip()}" for c in _COLS[table].split(","))
-    return (
-        f"SELECT {cols} FROM json_each(?) AS k CROSS JOIN {table} AS t ON t.key = k.value "
-        f"ORDER BY k.key"
-    )
-
-
-@lru_cache(maxsize=256)
-def _scan_sql(table: str, labels: tuple[int, ...]) -> str:
-    return (
-        f"SELECT {_COLS[table]} FROM {table} WHERE key > ?{label_filter('label_id', labels)} "
-        f"ORDER BY key LIMIT ?"
-    )
-
-
-@lru_cache(maxsize=256)
-def _count_sql(table: str, labels: tuple[int, ...]) -> str:
-    where = f" WHERE 1{label_filter('label_id', labels)}" if labels else ""
-    return f"SELECT count(*) FROM {table}{where}"
-
-
-def _next_key_sql(table: str) -> str:
-    return (
-        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '" + table + "'), 0), "
-        "coalesce((SELECT max(key) FROM " + table + "), 0)) + 1"
-    )
-
-
-_NEXT_KEY = {t: _next_key_sql(t) for t in ("vertices", "edges")}
-# what a batch insert reads first, in one statement (each statement is a GIL round trip, see
-# `TxCore.insert_values`): the table's key sequence (None: no row yet), its largest key,
-# and (edges) whether the store holds v1 edge rows (`_check_edges`)
-_BATCH_STATE = {
-    t: f"SELECT (SELECT seq FROM sqlite_sequence WHERE name = '{t}'), (SELECT max(key) FROM {t}), "
-    f"(SELECT 1 FROM meta WHERE key = '{META_V1_EDGE_ROWS}')"
-    for t in ("vertices", "edges")
-}
-_V_INSERT = "INSERT INTO vertices (key, id, label_id, props) VALUES (?, ?, ?, ?)"
-_V_INSERT_AUTO = "INSERT INTO vertices (id, label_id, props) VALUES (?, ?, ?)"
-# rows (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id); dup is 0
-# (parts-identified) or the key again (?1), so it is not bound a second time
-_E_INSERT = {
-    unique: "INSERT INTO edges (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id, dup) "
-    f"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {'0' if unique else '?1'})"
-    for unique in (True, False)
-}
-# batch rows that skip what a unique index refuses: see `Elements._insert_or_undo`
-# (table, edges identified by their parts?) -> the insert that skips rows a unique index refuses
-_INSERT_OR_SKIP = {
-    ("vertices", True): _V_INSERT + " ON CONFLICT DO NOTHING",
-    ("edges", True): _E_INSERT[True] + " ON CONFLICT DO NOTHING",
-    ("edges", False): _E_INSERT[False] + " ON CONFLICT DO NOTHING",
-}
-# the same rows as multi-row `INSERT OR IGNORE`s (`TxCore.insert_values`): (head, row
-# template, parameters per row); OR IGNORE skips what ON CONFLICT DO NOTHING skips, and a
-# NULL in a NOT NULL column too, which `_insert_or_undo` tells apart on a shortfall. Plain
-# `?`s where the row is bound as it is: the driver asks SQLite the name of every parameter
-# it binds, a list walk for numbered ones
-_E_HEAD = "INSERT OR IGNORE INTO edges (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id, dup)"
-_INSERT_VALUES = {
-    ("vertices", True): ("INSERT OR IGNORE INTO vertices (key, id, label_id, props)", "(?,?,?,?)", 4),
-    ("edges", True): (_E_HEAD, "(?,?,?,?,?,?,?,?,?,0)", 9),
-    ("edges", False): (_E_HEAD, "(?{0},?{1},?{2},?{3},?{4},?{5},?{6},?{7},?{8},?{0})", 9),
-}
-# the row positions of each table's NOT NULL columns (key, id, label_id, ...)
-_NOT_NULL = {"vertices": range(3), "edges": range(6)}
-# what the refusing unique index covers, in SQLite's words
-_UNIQUE = {
-    ("vertices", True): "vertices.id",
-    ("edges", True): "edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup",
-    ("edges", False): "edges.id",
-}
+from storage.values import encode
 
 
 class Elements:
-    __slots__ = ("core", "raw")
+    __slots__ = ("core", "raw", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        #: PostgreSQL: ids and props are bound `encode`d, keys come from sequences
+        self.pg = core.dialect.pg
 
     def find(self, lookup: Lookup, values: Any) -> list[Any]:
         """The elements `lookup` (a `queries.Lookup`) names by `values`, as it says."""
@@ -191,40 +78,41 @@ class Elements:
     # ---- shared helpers ------------------------------------------------------------------
     def _by_ids(self, table: str, ids: Iterable[Any]) -> list[Any]:
         if type(ids) is list and len(ids) == 1:  # a point lookup: one probe of the id index
-            row = self.raw.execute(_ONE_SQL[table], ids).fetchone()
-            return [] if row is None else [_ROW[table](row)]
+            row = self.raw.execute(ONE_SQL[table], [encode(ids[0])] if self.pg else ids).fetchone()
+            return [] if row is None else [ROW[table](row)]
         wanted = unique(ids)
         if not wanted:
             return []
-        make = _ROW[table]
+        make = ROW[table]
         found: dict[Any, Any] = {}
         for size, part in padded_chunks(wanted):
-            for row in self.raw.execute(_by_ids_sql(table, size), part):
+            for row in self.raw.execute(by_ids_sql(table, size), list(map(encode, part)) if self.pg else part):
                 found[row[1]] = row
         return [make(found[i]) for i in wanted if i in found]
 
     def _by_keys(self, table: str, keys: Iterable[int]) -> list[Any]:
         if type(keys) is list and len(keys) == 1:  # one row by primary key
-            row = self.raw.execute(_ONE_KEY_SQL[table], (int(keys[0]),)).fetchone()
-            return [] if row is None else [_ROW[table](row)]
+            row = self.raw.execute(ONE_KEY_SQL[table], (int(keys[0]),)).fetchone()
+            return [] if row is None else [ROW[table](row)]
         wanted = unique(keys)
         if not wanted:
             return []
-        make = _ROW[table]
-        return [make(r) for r in self.raw.execute(_by_keys_sql(table), (json_keys(wanted),))]
+        make = ROW[table]
+        return [make(r) for r in self.raw.execute(by_keys_sql(table), (json_keys(wanted),))]
 
     def _scan(self, table: str, label_ids: Sequence[int] | None, after_key: int | None, limit: int | None) -> list[Any]:
         if label_ids is not None and len(label_ids) == 0:
             return []
-        sql = _scan_sql(table, label_key(label_ids))
-        params = (_MIN_KEY if after_key is None else int(after_key), -1 if limit is None else int(limit))
-        make = _ROW[table]
+        sql = scan_sql(table, label_key(label_ids))
+        params = (MIN_KEY if after_key is None else int(after_key),
+                  (None if self.pg else -1) if limit is None else int(limit))
+        make = ROW[table]
         return [make(r) for r in self.raw.execute(sql, params)]
 
     def _count(self, table: str, label_ids: Sequence[int] | None) -> int:
         if label_ids is not None and len(label_ids) == 0:
             return 0
-        return int(self.core.scalar(_count_sql(table, label_key(label_ids))))
+        return int(self.core.scalar(count_sql(table, label_key(label_ids))))
 
     def _delete(self, table: str, keys: Iterable[int]) -> int:
         self.core.check_writable()
@@ -237,7 +125,16 @@ class Elements:
         return self.raw.execute(sql, (json_keys(wanted),)).rowcount
 
     def _next_key(self, table: str) -> int:
-        return int(self.core.scalar(_NEXT_KEY[table]))
+        if self.pg:
+            return int(self.core.scalar(PG_NEXT_KEYS[table], (1,)))
+        return int(self.core.scalar(NEXT_KEY[table]))
+
+    def _pg_batch_state(self, table: str, n: int) -> tuple[list[int], None]:
+        """PostgreSQL: `n` keys reserved from the table's sequence (in increasing order, not
+        necessarily consecutive: another writer may take keys meanwhile), and whether the
+        store holds v1 edge rows (None, never: a PostgreSQL store starts at layout v3)."""
+        keys = [r[0] for r in self.raw.execute(PG_NEXT_KEYS[table], (n,)).fetchall()]
+        return sorted(keys), None
 
     # ---- vertices ------------------------------------------------------------------------
     def _vertices_by_ids(self, ids: Iterable[Any]) -> list[VertexRow]:
@@ -252,12 +149,14 @@ class Elements:
         if not keys:
             return []
         arg = orjson.dumps([int(k) for k in keys]).decode()
+        if self.pg:  # ids come back decoded by the driver: rows, in the keys' order
+            return [r[1] for r in self.raw.execute(IDS_OF_KEYS_SQL + " ORDER BY k.key", (arg,))]
         try:
-            return orjson.loads(self.raw.execute(_IDS_JSON_SQL, (arg,)).fetchone()[0])  # type: ignore[no-any-return]
+            return orjson.loads(self.raw.execute(IDS_JSON_SQL, (arg,)).fetchone()[0])  # type: ignore[no-any-return]
         except sqlite3.OperationalError as e:
             if "BLOB" not in str(e):
                 raise
-        return [r[1] for r in self.raw.execute(_IDS_OF_KEYS_SQL, (arg,))]
+        return [r[1] for r in self.raw.execute(IDS_OF_KEYS_SQL, (arg,))]
 
     def _vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
         return self._by_keys("vertices", keys)
@@ -267,17 +166,17 @@ class Elements:
         end vertices of an edge batch need no properties, and skipping the props column
         saves building a string and a row object per vertex (write path)."""
         wanted = ids if type(ids) is list and len(set(ids)) == len(ids) else unique(ids)  # distinct already: as given
-        if _STR == set(map(type, wanted)) and "".join(wanted).isprintable():
+        if not self.pg and STR == set(map(type, wanted)) and "".join(wanted).isprintable():
             # string ids (the usual edge batch) as one JSON array: one statement, and a
             # json_each probe of the id index costs ~20% less than an IN list's
-            keys, at, labels = self.raw.execute(_HEADS_JSON_SQL, (orjson.dumps(wanted).decode(),)).fetchone()
+            keys, at, labels = self.raw.execute(HEADS_JSON_SQL, (orjson.dumps(wanted).decode(),)).fetchone()
             out = list(zip(orjson.loads(keys), map(wanted.__getitem__, orjson.loads(at)), orjson.loads(labels), strict=True))
         else:
             out = []
             for size, part in padded_chunks(wanted):
-                out += self.raw.execute(_heads_sql(size), part).fetchall()
+                out += self.raw.execute(heads_sql(size), list(map(encode, part)) if self.pg else part).fetchall()
         if not self.core.readonly:  # these exist until a vertex is deleted: the edge inserts' check and end ids
-            self.core.found_vertex_keys = dict(map(_KEY_ID, out))
+            self.core.found_vertex_keys = dict(map(KEY_ID, out))
         return out
 
 
@@ -293,12 +192,18 @@ class Elements:
     def vertex_insert(self, id: Any, label_id: int, props: Any = None) -> int:
         """Insert one vertex and return its key. `id=None` makes the id equal to the key."""
         self.core.check_writable()
+        if self.pg:
+            key = self._next_key("vertices")
+            row = (key, encode(key if id is None else id), label_id, encode(props))
+            if self.raw.execute(INSERT_OR_SKIP["vertices", True], row).rowcount == 0:
+                raise StoreConflict(f"insert vertex {id!r}: UNIQUE constraint failed: vertices.id")
+            return key
         try:
             if id is None:
                 key = self._next_key("vertices")
-                self.raw.execute(_V_INSERT, (key, key, label_id, props))
+                self.raw.execute(V_INSERT, (key, key, label_id, props))
                 return key
-            cur = self.raw.execute(_V_INSERT_AUTO, (id, label_id, props))
+            cur = self.raw.execute(V_INSERT_AUTO, (id, label_id, props))
         except DRIVER_ERRORS as exc:
             raise translate(exc, f"insert vertex {id!r}") from exc
         return int(cur.lastrowid)  # type: ignore[arg-type]
@@ -306,9 +211,11 @@ class Elements:
     def vertices_insert(self, rows: Iterable[tuple[Any, int, Any]]) -> list[int]:
         """Insert (id, label_id, props) rows (a multi-row statement, see `_insert_or_undo`); all or nothing."""
         self.core.check_writable()
-        seq, top, _v1 = self.raw.execute(_BATCH_STATE["vertices"]).fetchone()
-        base = max(seq or 0, top or 0) + 1  # `_next_key`
         rows = rows if type(rows) is list else list(rows)
+        if self.pg:
+            return self._pg_vertices_insert(rows)
+        seq, top, _v1 = self.raw.execute(BATCH_STATE["vertices"]).fetchone()
+        base = max(seq or 0, top or 0) + 1  # `_next_key`
         columns = list(zip(*rows, strict=True))
         if columns and None not in columns[0]:  # ids given (a REST batch): zipped with their keys, in C
             params = list(zip(range(base, base + len(rows)), *columns, strict=True))
@@ -320,8 +227,17 @@ class Elements:
         if len(params) > 1:
             self._insert_or_undo("vertices", params, base, seq)
         elif params:
-            self.core.savepoint_many(_V_INSERT, params, "insert vertices")
+            self.core.savepoint_many(V_INSERT, params, "insert vertices")
         return [p[0] for p in params]
+
+    def _pg_vertices_insert(self, rows: list[tuple[Any, int, Any]]) -> list[int]:
+        if not rows:
+            return []
+        keys, _v1 = self._pg_batch_state("vertices", len(rows))
+        params = [(key, encode(key if id_ is None else id_), label_id, encode(props))
+                  for key, (id_, label_id, props) in zip(keys, rows, strict=True)]
+        self._insert_or_undo("vertices", params, keys, None)
+        return keys
 
     def vertex_update(self, key: int, props: Any = None, label_id: int | None = None) -> bool:
         """Replace props and/or label of one vertex; None leaves a field unchanged."""
@@ -329,7 +245,7 @@ class Elements:
         sets, params = [], []
         if props is not None:
             sets.append("props = ?")
-            params.append(props)
+            params.append(encode(props) if self.pg else props)
         if label_id is not None:
             sets.append("label_id = ?")
             params.append(int(label_id))
@@ -341,7 +257,8 @@ class Elements:
     def vertices_update(self, rows: Iterable[tuple[int, Any]]) -> None:
         """Replace the props of many vertices: (key, props) rows in one executemany."""
         self.core.check_writable()
-        self.raw.executemany("UPDATE vertices SET props = ? WHERE key = ?", [(p, k) for k, p in rows])
+        enc = encode if self.pg else _same
+        self.raw.executemany("UPDATE vertices SET props = ? WHERE key = ?", [(enc(p), k) for k, p in rows])
 
     def vertices_delete(self, keys: Iterable[int]) -> int:
         """Delete vertices; their incident edges and all their index entries go with them.
@@ -363,13 +280,15 @@ class Elements:
             return []
         make = EdgeRow._make
         if len(wanted) == 1:
-            return [make(r) for r in self.raw.execute(_ONE_PARTS_SQL, wanted[0])]
-        return [make(r) for r in self.raw.execute(_BY_PARTS_SQL, (json.dumps(wanted),))]
+            return [make(r) for r in self.raw.execute(ONE_PARTS_SQL, wanted[0])]
+        return [make(r) for r in self.raw.execute(PG_BY_PARTS_SQL if self.pg else BY_PARTS_SQL, (json.dumps(wanted),))]
 
     def _edges_by_end_ids(self, ends: Iterable[tuple[Any, int, str, Any]]) -> list[EdgeRow]:
         out: list[EdgeRow] = []
         for out_id, label_id, sort_values, in_id in ends:
-            rows = self.raw.execute(_BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
+            if self.pg:
+                out_id, in_id = encode(out_id), encode(in_id)
+            rows = self.raw.execute(BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
             out += map(EdgeRow._make, rows)
         return out
 
@@ -399,8 +318,13 @@ class Elements:
         key = self._next_key("edges")
         row = (key, key if id is None else id, label_id, out_key, in_key, sort_values or "", props,
                end_ids[out_key], end_ids[in_key])
+        if self.pg:
+            row = _pg_edge_row(row)
+            if self.raw.execute(INSERT_OR_SKIP["edges", bool(unique_parts)], row).rowcount == 0:
+                raise StoreConflict(f"{what}: UNIQUE constraint failed: {UNIQUE['edges', bool(unique_parts)]}")
+            return key
         try:
-            self.raw.execute(_E_INSERT[bool(unique_parts)], row)
+            self.raw.execute(E_INSERT[bool(unique_parts)], row)
         except DRIVER_ERRORS as exc:
             raise translate(exc, what) from exc
         return key
@@ -414,11 +338,15 @@ class Elements:
         rows = rows if type(rows) is list else list(rows)
         if not rows:
             return []
-        seq, top, v1 = self.raw.execute(_BATCH_STATE["edges"]).fetchone()
-        base = max(seq or 0, top or 0) + 1  # `_next_key`
+        if self.pg:
+            pg_keys, v1 = self._pg_batch_state("edges", len(rows))
+            base, seq = pg_keys[0], None
+        else:
+            seq, top, v1 = self.raw.execute(BATCH_STATE["edges"]).fetchone()
+            base = max(seq or 0, top or 0) + 1  # `_next_key`
         # column-wise (a REST batch is 500 rows): ids given, sort values set
         ids, label_ids, outs, ins, sorts, props = zip(*rows, strict=True)
-        keys = range(base, base + len(rows))
+        keys: Sequence[int] = pg_keys if self.pg else range(base, base + len(rows))
         if None in sorts:
             sorts = tuple(sort_values or "" for sort_values in sorts)
         end_ids = self._check_edges(
@@ -428,14 +356,17 @@ class Elements:
         if None in ids:
             ids = tuple(key if id_ is None else id_ for key, id_ in zip(keys, ids, strict=True))
         params = list(zip(keys, ids, label_ids, outs, ins, sorts, props, map(id_of, outs), map(id_of, ins), strict=True))
+        if self.pg:
+            self._insert_or_undo("edges", list(map(_pg_edge_row, params)), pg_keys, None, bool(unique_parts))
+            return list(keys)
         if len(rows) > 1:
             self._insert_or_undo("edges", params, base, seq, bool(unique_parts))
             return list(keys)
-        self.core.savepoint_many(_E_INSERT[bool(unique_parts)], params, "insert edges")
+        self.core.savepoint_many(E_INSERT[bool(unique_parts)], params, "insert edges")
         return list(keys)
 
     def _insert_or_undo(
-        self, table: str, params: list[tuple[Any, ...]], base: int, seq: int | None, by_parts: bool = True
+        self, table: str, params: list[tuple[Any, ...]], base: int | list[int], seq: int | None, by_parts: bool = True
     ) -> None:
         """Rows of a batch (keys from `base` up) written without a savepoint, whose journal
         of every page the batch changes (~1,000 index pages for 500 edges) spills to a
@@ -451,28 +382,32 @@ class Elements:
         `seq`: the table's key sequence before the batch (None: it had no row)."""
         raw = self.raw
         try:
-            inserted = self.core.insert_values(*_INSERT_VALUES[table, by_parts], params)
+            inserted = self.core.insert_values(*INSERT_VALUES[table, by_parts], params)
         except DRIVER_ERRORS as exc:
             raise translate(exc, f"insert {table}") from exc
         if inserted == len(params):
             return
+        if isinstance(base, list):  # PostgreSQL: the reserved keys (the sequence goes on)
+            raw.execute(f"DELETE FROM {table} WHERE key IN (SELECT value FROM json_each(?))", (json_keys(base),))
+            raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {UNIQUE[table, by_parts]}")
         raw.execute(f"DELETE FROM {table} WHERE key >= ?", (base,))
         if seq is None:
             raw.execute("DELETE FROM sqlite_sequence WHERE name = ?", (table,))
         else:
             raw.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (seq, table))
         columns = list(zip(*params, strict=True))
-        if any(None in columns[n] for n in _NOT_NULL[table]):
+        if any(None in columns[n] for n in NOT_NULL[table]):
             try:  # the error (and the rows before the NULL) the one-row statement gives
-                raw.executemany(_INSERT_OR_SKIP[table, by_parts], params)
+                raw.executemany(INSERT_OR_SKIP[table, by_parts], params)
             except DRIVER_ERRORS as exc:
                 raise translate(exc, f"insert {table}") from exc
-        raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {_UNIQUE[table, by_parts]}")
+        raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {UNIQUE[table, by_parts]}")
 
     def _check_edges(
         self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str,
         v1: bool | None = None,
     ) -> dict[int, Any]:
+        # (PostgreSQL: `v1` is False, a PostgreSQL store never held v1 rows)
         """What the v1 foreign keys and id index did for an insert: every end vertex exists
         (`MissingEndpoint`), and a ``unique_parts`` edge does not repeat a v1 row's parts
         (`StoreConflict`; only while the store holds v1 rows, see `migrations`). `parts`
@@ -486,9 +421,9 @@ class Elements:
         if found is None or not found.keys() >= wanted:
             found = self._end_ids(sorted(wanted), what)
         if v1 is None and parts is not None:
-            v1 = self.core.scalar(_META_SQL, (META_V1_EDGE_ROWS,)) is not None
+            v1 = self.core.scalar(META_SQL, (META_V1_EDGE_ROWS,)) is not None
         if parts is not None and v1:
-            hit = self.core.scalar(_V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts()]),))
+            hit = self.core.scalar(V1_CONFLICT_SQL, (json.dumps([list(p) for p in parts()]),))
             if hit is not None:
                 raise StoreConflict(
                     f"{what}: UNIQUE constraint failed: edges.out_key, edges.label_id, edges.sort_values, edges.in_key"
@@ -499,24 +434,37 @@ class Elements:
         """key -> stored id of every key of `wanted` (sorted), or `MissingEndpoint` unless
         each is a vertex's."""
         arg = orjson.dumps(wanted).decode()  # the same array json.dumps writes, ~5x faster
-        found = dict(self.raw.execute(_FOUND_SQL, (arg,)).fetchall())
+        found = dict(self.raw.execute(FOUND_SQL, (arg,)).fetchall())
         if len(found) != len(wanted):
-            missing = self.core.scalar(_MISSING_SQL, (arg,))
+            missing = self.core.scalar(MISSING_SQL, (arg,))
             raise MissingEndpoint(f"{what}: an end vertex does not exist (vertex key {missing})")
         return found
 
     def edge_update(self, key: int, props: Any) -> bool:
         self.core.check_writable()
-        return self.raw.execute("UPDATE edges SET props = ? WHERE key = ?", (props, key)).rowcount > 0
+        return self.raw.execute("UPDATE edges SET props = ? WHERE key = ?",
+                                (encode(props) if self.pg else props, key)).rowcount > 0
 
     def edges_update(self, rows: Iterable[tuple[int, Any]]) -> None:
         """Replace the props of many edges: (key, props) rows in one executemany."""
         self.core.check_writable()
-        self.raw.executemany("UPDATE edges SET props = ? WHERE key = ?", [(p, k) for k, p in rows])
+        enc = encode if self.pg else _same
+        self.raw.executemany("UPDATE edges SET props = ? WHERE key = ?", [(enc(p), k) for k, p in rows])
 
     def edges_delete(self, keys: Iterable[int]) -> int:
         """Delete edges and their index entries; returns the number deleted."""
         return self._delete("edges", keys)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _pg_edge_row(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An edge row (key, id, label_id, out_key, in_key, sort_values, props, out_id, in_id)
+    with its untyped values `encode`d (PostgreSQL)."""
+    k, id_, label_id, out_key, in_key, sort_values, props, out_id, in_id = row
+    return (k, encode(id_), label_id, out_key, in_key, sort_values, encode(props), encode(out_id), encode(in_id))
 
 
 _FINDERS: dict[Lookup, Callable[[Elements, Any], list[Any]]] = {

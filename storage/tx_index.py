@@ -21,6 +21,7 @@ from storage._sql import padded_chunks, placeholders, unique
 from storage.errors import StoreError
 from storage.rows import VertexRow
 from storage.tx_base import TxCore
+from storage.values import encode
 
 _ADD = "INSERT OR IGNORE INTO index_entries (index_id, value, elem_kind, elem_key) VALUES (?, ?, ?, ?)"
 # `index_add_many`'s rows (index_id, value, elem_key, elem_kind) as multi-row statements
@@ -113,11 +114,16 @@ def _distinct(rows: Iterable[Any], limit: int | None, seen: dict[int, None] | No
 
 
 class Index:
-    __slots__ = ("core", "raw")
+    __slots__ = ("core", "raw", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        #: PostgreSQL: values are bound `encode`d (`values`), which keeps SQLite's order
+        self.pg = core.dialect.pg
+
+    def _values(self, values: list[Any]) -> list[Any]:
+        return [encode(v) for v in values] if self.pg else values
 
     def index_rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
         """The vertex rows with an entry of any of `values` in index `index_id`, each once,
@@ -127,13 +133,13 @@ class Index:
         would sort the rows with their property JSON in a temp b-tree."""
         make = VertexRow._make
         if len(values) == 1:  # one value: entries come once per element, in key order
-            return [make(r) for r in self.raw.execute(_INDEX_ROWS_ONE, (index_id, values[0]))]
+            return [make(r) for r in self.raw.execute(_INDEX_ROWS_ONE, (index_id, *self._values([values[0]])))]
         wanted = unique(values)
         if not wanted:
             return []
         found: dict[int, Any] = {}
         for size, part in padded_chunks(wanted):
-            for r in self.raw.execute(_index_rows_sql(size), [index_id, *part]):
+            for r in self.raw.execute(_index_rows_sql(size), [index_id, *self._values(part)]):
                 found[r[0]] = r
         return [make(found[k]) for k in sorted(found)]
 
@@ -141,13 +147,16 @@ class Index:
         """Add one entry (a no-op if it exists). `elem_kind` is 'v' or 'e': it lets deleting an
         element remove its entries; pass 'e' for edge index labels."""
         self.core.check_writable()
-        self.raw.execute(_ADD, (index_id, value, elem_kind, elem_key))
+        self.raw.execute(_ADD, (index_id, encode(value) if self.pg else value, elem_kind, elem_key))
 
     def index_add_many(self, rows: Iterable[tuple[int, Any, int, str]]) -> None:
         """Add (index_id, value, elem_key, elem_kind) entries (each a no-op if it exists), a
         few multi-row statements for the lot."""
         self.core.check_writable()
-        self.core.insert_values(_ADD_HEAD, _ADD_ROW, 4, rows if type(rows) is list else list(rows))
+        rows = rows if type(rows) is list else list(rows)
+        if self.pg:
+            rows = [(i, encode(v), k, kind) for i, v, k, kind in rows]
+        self.core.insert_values(_ADD_HEAD, _ADD_ROW, 4, rows)
 
     def index_remove(self, index_id: int, elem_key: int, value: Any = _ANY) -> int:
         """Remove the entries of one element in one index (only the one with `value` if given)."""
@@ -156,7 +165,7 @@ class Index:
             sql = f"DELETE FROM index_entries WHERE {_BY_ELEM}"
             return self.raw.execute(sql, (elem_key, index_id)).rowcount
         sql = "DELETE FROM index_entries WHERE index_id = ? AND value = ? AND elem_key = ?"
-        return self.raw.execute(sql, (index_id, value, elem_key)).rowcount
+        return self.raw.execute(sql, (index_id, encode(value) if self.pg else value, elem_key)).rowcount
 
     def index_drop(self, index_id: int) -> int:
         """Remove every entry of an index label (when the index label is deleted or rebuilt)."""
@@ -170,7 +179,7 @@ class Index:
             return []
         seen: dict[int, None] = {}
         for size, part in padded_chunks(wanted):
-            _distinct(self.raw.execute(_eq_sql(size), [index_id, *part]), limit, seen)
+            _distinct(self.raw.execute(_eq_sql(size), [index_id, *self._values(part)]), limit, seen)
             if limit is not None and len(seen) >= limit:
                 break
         return list(seen)
@@ -182,7 +191,7 @@ class Index:
             return 0
         if len(wanted) <= 900:
             size, part = next(padded_chunks(wanted))
-            return int(self.core.scalar(_eq_count_sql(size), [index_id, *part]))
+            return int(self.core.scalar(_eq_count_sql(size), [index_id, *self._values(part)]))
         return len(self.index_eq(index_id, wanted))
 
     def index_range(
@@ -196,7 +205,7 @@ class Index:
             return []
         where, params = _range_where(lo, hi, lo_incl, hi_incl)
         sql = f"SELECT elem_key FROM index_entries WHERE index_id = ?{where} ORDER BY value, elem_key"
-        return _distinct(self.raw.execute(sql, [index_id, *params]), limit)
+        return _distinct(self.raw.execute(sql, [index_id, *self._values(params)]), limit)
 
     def index_values(self, index_id: int, elem_key: int) -> list[Any]:
         """The values an element has in one index (to remove stale entries on update)."""

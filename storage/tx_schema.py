@@ -13,6 +13,7 @@ from storage.errors import StoreError
 from storage.rows import SchemaRow
 from storage.tables import SCHEMA_KINDS
 from storage.tx_base import DRIVER_ERRORS, TxCore, translate
+from storage.values import encode
 
 _SCHEMA_COLS = "id, name, body"
 _PUT = (
@@ -22,6 +23,15 @@ _PUT = (
 _SEQ_RAISE = (
     "INSERT INTO schema_seq (kind, last_id) VALUES (?, ?) "
     "ON CONFLICT (kind) DO UPDATE SET last_id = max(last_id, excluded.last_id)"
+)
+#: PostgreSQL's words for the same (``greatest``; the target table named)
+_PG_SEQ_RAISE = (
+    "INSERT INTO schema_seq (kind, last_id) VALUES (?, ?) "
+    "ON CONFLICT (kind) DO UPDATE SET last_id = greatest(schema_seq.last_id, excluded.last_id)"
+)
+_PG_SEQ_NEXT = (
+    "INSERT INTO schema_seq (kind, last_id) VALUES (?, 1) "
+    "ON CONFLICT (kind) DO UPDATE SET last_id = schema_seq.last_id + 1 RETURNING last_id"
 )
 _SEQ_NEXT = (
     "INSERT INTO schema_seq (kind, last_id) VALUES (?, 1) "
@@ -36,11 +46,12 @@ def _kind(kind: str) -> str:
 
 
 class Schema:
-    __slots__ = ("core", "raw")
+    __slots__ = ("core", "raw", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        self.pg = core.dialect.pg
 
     # ---- meta ----------------------------------------------------------------------------
     def meta_get(self, key: str) -> str | None:
@@ -72,10 +83,15 @@ class Schema:
         """Insert or replace the schema element `id` of `kind`. A name already used by another
         element of the same kind raises `StoreConflict`."""
         self.core.check_writable()
+        what = f"{kind} {name!r} (id {id}) conflicts with an existing name"
+        if self.pg:  # a refused statement would end the transaction: a savepoint keeps it
+            self.core.savepoint_many(_PUT, [(_kind(kind), int(id), name, encode(body_json))], what)
+            self.raw.execute(_PG_SEQ_RAISE, (kind, int(id)))
+            return
         try:
             self.raw.execute(_PUT, (_kind(kind), int(id), name, body_json))
         except DRIVER_ERRORS as exc:
-            raise translate(exc, f"{kind} {name!r} (id {id}) conflicts with an existing name") from exc
+            raise translate(exc, what) from exc
         self.raw.execute(_SEQ_RAISE, (kind, int(id)))
 
     def schema_delete(self, kind: str, id: int) -> bool:
@@ -85,4 +101,4 @@ class Schema:
     def schema_next_id(self, kind: str) -> int:
         """Reserve and return the next id of a kind: 1, 2, 3... (never one in use or deleted)."""
         self.core.check_writable()
-        return int(self.core.scalar(_SEQ_NEXT, (_kind(kind),)))
+        return int(self.core.scalar(_PG_SEQ_NEXT if self.pg else _SEQ_NEXT, (_kind(kind),)))
