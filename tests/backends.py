@@ -11,9 +11,11 @@ cluster (`tests/postgres_cluster.py`):
 With them, every graph the fixtures would keep in a SQLite file is kept in a PostgreSQL
 database of its own instead: `stored_graph_text` rewrites a `backend=sqlite` graph file
 (what `write_conf` writes for every server the suites start, `DEFAULT_GRAPHS` included),
-`stored_graph_config` makes an in-process graph's `GraphConfig`, and `store_location` a
-storage test's store. Each gets a new database name, so servers and tests never share
-one; `init-store` (or `registry.create`) creates it, which is the path users take.
+and `stored_graph_config` makes an in-process graph's `GraphConfig` (the storage tests'
+own fixtures read ``HUGELITE_TEST_PG_URL`` themselves, `tests/storage/conftest.py`). Each
+gets a database of its own (a server restarted in its folder finds its own again), so
+servers and tests never share one; `init-store` (or `registry.create`) creates it, which is
+the path users take.
 
 Tests about SQLite files themselves (WAL, paths, snapshots, migrations of old layouts,
 crash trials of a file) carry `sqlite_only("why")`, and are skipped on PostgreSQL saying so.
@@ -104,15 +106,3 @@ def stored_graph_config(name: str, tmp_path: Path, schema_mode: str = "strict", 
                            schema_mode=schema_mode, extra=props)
     return GraphConfig(name=name, backend="sqlite", store=str(tmp_path / f"{name}.db"), schema_mode=schema_mode,
                        extra={k: str(v) for k, v in extra.items()})
-
-
-def store_location(tmp_path: Path, name: str = "graph") -> str:
-    """Where a storage test opens its store: a file under `tmp_path`, or a new PostgreSQL
-    database (created here: `storage.open_store` never creates one)."""
-    if not ON_POSTGRES:
-        return str(tmp_path / f"{name}.db")
-    import storage
-
-    url = database_url(new_database_name(name))
-    storage.ensure_database(url)
-    return url
