@@ -469,7 +469,7 @@ class GraphRegistry:
                     raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
                 except api.StoreError as e:  # a server store: no database, no connection
                     store.close()
-                    raise StoreNotReady(f"Graph '{cfg.name}': the store {where} cannot be opened: {e}") from e
+                    raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e  # it names the store
                 try:
                     hold_schema_mode(cfg, store)
                 except StoreNotReady:
