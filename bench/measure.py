@@ -143,9 +143,14 @@ def run_queries(system: str, size: str, repeat: int, n_probes: int, workdir: Pat
         targets = probes if per_probe else [probes[0]]
         # warm-up, untimed, the same for every system: parse and statement caches, and the
         # page cache for every probe's pages (one probe alone left the first timed pass
-        # reading the others' pages from the OS, a third of the samples cold)
-        for idx in targets:
-            call(sut, idx)
+        # reading the others' pages from the OS, a third of the samples cold). An op that
+        # fails is reported as failed (its first line), and the other ops still run.
+        try:
+            for idx in targets:
+                call(sut, idx)
+        except Exception as exc:  # any failure of the system under test
+            ops[key] = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
+            continue
         wall: list[int] = []
         cpu: list[int] = []
         answers: list[Any] = []

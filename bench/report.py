@@ -30,13 +30,13 @@ def fmt_mib(kib: int | None) -> str:
 
 
 def _median(rep: dict[str, Any] | None, op: str, clock: str = "wall") -> float | None:
-    if not rep or "ops" not in rep or op not in rep["ops"]:
+    if not rep or "ops" not in rep or clock not in rep["ops"].get(op, {}):
         return None
     return rep["ops"][op][clock]["median_ms"]
 
 
 def _p95(rep: dict[str, Any] | None, op: str) -> float | None:
-    if not rep or "ops" not in rep or op not in rep["ops"]:
+    if not rep or "ops" not in rep or "wall" not in rep["ops"].get(op, {}):
         return None
     return rep["ops"][op]["wall"]["p95_ms"]
 
@@ -62,6 +62,9 @@ def cross_check(reports: dict[str, Any]) -> list[str]:
         if system == "raw" or "ops" not in rep:
             continue
         for op, *_ in OPS:
+            if "error" in rep["ops"].get(op, {}):
+                lines.append(f"- **{system} {op}: FAILED** — {rep['ops'][op]['error']}")
+                continue
             want, got = raw["ops"][op]["answers"], rep["ops"][op]["answers"]
             bad = [(i, w, g) for i, (w, g) in enumerate(zip(want, got, strict=False)) if not _same(w, g)]
             if len(want) != len(got):
