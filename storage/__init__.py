@@ -1,7 +1,9 @@
 """hugelite storage: a graph's vertices, edges, index entries, schema, variables and tasks in
-SQLite, through SQLAlchemy Core. Imports nothing else of hugelite and knows nothing of Gremlin.
+SQLite or PostgreSQL, through SQLAlchemy Core. Imports nothing else of hugelite and knows
+nothing of Gremlin.
 
-    store = open_store("data/hugegraph.db")   # or open_store(None) for memory
+    store = open_store("data/hugegraph.db")   # or open_store(None) for memory, or a URL:
+    # open_store("postgresql+psycopg://user@host:5432/hugegraph") after ensure_database(url)
     store.initialise()                        # once (idempotent): `hugelite init-store`
     store.check_ready()                       # raises StoreNotInitialised / StoreVersionMismatch
     with store.write() as tx:
@@ -10,7 +12,11 @@ SQLite, through SQLAlchemy Core. Imports nothing else of hugelite and knows noth
         tx.adjacency.read(AdjacencyQuery("out", project=Project.PAIRS), [key])
 
 See `docs/internals.md` (Storage) for the method table and `storage/tables.py` for the
-physical model.
+physical model. Both dialects give the same answers through the same methods; what differs
+(the stored form of untyped values, keys from sequences, triggers, the SQL words) is said in
+`tables.py` ("Per dialect"), `dialects.py` and `values.py`. On PostgreSQL every store is
+the same kind (there is no memory store), and a `GroupCount` by a property key leaves grouping to
+the engine (`AggregateUnsupported`): the property bodies are stored encoded there.
 """
 
 from __future__ import annotations
@@ -29,7 +35,16 @@ from storage.errors import (
     StoreVersionMismatch,
 )
 from storage.files import remove_store_files
-from storage.queries import AdjacencyQuery, Lookup, Project
+from storage.queries import (
+    AdjacencyQuery,
+    GroupCount,
+    IndexProject,
+    IndexQuery,
+    Lookup,
+    Project,
+    WalkCount,
+    WalkStart,
+)
 from storage.rows import EdgeRow, SchemaRow, VertexRow
 from storage.snapshot import snapshot_file
 from storage.store import Store, drop_database, ensure_database, open_store
@@ -47,6 +62,11 @@ __all__ = [
     "AdjacencyQuery",
     "AggregateUnsupported",
     "EdgeRow",
+    "GroupCount",
+    "IndexProject",
+    "IndexQuery",
+    "WalkCount",
+    "WalkStart",
     "Lookup",
     "MissingEndpoint",
     "Project",

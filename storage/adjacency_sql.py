@@ -50,17 +50,18 @@ def side_sql(select: str, this: str, other: str, labels: tuple[int, ...], limite
 
 
 @lru_cache(maxsize=512)
-def adjacent_sql(direction: str, labels: tuple[int, ...], limited: bool, keys_only: bool) -> str:
+def adjacent_sql(direction: str, labels: tuple[int, ...], limited: bool, keys_only: bool, pg: bool = False) -> str:
     """The statement for one shape. A single direction selects exactly the result columns
     (rows map straight onto EdgeRow / pairs); 'both' is a compound select, whose ORDER BY may
-    only name result columns, so it carries the sort columns after them (see `WIDTH`)."""
+    only name result columns, so it carries the sort columns after them (see `WIDTH`).
+    `pg`: for PostgreSQL, whose planner keeps no loop order, the ORDER BY always stays."""
     sides = SIDES[direction]
     parts = []
     for dir_no, (this, other) in enumerate(sides):
         select = f"k.value, e.{other}" if keys_only else ", ".join(f"e.{c}" for c in E_COLS)
         if len(sides) == 1:
             sql = side_sql(select, this, other, labels, limited, "")
-            if loop_ordered(labels, limited):
+            if loop_ordered(labels, limited) and not pg:
                 return sql
             return f"{sql} ORDER BY k.key, e.label_id, e.sort_values, e.{other}, {tie('e', this)}"
         tail = (
@@ -150,17 +151,17 @@ def count_sql(direction: str, labels: tuple[int, ...]) -> str:
 
 
 @lru_cache(maxsize=128)
-def heads_sql(direction: str, labels: tuple[int, ...]) -> str:
+def heads_sql(direction: str, labels: tuple[int, ...], pg: bool = False) -> str:
     this, other = SIDES[direction][0]
     return (
         f"SELECT k.value, e.{other}, v.id, v.label_id FROM json_each(?) AS k CROSS JOIN edges AS e "
         f"ON e.{this} = k.value{label_filter('e.label_id', labels)} CROSS JOIN vertices AS v ON v.key = e.{other}"
-        + ("" if loop_ordered(labels, False) else f" ORDER BY k.key, e.label_id, e.sort_values, e.{other}, {tie('e', this)}")
+        + ("" if loop_ordered(labels, False) and not pg else f" ORDER BY k.key, e.label_id, e.sort_values, e.{other}, {tie('e', this)}")
     )
 
 
 @lru_cache(maxsize=128)
-def joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
+def joining_sql(this: str, other: str, labels: tuple[int, ...], pg: bool = False) -> str:
     """Per (this, other) key pair, the first joining edge in adjacency order: one range of
     the adjacency index per pair, `this` vertex's edges of the label(s), scanned for the
     other key (it comes after `sort_values` in the index), so a hub's pair costs its degree.
@@ -171,13 +172,18 @@ def joining_sql(this: str, other: str, labels: tuple[int, ...]) -> str:
     range scan runs only when there is none (`coalesce` evaluates lazily)."""
     cols = ", ".join(f"e.{c}" for c in E_COLS)
     pair = f"x.{this} = json_extract(p.value, '$[0]') AND x.{other} = json_extract(p.value, '$[1]')"
+    pairs = "json_each(?) AS p"
+    if pg:  # the pairs as JSON arrays of two ints, their position from 0
+        pair = f"x.{this} = (p.value ->> 0)::bigint AND x.{other} = (p.value ->> 1)::bigint"
+        pairs = ("(SELECT value, n - 1 AS key FROM json_array_elements(CAST(? AS json)) "
+                 "WITH ORDINALITY AS j(value, n)) AS p")
     scan = (f"SELECT x.key FROM edges AS x WHERE {pair}{label_filter('x.label_id', labels)} "
             f"ORDER BY x.label_id, x.sort_values, {tie('x', this)} LIMIT 1")
     if len(labels) == 1:
         probe = (f"SELECT x.key FROM edges AS x WHERE {pair}{label_filter('x.label_id', labels)} "
                  f"AND x.sort_values = '' ORDER BY {tie('x', this)} LIMIT 1")
         scan = f"SELECT coalesce(({probe}), ({scan}))"
-    return f"SELECT p.key, {cols} FROM json_each(?) AS p CROSS JOIN edges AS e ON e.key = ({scan})"
+    return f"SELECT p.key, {cols} FROM {pairs} CROSS JOIN edges AS e ON e.key = ({scan})"
 
 
 @lru_cache(maxsize=128)

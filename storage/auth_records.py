@@ -20,6 +20,15 @@ from storage.tx import Tx
 #: the kind of the one row counting writes (never listed as a record)
 GENERATION_KIND = "~generation"
 
+_BUMP = ("INSERT INTO auth_records (kind, id, name, body) VALUES (?, '', NULL, '1') "
+         "ON CONFLICT (kind, id) DO UPDATE SET body = CAST(CAST({t}body AS INTEGER) + 1 AS TEXT)")
+#: per dialect (PostgreSQL names the table's own column in an upsert's SET)
+BUMP = {False: _BUMP.format(t=""), True: _BUMP.format(t="auth_records.")}
+REVOKE = {False: "INSERT OR REPLACE INTO auth_revoked (digest, exp) VALUES (?, ?)",
+          True: "INSERT INTO auth_revoked (digest, exp) VALUES (?, ?) ON CONFLICT (digest) DO UPDATE SET exp = excluded.exp"}
+#: creation order: SQLite's rowid, PostgreSQL's `seq` column (`tables.auth_records`)
+ORDER = {False: "rowid", True: "seq"}
+
 
 def ensure_auth_tables(tx: Tx) -> None:
     """Creates the auth tables in a store initialised before they existed (idempotent)."""
@@ -37,6 +46,8 @@ class AuthTable:
 
     def present(self) -> bool:
         """Whether the store has the auth tables (False: `ensure_auth_tables` first)."""
+        if self.tx.dialect.pg:
+            return self.tx.core.scalar("SELECT to_regclass('auth_records') IS NOT NULL") is True
         return self.tx.core.one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'auth_records'") is not None
 
     # ---- records ---------------------------------------------------------------------
@@ -52,7 +63,7 @@ class AuthTable:
 
     def list(self, kind: str, limit: int | None = None) -> list[tuple[str, str]]:
         """(id, body) of every record of `kind` in creation order, at most `limit`."""
-        sql = "SELECT id, body FROM auth_records WHERE kind = ? ORDER BY rowid"
+        sql = f"SELECT id, body FROM auth_records WHERE kind = ? ORDER BY {ORDER[self.tx.dialect.pg]}"
         params: tuple[Any, ...] = (kind,)
         if limit is not None and limit >= 0:
             sql += " LIMIT ?"
@@ -63,9 +74,14 @@ class AuthTable:
         """Adds a record; a second record with the same id, or the same name, is a
         `StoreConflict`."""
         self.tx.core.check_writable()
+        sql = "INSERT INTO auth_records (kind, id, name, body) VALUES (?, ?, ?, ?)"
+        if self.tx.dialect.pg:  # a refused row must not end the transaction there
+            if self.tx.raw.execute(sql + " ON CONFLICT DO NOTHING", (kind, id, name, body)).rowcount == 0:
+                raise StoreConflict(f"{kind} '{id}' already exists")
+            self._bump()
+            return
         try:
-            self.tx.raw.execute("INSERT INTO auth_records (kind, id, name, body) VALUES (?, ?, ?, ?)",
-                                (kind, id, name, body))
+            self.tx.raw.execute(sql, (kind, id, name, body))
         except sqlite3.IntegrityError:
             raise StoreConflict(f"{kind} '{id}' already exists") from None
         self._bump()
@@ -91,17 +107,13 @@ class AuthTable:
         return 0 if value is None else int(value)
 
     def _bump(self) -> None:
-        self.tx.raw.execute(
-            "INSERT INTO auth_records (kind, id, name, body) VALUES (?, '', NULL, '1') "
-            "ON CONFLICT (kind, id) DO UPDATE SET body = CAST(CAST(body AS INTEGER) + 1 AS TEXT)",
-            (GENERATION_KIND,),
-        )
+        self.tx.raw.execute(BUMP[self.tx.dialect.pg], (GENERATION_KIND,))
 
     # ---- revoked tokens --------------------------------------------------------------
     def revoke(self, digest: str, exp: int) -> None:
         """Records a logged-out token (its digest) until `exp` (epoch seconds)."""
         self.tx.core.check_writable()
-        self.tx.raw.execute("INSERT OR REPLACE INTO auth_revoked (digest, exp) VALUES (?, ?)", (digest, exp))
+        self.tx.raw.execute(REVOKE[self.tx.dialect.pg], (digest, exp))
 
     def forget_revoked(self, now: int) -> None:
         self.tx.core.check_writable()

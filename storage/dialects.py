@@ -12,8 +12,9 @@ memory) and PostgreSQL (a server URL).
 * **Statements.** The hot-path SQL of `storage` is written once, in SQLite's words, with
   ``?`` / ``?N`` parameters; `pg_sql` renders a text for psycopg (``%s`` / ``%(N)s``,
   ``%`` doubled), once per text (`lru_cache`). Where the two dialects need different SQL
-  (JSON arrays of keys, ``INDEXED BY``, ``INSERT OR IGNORE``, the key sequence), the
-  statement builders state both forms; `pg_sql` rewrites the few spellings that differ
+  (tuples in JSON arrays, the key sequence, upserts that name their table, the ORDER BY a
+  PostgreSQL plan needs where SQLite's loop order gives it), the statement builders state
+  both forms; `pg_sql` rewrites the few spellings that differ
   only in words (``INDEXED BY`` dropped, ``CROSS JOIN ... ON`` -> ``JOIN ... ON``, ``INSERT
   OR IGNORE`` -> ``ON CONFLICT DO NOTHING``, ``json_each(?)`` over integer keys -> the same
   table from ``json_array_elements_text ... WITH ORDINALITY``, ``WHERE 1 AND``).
@@ -116,27 +117,14 @@ def named(params: Any) -> dict[str, Any]:
 
 
 class Dialect:
-    """The fragments a statement builder needs per dialect (`SQLITE`, `POSTGRESQL`)."""
+    """A store's SQL dialect (`SQLITE`, `POSTGRESQL`): `TxCore.dialect`, which the
+    transaction families read to pick a statement's form (``.pg``)."""
 
     __slots__ = ("name", "pg")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.pg = name == "postgresql"
-
-    def keys(self, alias: str, param: str = "?") -> str:
-        """A table of integer keys given as one JSON array parameter: columns ``value`` (the
-        key) and ``key`` (its position, from 0), in input order."""
-        if not self.pg:
-            return f"json_each({param}) AS {alias}"
-        return (f"(SELECT j.value::bigint AS value, j.n - 1 AS key FROM "
-                f"json_array_elements_text(CAST({param} AS json)) WITH ORDINALITY AS j(value, n)) AS {alias}")
-
-    def group_array(self, expr: str) -> str:
-        """A JSON array (text) of `expr` over the group, ``[]`` for none."""
-        if not self.pg:
-            return f"json_group_array({expr})"
-        return f"coalesce(json_agg({expr})::text, '[]')"
 
     def __repr__(self) -> str:
         return f"<storage.Dialect {self.name}>"

@@ -116,3 +116,106 @@ class Lookup(enum.Enum):
     EDGES_BY_PARTS = "edges_by_parts"
     EDGES_BY_END_IDS = "edges_by_end_ids"
 
+
+
+class IndexProject(enum.Enum):
+    """What an index read returns: ``KEYS`` the element keys in index order (value, then
+    key), each once; ``COUNT`` how many distinct elements match; ``VERTICES`` the matching
+    vertex rows, each once, in key order (equality only)."""
+
+    KEYS = "keys"
+    COUNT = "count"
+    VERTICES = "vertices"
+
+
+class _IndexShape(NamedTuple):
+    index_id: int
+    range: bool
+    project: IndexProject
+    limit: int | None
+    lo_incl: bool
+    hi_incl: bool
+
+
+class IndexQuery(_IndexShape):
+    """A lookup in index label `index_id` (`Index.read(query, operand)`): by equality (the
+    operand is the values sought, any of which matches) or, with `range`, by range (the
+    operand is ``(lo, hi)``, None for an open end, which stays within the bound's type class:
+    numbers, strings or bytes; `lo_incl` / `hi_incl` say whether the bounds match).
+    `project` says what comes back (`IndexProject`); `limit` stops a ``KEYS`` read after
+    that many keys. Each shape is one statement per dialect (or one per chunk of 900
+    values), compiled once."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls, index_id: int, range: bool = False, project: IndexProject = IndexProject.KEYS, limit: int | None = None,
+        lo_incl: bool = True, hi_incl: bool = True,
+    ) -> IndexQuery:
+        if range and project is IndexProject.VERTICES:
+            raise StoreError("an index range read projects KEYS or COUNT")
+        return tuple.__new__(cls, (int(index_id), bool(range), project, limit, bool(lo_incl), bool(hi_incl)))
+
+
+Hop = tuple[str, tuple[int, ...] | None]
+"""(direction 'out' / 'in' / 'both', edge label ids or None for every label)."""
+
+
+class WalkStart(enum.Enum):
+    """Where a `WalkCount`'s walks start: ``PAIRS`` at (vertex key, multiplicity) pairs,
+    ``ALL`` once at every vertex (with a label in the query's `start_labels`, when given),
+    ``ID`` at the one vertex whose stored id is the operand (at most `CHAIN_MAX_HOPS` hops:
+    one join chain, the start found by the id index; 0 when there is none)."""
+
+    PAIRS = "pairs"
+    ALL = "all"
+    ID = "id"
+
+
+class _WalkShape(NamedTuple):
+    hops: tuple[Hop, ...] | None
+    start: WalkStart
+    start_labels: tuple[int, ...] | None
+
+
+class WalkCount(_WalkShape):
+    """The number of walks of ``len(hops)`` steps (`Aggregates.count(query, operand)`), hop i
+    going in direction hops[i][0] over edges with a label in hops[i][1] (None: any label;
+    empty: none, so no walk). Normalised on construction; `hops` is None when a hop allows
+    no label (the count is 0 without SQL). A 'both' hop counts a self-loop twice, as an
+    adjacency read lists it twice."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls, hops: Any, start: WalkStart = WalkStart.PAIRS, start_labels: Any = None,
+    ) -> WalkCount:
+        norm: list[Hop] | None = []
+        for direction, labels in hops:
+            d = direction_name(direction)
+            if labels is not None and len(labels) == 0:
+                norm = None
+                break
+            norm.append((d, None if labels is None else tuple(sorted({int(i) for i in labels}))))  # type: ignore[union-attr]
+        starts = None if start_labels is None else tuple(sorted({int(i) for i in start_labels}))
+        return tuple.__new__(cls, (None if norm is None else tuple(norm), start, starts))
+
+
+class _GroupShape(NamedTuple):
+    kind: str
+    labels: tuple[int, ...] | None
+    key: str | None
+
+
+class GroupCount(_GroupShape):
+    """Row counts of `kind` ('vertex' / 'edge') with a label in `labels` (None: all) per
+    label (`key` None) or per JSON text of the top-level member `key` of their props
+    (`Aggregates.groups(query)`), in the order of each group's first row."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, labels: Any = None, key: str | None = None) -> GroupCount:
+        if kind not in ("vertex", "edge"):
+            raise StoreError(f"a group count is of 'vertex' or 'edge' rows, not {kind!r}")
+        norm = None if labels is None else tuple(sorted({int(i) for i in labels}))
+        return tuple.__new__(cls, (kind, norm, key))

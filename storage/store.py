@@ -20,6 +20,16 @@ starts no thread: a transaction runs on the thread that opens it, and belongs to
   transaction checks a connection out of the pool and gives it back, writer included.
 * **Memory**: one connection shared by everybody, so every transaction, read or write,
   holds the store's lock for its duration: the writer is also the only reader.
+* **PostgreSQL** (a server URL, `engine_pg`): the same model over a `QueuePool` of server
+  connections. Readers ``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY``: one snapshot for
+  the transaction, as a WAL reader has, never waiting for writers. The writer is this
+  process's one write connection behind the same lock, in a plain ``BEGIN`` (READ
+  COMMITTED). Several server processes (`serve --workers N`, or several machines) each have
+  a writer on one database, and that is safe: PostgreSQL locks the rows a writer changes,
+  and the unique indexes refuse a second vertex id or a second edge of the same parts
+  whichever process inserts it (`StoreConflict`, exactly as on SQLite); keys come from
+  sequences, so two writers never take the same key. A transaction PostgreSQL aborts as a
+  serialization failure or deadlock raises `StoreBusy` (retry it).
 
 Both kinds commit (writes) or end (reads) on normal exit and roll back on exception; driver
 errors escaping a transaction are re-raised as `StoreError`. Inside an open transaction the

@@ -52,6 +52,7 @@ from storage.errors import StoreError
 from storage.queries import AdjacencyQuery, Project
 from storage.rows import EdgeRow
 from storage.tx_base import TxCore
+from storage.values import encode
 
 
 def _start_keys(q: AdjacencyQuery, keys: Iterable[int]) -> list[int]:
@@ -67,11 +68,14 @@ class Adjacency:
     edge each (from, to) pair takes. Each projection has one private reader below; the
     statements they run are built per shape in `adjacency_sql` and cached there."""
 
-    __slots__ = ("core", "raw")
+    __slots__ = ("core", "raw", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        #: PostgreSQL: every statement says its ORDER BY (no loop order to rely on), and the
+        #: projections SQLite reads as JSON arrays are taken from ordered pairs
+        self.pg = core.dialect.pg
 
     def read(self, query: AdjacencyQuery, keys: Iterable[int]) -> Any:
         """`query`'s projection (`Project`) of the incident edges of every vertex in `keys`,
@@ -90,6 +94,8 @@ class Adjacency:
         d = query.direction
         if query.labels is not None and not query.labels:
             return []
+        if self.pg:
+            vertex_id = encode(vertex_id)
         rows = self.raw.execute(neighbour_ids_sql(d, query.label_key), (vertex_id,) * len(SIDES[d])).fetchall()
         if d == "both":
             return [(r[0], r[1]) for r in rows]
@@ -110,7 +116,7 @@ class Adjacency:
             if not todo:
                 break
             arg = json.dumps(todo)  # [[this key, other key], ...]: p.key is the pair's position
-            for r in self.raw.execute(joining_sql(this, other, labels), [arg]).fetchall():
+            for r in self.raw.execute(joining_sql(this, other, labels, self.pg), [arg]).fetchall():
                 found[todo[r[0]]] = EdgeRow._make(r[1:])
         return found
 
@@ -126,7 +132,7 @@ class Adjacency:
             sql = one_key_sql(d, q.label_key, keys_only)
             params = [int(wanted[0])]
         else:
-            sql = adjacent_sql(d, q.label_key, limited, keys_only)
+            sql = adjacent_sql(d, q.label_key, limited, keys_only, self.pg)
             params = _side_params(d, wanted, q.per_vertex)
         rows = self.raw.execute(sql, params).fetchall()
         if d != "both":
@@ -154,6 +160,8 @@ class Adjacency:
         without a per-vertex limit (`to_keys_sql`), one per key with one (`per_key_sql`);
         other shapes take `_pairs`."""
         d, labels, limit = q.direction, q.label_key, q.per_vertex
+        if self.pg:
+            return [to for _, to in self._pairs(q, keys)]
         if d != "both" and limit is not None and len(labels) <= 1:
             wanted = _start_keys(q, keys)
             if not wanted:
@@ -173,7 +181,8 @@ class Adjacency:
         far id (layout v3: 'out'; one label or none, no per-vertex limit); otherwise, and
         for ids JSON cannot hold (UUID blobs), the ids are read by key after the keys."""
         d, labels = q.direction, q.label_key
-        if d != "both" and q.per_vertex is None and OTHER_ID[SIDES[d][0][0]] is not None and loop_ordered(labels, False):
+        if (d != "both" and q.per_vertex is None and OTHER_ID[SIDES[d][0][0]] is not None
+                and loop_ordered(labels, False) and not self.pg):
             wanted = _start_keys(q, keys)
             if not wanted:
                 return [], {}
@@ -217,14 +226,14 @@ class Adjacency:
         wanted = _start_keys(q, keys)
         if not wanted:
             return []
-        return self.raw.execute(heads_sql(q.direction, q.label_key), [json_keys(wanted)]).fetchall()
+        return self.raw.execute(heads_sql(q.direction, q.label_key, self.pg), [json_keys(wanted)]).fetchall()
 
     def _targets(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[int]:
         """The multiset of ``TO_KEYS`` (one entry per edge, each vertex's first
         `per_vertex` edges in adjacency order), in no particular order: for callers that
         only count the neighbours (k-hop reaches)."""
         d, limit = q.direction, q.per_vertex
-        if d == "both" and limit is not None:  # the limit spans both sides: trimmed in order
+        if (d == "both" and limit is not None) or self.pg:  # the limit spans both sides: trimmed in order
             return [to for _, to in self._pairs(q, keys)]
         wanted = _start_keys(q, keys)
         if not wanted:

@@ -1,5 +1,6 @@
-"""Aggregates answered inside SQLite: path counts over k hops and group counts of one
-property or of the label.
+"""Aggregates answered inside the database: path counts over k hops and group counts of one
+property or of the label, asked as query objects (`queries.WalkCount` through `count`,
+`queries.GroupCount` through `groups`), each shape compiled once per dialect.
 
 Gremlin's `repeat(out()).times(k).count()` and `out().out().count()` only need the number
 of walks, and `V().groupCount().by(key)` only the number of elements per value. Walking
@@ -44,7 +45,9 @@ import orjson
 
 from storage._sql import label_filter, label_key
 from storage.errors import StoreError
+from storage.queries import GroupCount, WalkCount, WalkStart
 from storage.tx_base import TxCore
+from storage.values import encode
 
 #: the ``->`` operator (a member's JSON text) arrived in SQLite 3.38
 HAS_JSON_ARROW = sqlite3.sqlite_version_info >= (3, 38, 0)
@@ -89,25 +92,30 @@ def _hop_rows(frontier: str, direction: str, labels: tuple[int, ...] | None) -> 
 
 
 _PAIRS_START = "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)"
+_PG_PAIRS_START = "SELECT (value ->> 0)::bigint, (value ->> 1)::bigint FROM json_array_elements(CAST(? AS json))"
 
 
 @lru_cache(maxsize=128)
-def _walk_sql(hops: tuple[Hop, ...], everyone: tuple[int, ...] | None = None, from_all: bool = False) -> str:
-    """`from_all`: the walks start at every vertex (with a label in `everyone` when given)."""
+def _walk_sql(
+    hops: tuple[Hop, ...], everyone: tuple[int, ...] | None = None, from_all: bool = False, pg: bool = False,
+) -> str:
+    """`from_all`: the walks start at every vertex (with a label in `everyone` when given).
+    `pg`: PostgreSQL's words for the start pairs."""
     if from_all:
         where = "" if everyone is None else f" WHERE 1{label_filter('label_id', everyone)}"
         ctes = [f"f0(k, m) AS (SELECT key, 1 FROM vertices{where})"]
     else:
-        ctes = [f"f0(k, m) AS ({_PAIRS_START})"]
+        ctes = [f"f0(k, m) AS ({_PG_PAIRS_START if pg else _PAIRS_START})"]
     for i, (direction, labels) in enumerate(hops[:-1], start=1):
-        ctes.append(f"f{i}(k, m) AS (SELECT k, sum(m) FROM ({_hop_rows(f'f{i - 1}', direction, labels)}) GROUP BY k)")
+        alias = " AS h" if pg else ""  # PostgreSQL 15 wants a name for every subquery in FROM
+        ctes.append(f"f{i}(k, m) AS (SELECT k, sum(m) FROM ({_hop_rows(f'f{i - 1}', direction, labels)}){alias} GROUP BY k)")
     direction, labels = hops[-1]
     last = _hop_rows(f"f{len(hops) - 1}", direction, labels)
-    return f"WITH {', '.join(ctes)} SELECT sum(m) FROM ({last})"
+    return f"WITH {', '.join(ctes)} SELECT sum(m) FROM ({last}){' AS h' if pg else ''}"
 
 
 @lru_cache(maxsize=128)
-def _chain_sql(hops: tuple[Hop, ...]) -> str:
+def _chain_sql(hops: tuple[Hop, ...], pg: bool = False) -> str:
     """`walk_count_from_id`'s statement: per choice of side at every 'both' hop, one join
     chain from the start vertex (found by its public id, ``?1``) counting its rows; CROSS
     JOINs pin the loop order (id index probe, then one adjacency-index range per row)."""
@@ -120,7 +128,7 @@ def _chain_sql(hops: tuple[Hop, ...]) -> str:
         branches.append(f"SELECT count(*) AS c FROM vertices AS s{''.join(joins)} WHERE s.id = ?1")
     if len(branches) == 1:
         return branches[0]
-    return f"SELECT sum(c) FROM ({' UNION ALL '.join(branches)})"
+    return f"SELECT sum(c) FROM ({' UNION ALL '.join(branches)}){' AS b' if pg else ''}"
 
 
 @lru_cache(maxsize=64)
@@ -158,18 +166,6 @@ def _label_groups_sql(table: str, labels: tuple[int, ...] | None) -> str:
     return f"SELECT label_id, count(*), min(key) AS first FROM {table}{where} GROUP BY label_id ORDER BY first"
 
 
-def walk_chain_statement(hops: Sequence[tuple[str, Sequence[int] | None]]) -> str | None:
-    """The statement `walk_count_from_id` runs for `hops` (at most `CHAIN_MAX_HOPS`), its one
-    parameter the start's stored id, its one row the count (NULL for none); None when a hop
-    allows no label (the count is 0). For a prepared reader that runs it without a `Tx`."""
-    norm = _normalise(hops)
-    if norm is None:
-        return None
-    if len(norm) > CHAIN_MAX_HOPS:
-        raise StoreError(f"walk_count_from_id takes at most {CHAIN_MAX_HOPS} hops, not {len(norm)}")
-    return _chain_sql(tuple(norm))
-
-
 def _labels(label_ids: Sequence[int] | None) -> tuple[int, ...] | None:
     return None if label_ids is None else label_key(label_ids)
 
@@ -195,17 +191,22 @@ def member_path(key: str) -> str | None:
 
 
 class Aggregates:
-    __slots__ = ("core", "raw")
+    __slots__ = ("core", "raw", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        #: PostgreSQL: no progress handler (`stop` is not polled inside a statement there),
+        #: and a failed statement ends the transaction, so nothing is tried to fall back from
+        self.pg = core.dialect.pg
 
     def _stoppable(self, read: Callable[[Any], _T], stop: Callable[[], bool] | None) -> _T | None:
         """`read(raw connection)` polled by `stop` (a progress handler): None when `stop`
         interrupted it; any other driver refusal is `AggregateUnsupported`, so the caller
         falls back to the step pipeline."""
         raw = self.raw
+        if self.pg:  # polled once, before the statement
+            return None if stop is not None and stop() else read(raw)
         if stop is not None:
             raw.set_progress_handler(lambda: 1 if stop() else 0, POLL_EVERY)
         try:
@@ -221,7 +222,28 @@ class Aggregates:
     def _aggregate(self, sql: str, params: list[Any], stop: Callable[[], bool] | None) -> list[Any] | None:
         return self._stoppable(lambda raw: raw.execute(sql, params).fetchall(), stop)
 
-    def walk_count_from_id(
+    def count(self, query: WalkCount, operand: Any = None, stop: Callable[[], bool] | None = None) -> int | None:
+        """The number of walks `query` describes from its start (`queries.WalkStart`): the
+        operand is the (vertex key, multiplicity) pairs (``PAIRS``), None (``ALL``) or the
+        start's stored id (``ID``). None when `stop` interrupted it."""
+        hops = query.hops
+        if hops is None:
+            return 0
+        if query.start is WalkStart.ID:
+            return self._walk_count_from_id(operand, hops, stop)
+        if query.start is WalkStart.ALL:
+            labels = query.start_labels
+            return self._walk_count(None, hops, stop, labels)
+        return self._walk_count(operand, hops, stop)
+
+    def groups(self, query: GroupCount, stop: Callable[[], bool] | None = None) -> list[tuple[Any, int]] | None:
+        """(label id, count) per label when `query.key` is None, else (JSON text of the
+        member or None, count) per distinct text; None when `stop` interrupted it."""
+        if query.key is None:
+            return self._label_groups(query.kind, query.labels, stop)
+        return self._property_groups(query.kind, query.labels, query.key, stop)
+
+    def _walk_count_from_id(
         self, vertex_id: Any, hops: Sequence[tuple[str, Sequence[int] | None]], stop: Callable[[], bool] | None = None,
     ) -> int | None:
         """`walk_count` from the one vertex whose stored id is `vertex_id` (0 when there is
@@ -236,10 +258,10 @@ class Aggregates:
             return 0
         if len(norm) > CHAIN_MAX_HOPS:
             raise StoreError(f"walk_count_from_id takes at most {CHAIN_MAX_HOPS} hops, not {len(norm)}")
-        rows = self._aggregate(_chain_sql(tuple(norm)), [vertex_id], stop)
+        rows = self._aggregate(_chain_sql(tuple(norm), self.pg), [encode(vertex_id) if self.pg else vertex_id], stop)
         return None if rows is None else int(rows[0][0] or 0)
 
-    def walk_count(
+    def _walk_count(
         self, start: Sequence[tuple[int, int]] | None, hops: Sequence[tuple[str, Sequence[int] | None]],
         stop: Callable[[], bool] | None = None, start_label_ids: Sequence[int] | None = None,
     ) -> int | None:
@@ -257,19 +279,19 @@ class Aggregates:
                 return 0
             if not norm:
                 return int(self.core.scalar("SELECT count(*) FROM vertices" + (f" WHERE 1{label_filter('label_id', _labels(start_label_ids))}" if start_label_ids else "")))
-            rows = self._aggregate(_walk_sql(tuple(norm), _labels(start_label_ids), True), [], stop)
+            rows = self._aggregate(_walk_sql(tuple(norm), _labels(start_label_ids), True, self.pg), [], stop)
             return None if rows is None else int(rows[0][0] or 0)
         if not start:
             return 0
         if not norm:
             return sum(int(m) for _k, m in start)
         arg = json.dumps([[int(k), int(m)] for k, m in start])
-        rows = self._aggregate(_walk_sql(tuple(norm)), [arg], stop)
+        rows = self._aggregate(_walk_sql(tuple(norm), pg=self.pg), [arg], stop)
         if rows is None:
             return None
         return int(rows[0][0] or 0)
 
-    def property_groups(
+    def _property_groups(
         self, kind: str, label_ids: Sequence[int] | None, key: str, stop: Callable[[], bool] | None = None,
     ) -> list[tuple[str | None, int]] | None:
         """(JSON text of member `key` of `props`, or None where absent; row count) per
@@ -286,6 +308,8 @@ class Aggregates:
         other, not in key order).
         """
         path = member_path(key)
+        if self.pg:  # props are stored encoded (`values`): the engine groups them itself
+            raise AggregateUnsupported("property groups are read by the engine on PostgreSQL")
         if not HAS_JSON_ARROW or path is None:
             raise AggregateUnsupported("this SQLite cannot extract a member's JSON text")
         if label_ids is not None and len(label_ids) == 0:
@@ -312,7 +336,7 @@ class Aggregates:
 
         return self._stoppable(read, stop)
 
-    def label_groups(
+    def _label_groups(
         self, kind: str, label_ids: Sequence[int] | None = None, stop: Callable[[], bool] | None = None,
     ) -> list[tuple[int, int]] | None:
         """(label id, row count) per label of `kind`, in the order of each label's first row."""

@@ -1,5 +1,9 @@
 """Index entries: one table serves secondary, unique, range and search index labels.
 
+Lookups are `queries.IndexQuery` objects (`Index.read`): equality or range, projecting keys,
+a count or vertex rows; the entries themselves are written and maintained by the
+`index_add*` / `index_remove` / `index_drop` methods.
+
 An entry is (index_id, value, elem_kind, elem_key). `value` has no type affinity, so SQLite
 compares numbers numerically (an int 5 and a real 5.0 are equal) and orders every number
 before every string and every string before every blob. Lookups return element keys in index
@@ -19,6 +23,7 @@ from typing import Any
 
 from storage._sql import padded_chunks, placeholders, unique
 from storage.errors import StoreError
+from storage.queries import IndexProject, IndexQuery
 from storage.rows import VertexRow
 from storage.tx_base import TxCore
 from storage.values import encode
@@ -125,7 +130,22 @@ class Index:
     def _values(self, values: list[Any]) -> list[Any]:
         return [encode(v) for v in values] if self.pg else values
 
-    def index_rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
+    def read(self, query: IndexQuery, operand: Any) -> Any:
+        """`query`'s answer for `operand`: the values sought (equality) or ``(lo, hi)``
+        (range). ``KEYS`` -> element keys in (value, key) order, each once, at most
+        `query.limit`; ``COUNT`` -> distinct elements matching; ``VERTICES`` -> vertex rows,
+        each once, in key order."""
+        if query.range:
+            lo, hi = operand
+            keys = self._range(query.index_id, lo, hi, query.lo_incl, query.hi_incl, query.limit)
+            return len(keys) if query.project is IndexProject.COUNT else keys
+        if query.project is IndexProject.KEYS:
+            return self._eq(query.index_id, operand, query.limit)
+        if query.project is IndexProject.COUNT:
+            return self._eq_count(query.index_id, operand)
+        return self._rows(query.index_id, operand)
+
+    def _rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
         """The vertex rows with an entry of any of `values` in index `index_id`, each once,
         in key order (what `index_eq` then `vertices_by_keys` give, sorted by key), by one
         statement joining the entries to the rows. Duplicates (several values, a
@@ -172,7 +192,7 @@ class Index:
         self.core.check_writable()
         return self.raw.execute("DELETE FROM index_entries WHERE index_id = ?", (index_id,)).rowcount
 
-    def index_eq(self, index_id: int, values: Sequence[Any], limit: int | None = None) -> list[int]:
+    def _eq(self, index_id: int, values: Sequence[Any], limit: int | None = None) -> list[int]:
         """Keys of elements having any of `values` in the index, in (value, key) order, once each."""
         wanted = unique(values)
         if not wanted or (limit is not None and limit <= 0):
@@ -184,7 +204,7 @@ class Index:
                 break
         return list(seen)
 
-    def index_eq_count(self, index_id: int, values: Sequence[Any]) -> int:
+    def _eq_count(self, index_id: int, values: Sequence[Any]) -> int:
         """How many distinct elements have any of `values` (for count() pushdown)."""
         wanted = unique(values)
         if not wanted:
@@ -192,9 +212,9 @@ class Index:
         if len(wanted) <= 900:
             size, part = next(padded_chunks(wanted))
             return int(self.core.scalar(_eq_count_sql(size), [index_id, *self._values(part)]))
-        return len(self.index_eq(index_id, wanted))
+        return len(self._eq(index_id, wanted))
 
-    def index_range(
+    def _range(
         self, index_id: int, lo: Any = None, hi: Any = None, lo_incl: bool = True, hi_incl: bool = True,
         limit: int | None = None,
     ) -> list[int]:

@@ -17,6 +17,7 @@ from sqlalchemy import delete, insert, select, update
 from storage.errors import StoreError
 from storage.tables import TASK_FIELDS, tasks
 from storage.tx_base import TxCore
+from storage.values import encode
 
 _TASK_FIELD_SET = frozenset(TASK_FIELDS)
 
@@ -49,13 +50,13 @@ class Records:
     # ---- graph variables -----------------------------------------------------------------
     def var_get(self, name: str) -> Any:
         """The stored value, or None when the variable does not exist."""
-        return self.core.scalar("SELECT value FROM variables WHERE name = ?", (name,))
+        return self.core.scalar("SELECT value FROM variables WHERE name = ?", (name,))  # decoded on PostgreSQL
 
     def var_put(self, name: str, value: Any) -> None:
         self.core.check_writable()
         self.raw.execute(
             "INSERT INTO variables (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            (name, value),
+            (name, encode(value) if self.core.dialect.pg else value),
         )
 
     def var_delete(self, name: str) -> bool:

@@ -21,7 +21,7 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.values import decode_value, decode_vertex_entry
 from gremlin_engine.traversal.tokens import Direction, T
-from storage import CHAIN_MAX_HOPS, AggregateUnsupported
+from storage import CHAIN_MAX_HOPS, AggregateUnsupported, GroupCount, WalkCount, WalkStart
 
 #: start vertices per `walk_count` statement (counts add up, so chunks are independent)
 WALK_CHUNK = 5000
@@ -53,9 +53,10 @@ class PushdownsMixin:
             return 0
         items = list(merged.items())
         total = 0
+        query = WalkCount(plan)
         try:
             for start in range(0, len(items), WALK_CHUNK):
-                n = self.tx.aggregates.walk_count(items[start : start + WALK_CHUNK], plan, stop)
+                n = self.tx.aggregates.count(query, items[start : start + WALK_CHUNK], stop)
                 if n is None:
                     return None
                 total += n
@@ -67,7 +68,7 @@ class PushdownsMixin:
         self, ident: Any, hops: Sequence[tuple[Direction, Sequence[str]]], stop: Callable[[], bool] | None = None,
     ) -> int | None:
         """`walk_count([(V(ident), 1)], hops)` in ONE statement that finds the start vertex
-        by id as well (`Aggregates.walk_count_from_id`): 0 when `V(ident)` finds nothing. None when it cannot
+        by id as well (`Aggregates.count` from `WalkStart.ID`): 0 when `V(ident)` finds nothing. None when it cannot
         answer: auto mode (`V(id)` also tries alternate ids there), more hops than one
         statement takes, an old SQLite, or `stop` interrupted it. The start is found in
         storage, as `vertices([ident])` finds it (the walk reads storage only either way)."""
@@ -80,7 +81,7 @@ class PushdownsMixin:
         if plan is None:
             return 0
         try:
-            return self.tx.aggregates.walk_count_from_id(idc.to_storage(wanted), plan, stop)  # type: ignore[no-any-return]
+            return self.tx.aggregates.count(WalkCount(plan, WalkStart.ID), idc.to_storage(wanted), stop)  # type: ignore[no-any-return]
         except AggregateUnsupported:
             return None
 
@@ -102,7 +103,7 @@ class PushdownsMixin:
         if plan is None:
             return 0
         try:
-            return self.tx.aggregates.walk_count(None, plan, stop, lids)
+            return self.tx.aggregates.count(WalkCount(plan, WalkStart.ALL, lids), None, stop)  # type: ignore[no-any-return]
         except AggregateUnsupported:
             return None
 
@@ -137,12 +138,12 @@ class PushdownsMixin:
             return []
         try:
             if key is T.label:
-                rows = self.tx.aggregates.label_groups(kind, lids, stop)
+                rows = self.tx.aggregates.groups(GroupCount(kind, lids), stop)
                 if rows is None:
                     return None
                 name = self.schema.vertex_label_by_id if kind == "vertex" else self.schema.edge_label_by_id
                 return [(name(lid).name, n) for lid, n in rows]
-            groups = self.tx.aggregates.property_groups(kind, lids, key, stop)
+            groups = self.tx.aggregates.groups(GroupCount(kind, lids, key), stop)
         except AggregateUnsupported:
             return None
         if groups is None:

@@ -21,7 +21,7 @@ from gremlin_engine.structure.elements import Edge, Element, Vertex
 from gremlin_engine.structure.numbers import LONG_MAX, LONG_MIN, Long
 from gremlin_engine.structure.values import entry_value
 from gremlin_engine.traversal.tokens import Direction
-from storage import AdjacencyQuery, Lookup, Project
+from storage import AdjacencyQuery, IndexProject, IndexQuery, Lookup, Project
 
 PAGE = 1000
 
@@ -139,7 +139,7 @@ class ReadsMixin(ElementLoader):
         rows: dict[int, Any] = {}
         for index_id, values in plan.eq:
             if values:
-                for r in self.tx.index.index_rows(index_id, values):
+                for r in self.tx.index.read(IndexQuery(index_id, project=IndexProject.VERTICES), values):
                     rows[r.key] = r
         allowed = set(lids) if lids is not None else None
         held = self._vertices
@@ -194,7 +194,7 @@ class ReadsMixin(ElementLoader):
                 if plan is not None and not plan.ranges and len(plan.eq) == 1:
                     # one equality index answers exactly: its entries are the matches
                     index_id, values = plan.eq[0]
-                    return int(self.tx.index.index_eq_count(index_id, values)) if values else 0
+                    return int(self.tx.index.read(IndexQuery(index_id, project=IndexProject.COUNT), values)) if values else 0
         return sum(1 for _ in self._run(q, None))
 
     def _run(self, q: qp.Query, limit: int | None) -> Iterator[Any]:
@@ -283,9 +283,9 @@ class ReadsMixin(ElementLoader):
         keys: set[int] = set()
         for index_id, values in plan.eq:
             if values:
-                keys.update(self.tx.index.index_eq(index_id, values))
+                keys.update(self.tx.index.read(IndexQuery(index_id), values))
         for index_id, lo, hi, lo_incl, hi_incl in plan.ranges:
-            keys.update(self.tx.index.index_range(index_id, lo, hi, lo_incl, hi_incl))
+            keys.update(self.tx.index.read(IndexQuery(index_id, True, lo_incl=lo_incl, hi_incl=hi_incl), (lo, hi)))
         allowed = set(lids) if lids is not None else None
         ordered = sorted(keys)
         for start in range(0, len(ordered), PAGE):

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from storage import Lookup, MissingEndpoint, StoreConflict, open_store
+from storage import IndexQuery, Lookup, MissingEndpoint, StoreConflict, open_store
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_undo_keeps_index_entries_and_an_absent_sequence(tmp_path: Path) -> None
                                 unique_parts=True)
             assert tx.elements.edge_count() == 0
             assert tx.raw.execute("SELECT seq FROM sqlite_sequence WHERE name = 'edges'").fetchone() is None
-            assert tx.index.index_eq(7, ["x"]) == [1]
+            assert tx.index.read(IndexQuery(7), ["x"]) == [1]
             assert tx.elements.edges_insert([("c", 1, 1, 3, "", "{}"), ("d", 1, 3, 1, "", "{}")], unique_parts=True) == [1, 2]
     finally:
         st.close()
@@ -124,7 +124,7 @@ def test_vertex_batches_undo_a_taken_id(tmp_path: Path) -> None:
                 with pytest.raises(StoreConflict):
                     tx.elements.vertices_insert(rows)
                 assert tx.raw.execute("SELECT * FROM vertices ORDER BY key").fetchall() == before
-            assert tx.index.index_eq(5, ["x"]) == [1]
+            assert tx.index.read(IndexQuery(5), ["x"]) == [1]
             assert tx.elements.vertices_insert([(None, 1, "{}"), ("g", 1, "{}")]) == [5, 6]  # the keys were not used up
             assert [r.id for r in tx.elements.find(Lookup.VERTICES_BY_KEYS, [5])] == [5]
     finally:

@@ -10,7 +10,7 @@ import pytest
 
 from storage import Lookup, MissingEndpoint, open_store
 from storage._sql import padded_chunks, unique
-from storage.tx_elements import _heads_sql
+from storage.elements_sql import heads_sql
 
 IDS: list[Any] = ["1:p1", "123", 'q"uo\\te', "ünï", "emoji😀", "a b", "1:p2", "x\ty", "", "[1]", "null"]
 OTHER: list[Any] = [123, b"\x01\x02", 7]
@@ -19,7 +19,7 @@ OTHER: list[Any] = [123, b"\x01\x02", 7]
 def _in_lists(tx: Any, ids: list[Any]) -> list[tuple[int, Any, int]]:
     out: list[tuple[int, Any, int]] = []
     for size, part in padded_chunks(unique(ids)):
-        out += tx.raw.execute(_heads_sql(size), part).fetchall()
+        out += tx.raw.execute(heads_sql(size), part).fetchall()
     return out
 
 

@@ -18,6 +18,9 @@ from storage import Store, ensure_database, open_store
 
 PG_URL = os.environ.get("HUGELITE_TEST_PG_URL")
 
+#: a test of SQLite's own machinery (plans, trace callbacks, sqlite_master, its limits)
+sqlite_only = pytest.mark.skipif(bool(PG_URL), reason="SQLite's own machinery")
+
 
 def fresh_pg_url() -> str:
     """The URL of a new, empty database on the test server."""

@@ -12,6 +12,7 @@ from storage import (
     STORE_VERSION,
     AdjacencyQuery,
     EdgeRow,
+    IndexQuery,
     Lookup,
     MissingEndpoint,
     Project,
@@ -82,7 +83,7 @@ def test_vertex_delete_cascades_to_both_kinds_and_their_index_entries(store) -> 
         tx.index.index_add_many([(5, "v", p, "e"), (5, "v", q, "e"), (5, "v", r, "e"), (6, "w", a, "v")])
         assert tx.elements.vertices_delete([a]) == 1
         assert [e.key for e in tx.elements.edges_scan()] == [r]
-        assert tx.index.index_eq(5, ["v"]) == [r] and tx.index.index_eq(6, ["w"]) == []
+        assert tx.index.read(IndexQuery(5), ["v"]) == [r] and tx.index.read(IndexQuery(6), ["w"]) == []
 
 
 def test_clear_keeps_the_cascade(store) -> None:
@@ -144,7 +145,7 @@ def _snapshot(tx) -> dict[str, object]:
         "labels": tx.adjacency.read(AdjacencyQuery("out", [2, 3], None, Project.EDGES), keys),
         "joining": tx.adjacency.joining(AdjacencyQuery("out", None), [(1, 2), (2, 3), (3, 1)]),
         "ids": tx.elements.find(Lookup.EDGES_BY_IDS, [row[1] for row in V1_EDGES] + ["gone"]),
-        "index": (tx.index.index_eq(7, [1, 2]), tx.index.index_eq(8, ["x", "y"])),
+        "index": (tx.index.read(IndexQuery(7), [1, 2]), tx.index.read(IndexQuery(8), ["x", "y"])),
         "counts": (tx.elements.edge_count(), tx.elements.edge_count([2]), tx.adjacency.read(AdjacencyQuery("both", None, None, Project.COUNTS), keys)),
     }
 
@@ -204,7 +205,7 @@ def test_v1_store_is_upgraded_on_open_and_answers_the_same(tmp_path: Path) -> No
         # the cascade and index cleanup of v1 rows
         tx.elements.vertices_delete([3])
         assert [r.key for r in tx.elements.edges_scan()] == [1, 7, 8, 9, 11]
-        assert tx.index.index_eq(7, [1, 2]) == [1, 8] and tx.index.index_eq(8, ["x", "y"]) == [2, 1]
+        assert tx.index.read(IndexQuery(7), [1, 2]) == [1, 8] and tx.index.read(IndexQuery(8), ["x", "y"]) == [2, 1]
     s.close()
     s2 = open_store(path)
     s2.check_ready()  # already current: nothing to do

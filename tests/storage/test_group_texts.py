@@ -1,4 +1,4 @@
-"""`property_groups` over every label reads each chunk's member texts as one JSON array
+"""`Aggregates.groups` by a property key over every label reads each chunk's member texts as one JSON array
 (`tx_aggregates._texts_sql`) and counts them in a dict, relying on the rows reaching the
 aggregate in key order. These tests pin that order (the statement's plan is one rowid range
 of the table, and the groups equal the `GROUP BY ... ORDER BY min(key)` statement it
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import storage.tx_aggregates as agg
-from storage import Store
+from storage import GroupCount, Store
 
 #: the statement `property_groups` ran until session 6, over every label: the reference
 OLD_SQL = "SELECT props -> ?, count(*), min(key) AS first FROM {table} GROUP BY 1 ORDER BY first"
@@ -56,7 +56,7 @@ def test_groups_equal_the_group_by_statement(filled: Store, monkeypatch: pytest.
     with filled.read() as tx:
         for kind, table in (("vertex", "vertices"), ("edge", "edges")):
             for key in ("k", "z", "w", "nosuch"):
-                got = tx.aggregates.property_groups(kind, None, key)
+                got = tx.aggregates.groups(GroupCount(kind, None, key))
                 assert got == _old(tx, table, key), (kind, key, chunk)
                 assert all(type(n) is int for _t, n in got)
 
@@ -66,7 +66,7 @@ def test_texts_come_back_exactly_in_first_appearance_order(file_store: Store) ->
     with file_store.write() as tx:
         tx.elements.vertices_insert([(None, 1, _props(v, v is None)) for v in values])
     with file_store.read() as tx:
-        got = tx.aggregates.property_groups("vertex", None, "k")
+        got = tx.aggregates.groups(GroupCount("vertex", None, "k"))
     assert got == [('"b"', 2), ("1", 2), ('"a"', 1), ("1.0", 1), ('"1"', 1), ("true", 1), (None, 1),
                    ('"q\\"uote"', 1), ('[1,"x"]', 1), ('"\\u001f"', 1)]
 
@@ -75,7 +75,7 @@ def test_a_json_null_member_is_its_text_and_an_absent_one_is_none(file_store: St
     with file_store.write() as tx:
         tx.elements.vertices_insert([(None, 1, '{"k":null}'), (None, 1, '{"j":1}'), (None, 1, None), (None, 1, '{"k":null}')])
     with file_store.read() as tx:
-        assert tx.aggregates.property_groups("vertex", None, "k") == [("null", 2), (None, 2)]
+        assert tx.aggregates.groups(GroupCount("vertex", None, "k")) == [("null", 2), (None, 2)]
 
 
 def test_the_chunk_statement_is_one_rowid_range_in_key_order(filled: Store) -> None:
@@ -90,12 +90,12 @@ def test_the_chunk_statement_is_one_rowid_range_in_key_order(filled: Store) -> N
 def test_a_stop_interrupts_the_chunks(filled: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(agg, "POLL_EVERY", 1)
     with filled.read() as tx:
-        assert tx.aggregates.property_groups("vertex", None, "k", stop=lambda: True) is None
-        assert tx.aggregates.property_groups("vertex", None, "k", stop=lambda: False) == _old(tx, "vertices", "k")
+        assert tx.aggregates.groups(GroupCount("vertex", None, "k"), stop=lambda: True) is None
+        assert tx.aggregates.groups(GroupCount("vertex", None, "k"), stop=lambda: False) == _old(tx, "vertices", "k")
 
 
 def test_texts_that_are_not_json_make_the_caller_take_its_own_path(file_store: Store) -> None:
     with file_store.write() as tx:
         tx.elements.vertices_insert([(None, 1, "not json")])
     with file_store.read() as tx, pytest.raises(agg.AggregateUnsupported):
-        tx.aggregates.property_groups("vertex", None, "k")
+        tx.aggregates.groups(GroupCount("vertex", None, "k"))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from storage import AdjacencyQuery, Lookup, Project, Store, open_store, tables
+from storage import AdjacencyQuery, IndexProject, IndexQuery, Lookup, Project, Store, open_store, tables
 
 
 @pytest.fixture(scope="module")
@@ -110,11 +110,11 @@ def test_label_counts_and_scans(big_store) -> None:
 
 
 def test_index_lookups(big_store) -> None:
-    assert_indexed(plans_of(big_store, lambda tx: tx.index.index_eq(1, [5, 7])),
+    assert_indexed(plans_of(big_store, lambda tx: tx.index.read(IndexQuery(1), [5, 7])),
                    "SEARCH index_entries USING PRIMARY KEY (index_id=? AND value=?)")
-    assert_indexed(plans_of(big_store, lambda tx: tx.index.index_range(1, 10, 20)),
+    assert_indexed(plans_of(big_store, lambda tx: tx.index.read(IndexQuery(1, True), (10, 20))),
                    "SEARCH index_entries USING PRIMARY KEY (index_id=? AND value>? AND value<?)")
-    assert_indexed(plans_of(big_store, lambda tx: tx.index.index_eq_count(1, [5])),
+    assert_indexed(plans_of(big_store, lambda tx: tx.index.read(IndexQuery(1, project=IndexProject.COUNT), [5])),
                    "SEARCH index_entries USING PRIMARY KEY (index_id=? AND value=?)")
     by_elem = "USING COVERING INDEX ix_index_entries_elem (elem_key=? AND elem_kind=? AND index_id=?)"
     assert_indexed(plans_of(big_store, lambda tx: tx.index.index_values(1, 5)),
@@ -147,14 +147,14 @@ def test_deletes_and_updates_are_indexed(big_store) -> None:
 
 
 def test_lookups_need_no_sort_of_index_results(big_store) -> None:
-    for sql, lines in plans_of(big_store, lambda tx: tx.index.index_eq(1, [5, 7], limit=3)):
+    for sql, lines in plans_of(big_store, lambda tx: tx.index.read(IndexQuery(1, limit=3), [5, 7])):
         assert not any("TEMP B-TREE" in line for line in lines), (sql, lines)
 
 
 def test_results_are_right_on_the_big_store(big_store) -> None:
     with big_store.read() as tx:
         assert tx.elements.vertex_count([2]) == 600
-        assert len(tx.index.index_eq(1, [5])) == 30
+        assert len(tx.index.read(IndexQuery(1), [5])) == 30
         assert len(tx.adjacency.read(AdjacencyQuery("out", [9], None, Project.PAIRS), list(range(1, 3001)))) == 3000
 
 

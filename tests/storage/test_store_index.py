@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import StoreError
+from storage import IndexProject, IndexQuery, StoreError
 
 
 @pytest.fixture
@@ -23,51 +23,51 @@ def people(store):
 def test_index_eq(people) -> None:
     store, k = people
     with store.read() as tx:
-        assert tx.index.index_eq(1, [27]) == [k[1], k[4]]
-        assert tx.index.index_eq(1, [30.5, 29]) == [k[0], k[5]]  # value order
-        assert tx.index.index_eq(1, [29.0]) == [k[0]]  # numbers compare numerically
-        assert tx.index.index_eq(1, ["29"]) == []  # ...and never equal strings
-        assert tx.index.index_eq(2, ["29"]) == [k[2]]
-        assert tx.index.index_eq(2, [b"\x00bytes"]) == [k[3]]
-        assert tx.index.index_eq(1, [27, 32], limit=2) == [k[1], k[4]]
-        assert tx.index.index_eq(1, [99]) == []
-        assert tx.index.index_eq(1, []) == []
-        assert tx.index.index_eq_count(1, [27, 29]) == 3
-        assert tx.index.index_eq_count(1, []) == 0
+        assert tx.index.read(IndexQuery(1), [27]) == [k[1], k[4]]
+        assert tx.index.read(IndexQuery(1), [30.5, 29]) == [k[0], k[5]]  # value order
+        assert tx.index.read(IndexQuery(1), [29.0]) == [k[0]]  # numbers compare numerically
+        assert tx.index.read(IndexQuery(1), ["29"]) == []  # ...and never equal strings
+        assert tx.index.read(IndexQuery(2), ["29"]) == [k[2]]
+        assert tx.index.read(IndexQuery(2), [b"\x00bytes"]) == [k[3]]
+        assert tx.index.read(IndexQuery(1, limit=2), [27, 32]) == [k[1], k[4]]
+        assert tx.index.read(IndexQuery(1), [99]) == []
+        assert tx.index.read(IndexQuery(1), []) == []
+        assert tx.index.read(IndexQuery(1, project=IndexProject.COUNT), [27, 29]) == 3
+        assert tx.index.read(IndexQuery(1, project=IndexProject.COUNT), []) == 0
 
 
 def test_index_eq_many_values(people) -> None:
     store, k = people
     with store.read() as tx:
         values = [27, *range(1000, 3000)]
-        assert tx.index.index_eq(1, values) == [k[1], k[4]]
-        assert tx.index.index_eq_count(1, values) == 2
+        assert tx.index.read(IndexQuery(1), values) == [k[1], k[4]]
+        assert tx.index.read(IndexQuery(1, project=IndexProject.COUNT), values) == 2
 
 
 def test_index_range(people) -> None:
     store, k = people
     with store.read() as tx:
-        assert tx.index.index_range(1, 28, 32) == [k[0], k[5], k[2]]
-        assert tx.index.index_range(1, 29, 32, lo_incl=False, hi_incl=False) == [k[5]]
-        assert tx.index.index_range(1, 30, None) == [k[5], k[2], k[3]]
-        assert tx.index.index_range(1, None, 28) == [k[1], k[4]]
-        assert tx.index.index_range(1, 0, 100, limit=3) == [k[1], k[4], k[0]]
-        assert tx.index.index_range(1, 0, 100, limit=0) == []
+        assert tx.index.read(IndexQuery(1, True), (28, 32)) == [k[0], k[5], k[2]]
+        assert tx.index.read(IndexQuery(1, True, lo_incl=False, hi_incl=False), (29, 32)) == [k[5]]
+        assert tx.index.read(IndexQuery(1, True), (30, None)) == [k[5], k[2], k[3]]
+        assert tx.index.read(IndexQuery(1, True), (None, 28)) == [k[1], k[4]]
+        assert tx.index.read(IndexQuery(1, True, limit=3), (0, 100)) == [k[1], k[4], k[0]]
+        assert tx.index.read(IndexQuery(1, True, limit=0), (0, 100)) == []
 
 
 def test_open_range_stays_in_type_class(people) -> None:
     store, k = people
     with store.read() as tx:
         # numeric lower bound alone: not the strings or bytes of index 2
-        assert tx.index.index_range(2, 0, None) == []
-        assert tx.index.index_range(2, None, 100) == []
+        assert tx.index.read(IndexQuery(2, True), (0, None)) == []
+        assert tx.index.read(IndexQuery(2, True), (None, 100)) == []
         # string bounds: only strings
-        assert tx.index.index_range(2, "a", None) == [k[0], k[1]]
-        assert tx.index.index_range(2, None, "n") == [k[2], k[0]]
-        assert tx.index.index_range(2, b"", None) == [k[3]]
-        assert tx.index.index_range(2) == [k[2], k[0], k[1], k[3]]  # unbounded: everything
+        assert tx.index.read(IndexQuery(2, True), ("a", None)) == [k[0], k[1]]
+        assert tx.index.read(IndexQuery(2, True), (None, "n")) == [k[2], k[0]]
+        assert tx.index.read(IndexQuery(2, True), (b"", None)) == [k[3]]
+        assert tx.index.read(IndexQuery(2, True), (None, None)) == [k[2], k[0], k[1], k[3]]  # unbounded: everything
         with pytest.raises(StoreError):
-            tx.index.index_range(2, object(), None)
+            tx.index.read(IndexQuery(2, True), (object(), None))
 
 
 def test_multi_valued_entries_and_remove(people) -> None:
@@ -78,15 +78,15 @@ def test_multi_valued_entries_and_remove(people) -> None:
         tx.index.index_add(3, "y", k[0])  # duplicate entry is a no-op
         tx.index.index_add(3, "y", k[1])
         assert tx.index.index_values(3, k[0]) == ["x", "y"]
-        assert tx.index.index_eq(3, ["x", "y"]) == [k[0], k[1]]
-        assert tx.index.index_range(3, "a", "z") == [k[0], k[1]]  # each key once
+        assert tx.index.read(IndexQuery(3), ["x", "y"]) == [k[0], k[1]]
+        assert tx.index.read(IndexQuery(3, True), ("a", "z")) == [k[0], k[1]]  # each key once
         assert tx.index.index_remove(3, k[0], "x") == 1
         assert tx.index.index_values(3, k[0]) == ["y"]
         assert tx.index.index_remove(3, k[0]) == 1
-        assert tx.index.index_eq(3, ["y"]) == [k[1]]
+        assert tx.index.read(IndexQuery(3), ["y"]) == [k[1]]
         assert tx.index.index_drop(1) == 6
-        assert tx.index.index_eq(1, [27]) == []
-        assert tx.index.index_eq(2, ["marko"]) == [k[0]]
+        assert tx.index.read(IndexQuery(1), [27]) == []
+        assert tx.index.read(IndexQuery(2), ["marko"]) == [k[0]]
 
 
 def test_deletes_remove_index_entries(store) -> None:

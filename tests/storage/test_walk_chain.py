@@ -1,4 +1,4 @@
-"""`Aggregates.walk_count_from_id`: a walk count from one public vertex id as one join-chain
+"""`Aggregates.count` from `WalkStart.ID`: a walk count from one public vertex id as one join-chain
 statement must count exactly what the frontier CTE (`walk_count`) and a brute-force walk
 count: parallel edges once each, a 'both' self-loop twice, label filters per hop, mixed
 directions, int / str / bytes ids, and 0 for an unknown id."""
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from storage import StoreError, tx_aggregates
+from storage import StoreError, WalkCount, WalkStart, tx_aggregates
 from storage.tx_aggregates import CHAIN_MAX_HOPS, _chain_sql
 
 KNOWS, LIKES, OTHER = 10, 20, 30
@@ -70,8 +70,8 @@ def test_counts_equal_the_frontier_walk_and_brute_force(graph, k) -> None:
         for hops in combos:
             for vid, key in keys.items():
                 want = _brute(key, hops, out, inn)
-                assert tx.aggregates.walk_count_from_id(vid, hops) == want, (vid, hops)
-                assert tx.aggregates.walk_count([(key, 1)], hops) == want, (vid, hops)
+                assert tx.aggregates.count(WalkCount(hops, WalkStart.ID), vid) == want, (vid, hops)
+                assert tx.aggregates.count(WalkCount(hops), [(key, 1)]) == want, (vid, hops)
     assert any(_brute(keys[5], hops, out, inn) > 10 for hops in combos)  # not a vacuous comparison
 
 
@@ -80,33 +80,33 @@ def test_self_loops_and_parallel_edges(graph) -> None:
     with store.read() as tx:
         # id 2 has the loop 2->2 and three edges in from 1 (two knows, one likes)
         only_known = [("both", [KNOWS])]
-        assert tx.aggregates.walk_count_from_id(2, only_known) == 2 + 2  # the loop twice, both parallel edges
-        assert tx.aggregates.walk_count_from_id(4, [("out", [KNOWS])]) == 3  # the sort-keyed parallel edges
-        assert tx.aggregates.walk_count_from_id(1, [("out", None), ("both", [KNOWS])]) == 4 + 3 * 4  # 1 (loop twice, two to 2), then 2 (four each)
-        assert tx.aggregates.walk_count_from_id(9, [("both", None)]) == 0  # isolated
-        assert tx.aggregates.walk_count_from_id(9, []) == 1  # zero hops: the start itself
-        assert tx.aggregates.walk_count_from_id(404, []) == 0
+        assert tx.aggregates.count(WalkCount(only_known, WalkStart.ID), 2) == 2 + 2  # the loop twice, both parallel edges
+        assert tx.aggregates.count(WalkCount([("out", [KNOWS])], WalkStart.ID), 4) == 3  # the sort-keyed parallel edges
+        assert tx.aggregates.count(WalkCount([("out", None), ("both", [KNOWS])], WalkStart.ID), 1) == 4 + 3 * 4  # 1 (loop twice, two to 2), then 2 (four each)
+        assert tx.aggregates.count(WalkCount([("both", None)], WalkStart.ID), 9) == 0  # isolated
+        assert tx.aggregates.count(WalkCount([], WalkStart.ID), 9) == 1  # zero hops: the start itself
+        assert tx.aggregates.count(WalkCount([], WalkStart.ID), 404) == 0
 
 
 def test_unknown_start_empty_labels_and_limits(graph) -> None:
     store, _keys, _out, _inn = graph
     with store.read() as tx:
-        assert tx.aggregates.walk_count_from_id(404, [("out", None)]) == 0
-        assert tx.aggregates.walk_count_from_id("1", [("out", None)]) == 0  # '1' is not 1
-        assert tx.aggregates.walk_count_from_id(1, [("out", None), ("out", [])]) == 0
-        assert tx.aggregates.walk_count_from_id(1, [("out", [999])]) == 0
+        assert tx.aggregates.count(WalkCount([("out", None)], WalkStart.ID), 404) == 0
+        assert tx.aggregates.count(WalkCount([("out", None)], WalkStart.ID), "1") == 0  # '1' is not 1
+        assert tx.aggregates.count(WalkCount([("out", None), ("out", [])], WalkStart.ID), 1) == 0
+        assert tx.aggregates.count(WalkCount([("out", [999])], WalkStart.ID), 1) == 0
         with pytest.raises(StoreError):
-            tx.aggregates.walk_count_from_id(1, [("out", None)] * (CHAIN_MAX_HOPS + 1))
+            tx.aggregates.count(WalkCount([("out", None)] * (CHAIN_MAX_HOPS + 1), WalkStart.ID), 1)
         with pytest.raises(StoreError):
-            tx.aggregates.walk_count_from_id(1, [("sideways", None)])
+            tx.aggregates.count(WalkCount([("sideways", None)], WalkStart.ID), 1)
 
 
 def test_stop_interrupts(graph, monkeypatch) -> None:
     monkeypatch.setattr(tx_aggregates, "POLL_EVERY", 1)  # the graph is too small for the default
     store, _keys, _out, _inn = graph
     with store.read() as tx:
-        assert tx.aggregates.walk_count_from_id(1, [("both", None)] * 3, stop=lambda: True) is None
-        assert tx.aggregates.walk_count_from_id(1, [("out", None)], stop=lambda: False) == tx.aggregates.walk_count_from_id(1, [("out", None)])
+        assert tx.aggregates.count(WalkCount([("both", None)] * 3, WalkStart.ID), 1, stop=lambda: True) is None
+        assert tx.aggregates.count(WalkCount([("out", None)], WalkStart.ID), 1, stop=lambda: False) == tx.aggregates.count(WalkCount([("out", None)], WalkStart.ID), 1)
 
 
 def test_the_chain_is_indexed_at_every_hop(file_store) -> None:
@@ -121,7 +121,7 @@ def test_the_chain_is_indexed_at_every_hop(file_store) -> None:
         sql = _chain_sql(hops)
         with file_store.read() as tx:
             plan = [r[3] for r in tx.raw.execute("EXPLAIN QUERY PLAN " + sql, (1,))]
-            assert tx.aggregates.walk_count_from_id(1, hops) == 2 if hops[0][0] == "both" else 1
+            assert tx.aggregates.count(WalkCount(hops, WalkStart.ID), 1) == 2 if hops[0][0] == "both" else 1
         assert not [ln for ln in plan if ln.startswith("SCAN") and "subquery" not in ln], plan
         assert sum("sqlite_autoindex_vertices" in ln for ln in plan) == sql.count("FROM vertices"), plan
         for index in want:

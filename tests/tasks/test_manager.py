@@ -13,6 +13,7 @@ from gremlin_engine import GraphConfig, GraphRegistry
 from gremlin_engine.errors import IllegalArgument, NotFound
 from gremlin_engine.schema import indexing
 from gremlin_engine.tasks.model import java_hashmap_order, task_json
+from storage import IndexQuery
 
 DETAIL_ORDER = ["task_name", "task_progress", "task_create", "task_status", "task_update", "task_result",
                 "task_retries", "id", "task_type", "task_callable", "task_input", "task_server"]
@@ -51,7 +52,7 @@ def test_index_build_task_fills_entries_for_existing_data(graph):
     assert done["task_name"] == f"INDEX_LABEL:{il.id}:personByCity"
     assert done["task_callable"] == "org.apache.hugegraph.job.schema.IndexLabelRebuildJob"
     with graph.store.read() as tx:
-        paris = tx.index.index_eq(il.id, [graph.schema.index_lookup_value(il, ["Paris"])])
+        paris = tx.index.read(IndexQuery(il.id), [graph.schema.index_lookup_value(il, ["Paris"])])
     assert sorted(paris) == sorted(k for i, k in enumerate(keys) if i % 3 == 2)
     assert len(paris) == 833
     assert graph.schema.index_label("personByCity").status.value == "CREATED"
@@ -64,7 +65,7 @@ def test_range_index_build_answers_range_lookups(graph):
                                                      "base_value": "person", "index_type": "RANGE", "fields": ["age"]})
     graph.tasks.wait(task_id)
     with graph.store.read() as tx:
-        old = tx.index.index_range(il.id, 28, None, True, True)
+        old = tx.index.read(IndexQuery(il.id, True, lo_incl=True, hi_incl=True), (28, None))
     assert sorted(old) == sorted(k for i, k in enumerate(keys) if 20 + i % 10 >= 28)
     assert graph.schema.index_entries("vertex", "person", {"name": "x", "age": 31}) == [(il.id, 31)]
     assert indexing.entries_for(il, {"name": "x"}) == []

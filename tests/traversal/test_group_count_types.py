@@ -24,6 +24,7 @@ from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.structure.numbers import Byte, Float, Long
 from gremlin_engine.traversal import compile_traversal
 from gremlin_engine.traversal.tokens import T
+from storage import GroupCount
 
 from .gremlin import g
 
@@ -141,14 +142,14 @@ def test_the_storage_statement_answers(typed_graph: Graph, monkeypatch: pytest.M
     from storage.tx_aggregates import Aggregates
 
     seen: list[str] = []
-    original = Aggregates.property_groups
+    original = Aggregates.groups
 
-    def recording(self: Any, kind: str, label_ids: Any, key: str, stop: Any = None) -> Any:
-        out = original(self, kind, label_ids, key, stop)
-        seen.append(key if out is not None else "")
+    def recording(self: Any, query: GroupCount, stop: Any = None) -> Any:
+        out = original(self, query, stop)
+        seen.append(query.key if out is not None else "")
         return out
 
-    monkeypatch.setattr(Aggregates, "property_groups", recording)
+    monkeypatch.setattr(Aggregates, "groups", recording)
     for key in (*VALUES, "tags"):
         typed_graph.traverse(g.V().groupCount().by(key).ir)
     assert seen == [*VALUES, "tags"]
@@ -182,7 +183,7 @@ def test_chunked_groups_equal_the_old_statement(typed_graph: Graph, monkeypatch:
         for kind, table in (("vertex", "vertices"), ("edge", "edges")):
             for lids in _label_id_sets(typed_graph, kind):
                 for key in (*VALUES, "tags", "nosuch"):
-                    got = tx.aggregates.property_groups(kind, lids, key)
+                    got = tx.aggregates.groups(GroupCount(kind, lids, key))
                     assert got == _old_groups(tx, table, lids, key), (kind, lids, key)
                     assert all(type(n) is int for _t, n in got)
 
@@ -218,9 +219,9 @@ def test_mixed_forms_stay_apart_as_before(mixed_graph: Graph, monkeypatch: pytes
     ids = [mixed_graph.schema.vertex_label(n).id for n in ("x", "y")]
     with mixed_graph.store.read() as tx:
         for lids in (None, ids[:1], ids[1:], ids):
-            got = tx.aggregates.property_groups("vertex", lids, "k")
+            got = tx.aggregates.groups(GroupCount("vertex", lids, "k"))
             assert got == _old_groups(tx, "vertices", lids, "k"), lids
-        texts = [t for t, _n in tx.aggregates.property_groups("vertex", None, "k")]
+        texts = [t for t, _n in tx.aggregates.groups(GroupCount("vertex", None, "k"))]
     assert texts == ["1", "1.0", "true", '{"@t":"list","v":[1]}', '"[1]"', None, '"a\\nb"', '"1"',
                      '{"@t":"L","v":1}', '{"@v":"meta","@m":{"since":1}}']
     for b in (g.V().groupCount().by("k"), g.V().hasLabel("x").groupCount().by("k"),
@@ -237,12 +238,12 @@ def test_an_empty_table_and_a_stop(typed_graph: Graph, tmp_path: Path, monkeypat
     try:
         empty = registry.open(cfg)
         with empty.store.read() as tx:
-            assert tx.aggregates.property_groups("vertex", None, "k") == []
-            assert tx.aggregates.property_groups("edge", [1], "k") == []
+            assert tx.aggregates.groups(GroupCount("vertex", None, "k")) == []
+            assert tx.aggregates.groups(GroupCount("edge", [1], "k")) == []
         assert empty.traverse(g.V().groupCount().by("k").ir) == [{}]
     finally:
         registry.close_all()
     monkeypatch.setattr(storage.tx_aggregates, "POLL_EVERY", 1)
     with typed_graph.store.read() as tx:
-        assert tx.aggregates.property_groups("vertex", None, "s", stop=lambda: True) is None
-        assert tx.aggregates.property_groups("vertex", None, "s", stop=lambda: False) == _old_groups(tx, "vertices", None, "s")
+        assert tx.aggregates.groups(GroupCount("vertex", None, "s"), stop=lambda: True) is None
+        assert tx.aggregates.groups(GroupCount("vertex", None, "s"), stop=lambda: False) == _old_groups(tx, "vertices", None, "s")

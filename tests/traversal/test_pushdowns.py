@@ -22,6 +22,7 @@ from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal import compile_traversal
 from gremlin_engine.traversal.tokens import Cardinality, T
+from storage import GroupCount, WalkCount
 
 from .gremlin import P, __, g
 from .helpers import r
@@ -195,8 +196,8 @@ def test_storage_statements_stop_when_asked(store_graph: Graph, monkeypatch: pyt
     monkeypatch.setattr(storage.tx_aggregates, "POLL_EVERY", 1)
     with store_graph.store.read() as tx:
         start = [(k, 1) for k in range(1, 13)]
-        assert tx.aggregates.walk_count(start, [("both", None)] * 3) == sum(
-            tx.aggregates.walk_count([(k, 1)], [("both", None)] * 3) for k in range(1, 13))
-        assert tx.aggregates.walk_count(start, [("both", None)] * 12, stop=lambda: True) is None
-        assert tx.aggregates.property_groups("vertex", None, "city", stop=lambda: True) is None
-        assert tx.aggregates.walk_count(start, [("out", [])]) == 0 and tx.aggregates.walk_count([], [("out", None)]) == 0
+        assert tx.aggregates.count(WalkCount([("both", None)] * 3), start) == sum(
+            tx.aggregates.count(WalkCount([("both", None)] * 3), [(k, 1)]) for k in range(1, 13))
+        assert tx.aggregates.count(WalkCount([("both", None)] * 12), start, stop=lambda: True) is None
+        assert tx.aggregates.groups(GroupCount("vertex", None, "city"), stop=lambda: True) is None
+        assert tx.aggregates.count(WalkCount([("out", [])]), start) == 0 and tx.aggregates.count(WalkCount([("out", None)]), []) == 0
