@@ -6,7 +6,7 @@ loopback port, run as the `postgres` user when we are root), points the suites a
 runs pytest in a child process, and stops and removes the cluster whatever happens.
 
     python -m tests.run_postgres                # the suites below
-    python -m tests.run_postgres tests/rest -x  # anything pytest takes instead
+    python -m tests.run_postgres tests/rest -x  # other tests (options alone keep the suites)
 
 Which suites: storage, the engine (schema, runtime, traversal, algorithms, tasks), REST, the
 WebSocket, the TinkerPop conformance corpus, the client examples, the kill -9 trial of a
@@ -43,13 +43,26 @@ SUITES = (
 )
 
 
+#: tests of those suites that do not touch a store's backend, and are long: a pip install into
+#: a fresh venv, the terminal console, the OpenAPI fuzzing, `--help` of every command, and the
+#: corpus again over the WebSocket (`tests/features` runs it on PostgreSQL in process)
+NOT_TWICE = (
+    "--ignore=tests/rest/test_cli_habits.py",
+    "--ignore=tests/rest/test_console.py",
+    "--ignore=tests/rest/test_openapi_fuzz.py",
+    "--ignore=tests/wire/conformance",
+    "--deselect=tests/rest/test_cli.py::test_help_on_every_command",
+)
+
+
 def main(argv: list[str]) -> int:
     started = time.monotonic()
     cluster = postgres_cluster.start()
     print(f"test-postgres: PostgreSQL at {cluster.url()} ({cluster.folder})", flush=True)
     try:
         env = {**os.environ, BACKEND_ENV: "postgresql", URL_ENV: cluster.url(), "PYTHONPATH": str(ROOT)}
-        args = argv or list(SUITES)
+        paths = [a for a in argv if not a.startswith("-")]
+        args = [*(paths or (*SUITES, *NOT_TWICE)), *(a for a in argv if a.startswith("-"))]
         done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=ROOT, env=env)
         return done.returncode
     finally:
