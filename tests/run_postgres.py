@@ -44,12 +44,11 @@ SUITES = (
 
 
 #: tests of those suites that do not touch a store's backend, and are long: a pip install into
-#: a fresh venv, the terminal console, the OpenAPI fuzzing, `--help` of every command, and the
+#: a fresh venv, the terminal console, `--help` of every command, and the
 #: corpus again over the WebSocket (`tests/features` runs it on PostgreSQL in process)
 NOT_TWICE = (
     "--ignore=tests/rest/test_cli_habits.py",
     "--ignore=tests/rest/test_console.py",
-    "--ignore=tests/rest/test_openapi_fuzz.py",
     "--ignore=tests/wire/conformance",
     "--deselect=tests/rest/test_cli.py::test_help_on_every_command",
 )
