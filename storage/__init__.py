@@ -85,6 +85,7 @@ __all__ = [
     "VertexRow",
     "WALK_MAX_HOPS",
     "WriteTx",
+    "drop_database",
     "ensure_database",
     "is_server_url",
     "drop_database",

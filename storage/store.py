@@ -97,8 +97,9 @@ def ensure_database(url: str) -> bool:
 
 
 def drop_database(url: str) -> bool:
-    """Drop the PostgreSQL database `url` names (a dropped graph's, when hugelite created it);
-    True when it existed."""
+    """Drop the PostgreSQL database `url` names (its connections are ended first); True when
+    it existed. The server-side counterpart of `remove_store_files`: call it only for a
+    database hugelite created (`ensure_database` returned True for it)."""
     from storage.engine_pg import drop_database as drop  # psycopg is optional
 
     return drop(url)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
-from storage import Store, ensure_database, open_store
+from storage import Store, drop_database, ensure_database, open_store
 
 PG_URL = os.environ.get("HUGELITE_TEST_PG_URL")
 
@@ -32,8 +32,6 @@ def fresh_pg_url() -> str:
 
 
 def drop_pg(url: str) -> None:
-    from storage.engine_pg import drop_database
-
     drop_database(url)
 
 
