@@ -88,7 +88,6 @@ __all__ = [
     "drop_database",
     "ensure_database",
     "is_server_url",
-    "drop_database",
     "open_store",
     "remove_store_files",
 ]
