@@ -7,7 +7,7 @@ PORT ?= 8080
 CONF ?= conf
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install console init-store lint bench clean anchors anchors-stop compare compare-ci
+.PHONY: run test test-postgres install console init-store lint bench clean anchors anchors-stop compare compare-ci
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,13 @@ run: init-store
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The same suites on PostgreSQL-backed graphs (issue 24): storage, engine, REST, WebSocket,
+# conformance, examples, the kill -9 trial and the scale-out rules. Starts a throw-away cluster
+# from the machine's PostgreSQL binaries (initdb as the postgres user, a free loopback port, a
+# temporary folder) and stops it; nothing is started by hand. `PYTEST_ARGS` picks other tests.
+test-postgres: install
+	$(BIN)/python -m tests.run_postgres $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -12,13 +12,18 @@ part, acknowledged or not. Each trial checks exactly that from outside, as a cli
    elements each, every element carrying its batch's unique `marker`), and SINGLES threads
    send one vertex per `POST .../graph/vertices`; a batch counts as acknowledged when its
    201 arrived;
-3. at a random moment the server gets SIGKILL; `PRAGMA integrity_check` on the store file;
+3. at a random moment the server gets SIGKILL; `PRAGMA integrity_check` on the store file
+   (on PostgreSQL, `amcheck`'s `bt_index_check` of every B-tree index of the graph's database);
 4. the server restarts on the same store; one `groupCount()` per kind counts the elements of
    every marker: acknowledged batches must be complete, every present batch complete.
 
     python -m bench.crash --trials 100 [--seed 1] [--loaders 3] [--singles 2] [--per-store 10] [--keep DIR]
+                          [--backend postgresql]
 
-`tests/hostile/test_crash.py` runs a few trials of the same code in `make test`.
+`--backend postgresql` runs the same trials on a PostgreSQL-backed graph, on a throw-away
+cluster this starts and stops (`tests/postgres_cluster.py`). `tests/hostile/test_crash.py`
+runs a few trials of the same code in `make test`, `tests/hostile/test_crash_postgres.py` in
+`make test-postgres`.
 """
 
 from __future__ import annotations
@@ -189,14 +194,46 @@ def _load_and_kill(server: BenchServer, trial: Trial, rng: random.Random, prefix
         t.join(timeout=60)
 
 
+def postgres_props(server_url: str, database: str) -> str:
+    """The crash graph on a PostgreSQL server (`server_url`: a SQLAlchemy URL without a
+    database), in `database`, which `init-store` creates."""
+    return f"backend=postgresql\nsqlalchemy.url={server_url}\nstore={database}\nschema.mode=strict\n"
+
+
+def integrity(base: Path, props: str) -> str:
+    """'ok', or what the store's own check found: SQLite's `PRAGMA integrity_check` of the
+    file; on PostgreSQL, `amcheck`'s `bt_index_check` of every B-tree index of the database
+    (the heap is PostgreSQL's to keep; an index that disagrees with it is the damage a
+    half-done write could leave)."""
+    if "backend=postgresql" not in props:
+        with sqlite3.connect(base / "data" / "crash.db") as db:
+            return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    values = dict(line.split("=", 1) for line in props.splitlines() if "=" in line)
+    url = make_url(values["sqlalchemy.url"])
+    with psycopg.connect(host=url.host, port=url.port, user=url.username, password=url.password,
+                         dbname=values["store"], autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS amcheck")
+        indexes = conn.execute(
+            "SELECT c.oid::regclass::text FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+            "JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE a.amname = 'btree' AND n.nspname = 'public'").fetchall()
+        for (name,) in indexes:
+            conn.execute("SELECT bt_index_check(%s::regclass, true)", (name,))
+    return "ok" if indexes else "no indexes found"
+
+
 def run_round(base: Path, rng: random.Random, trials: int, loaders: int = 3, singles: int = 2,
-              kill_window_s: tuple[float, float] = (0.3, 3.0)) -> list[Trial]:
-    """TRIALS crash cycles on one store in the empty folder BASE: the server that counts what
+              kill_window_s: tuple[float, float] = (0.3, 3.0), props: str = PROPS) -> list[Trial]:
+    """TRIALS crash cycles on one store in the empty folder BASE (`props`: the graph's
+    configuration, a sqlite store under BASE by default): the server that counts what
     survived one kill is the one the next trial loads and kills (one start per trial).
     Each trial also checks that no earlier trial's batches changed."""
     done: list[Trial] = []
     before: dict[str, int] = {}
-    server = BenchServer(base, GRAPH, PROPS, timeout_ms=60_000, init_store=True)
+    server = BenchServer(base, GRAPH, props, timeout_ms=60_000, init_store=True)
     try:
         with httpx.Client(base_url=server.url, timeout=60) as client:
             set_up(client)
@@ -204,9 +241,8 @@ def run_round(base: Path, rng: random.Random, trials: int, loaders: int = 3, sin
             prefix = f"t{k}"
             trial = Trial(kill_after_s=rng.uniform(*kill_window_s))
             _load_and_kill(server, trial, rng, prefix, loaders, singles)
-            with sqlite3.connect(base / "data" / "crash.db") as db:
-                trial.integrity = str(db.execute("PRAGMA integrity_check").fetchone()[0])
-            server = BenchServer(base, GRAPH, PROPS, timeout_ms=60_000)
+            trial.integrity = integrity(base, props)
+            server = BenchServer(base, GRAPH, props, timeout_ms=60_000)
             with httpx.Client(base_url=server.url, timeout=60) as client:
                 found = count_markers(client)
             trial.found = {m: n for m, n in found.items() if m.startswith(prefix + "b") or m.startswith(prefix + "s")}
@@ -227,7 +263,19 @@ def main() -> None:
     ap.add_argument("--singles", type=int, default=2)
     ap.add_argument("--per-store", type=int, default=10, help="trials on one store before a fresh one")
     ap.add_argument("--keep", type=Path, help="keep each trial's folder under this one")
+    ap.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite",
+                    help="postgresql: on a throw-away cluster started (and stopped) here")
     args = ap.parse_args()
+    if args.backend == "postgresql":
+        from tests import postgres_cluster
+
+        with postgres_cluster.cluster() as pg:
+            trials(args, lambda r: postgres_props(pg.url("").rstrip("/"), f"crash{r:02d}"))
+    else:
+        trials(args, lambda r: PROPS)
+
+
+def trials(args: argparse.Namespace, props_of: Any) -> None:
     rng = random.Random(args.seed)
     root = args.keep or Path(tempfile.mkdtemp(prefix="hugelite-crash-"))
     failed = acked = batches = present = done = 0
@@ -235,7 +283,8 @@ def main() -> None:
     for r in range((args.trials + args.per_store - 1) // args.per_store):
         base = root / f"store{r:02d}"
         base.mkdir(parents=True, exist_ok=True)
-        for trial in run_round(base, rng, min(args.per_store, args.trials - done), args.loaders, args.singles):
+        for trial in run_round(base, rng, min(args.per_store, args.trials - done), args.loaders, args.singles,
+                               props=props_of(r)):
             done += 1
             acked += len(trial.acked)
             batches += sum(1 for m in trial.acked if trial.sent[m][1] == BATCH)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import storage
 from bench.workload import Workload
 from gremlin_engine import GraphConfig, GraphRegistry
 from gremlin_engine.runtime import api
@@ -91,11 +92,20 @@ def remove_store(path: Path) -> None:
 class HugeliteEngine:
     name = "hugelite"
 
-    def __init__(self, path: Path, fresh: bool = True) -> None:
-        """`fresh`: a new store with the schema; else the store a load phase left at `path`."""
-        if fresh:
-            remove_store(path)
-        self.cfg = GraphConfig(name="bench", backend="sqlite", store=str(path), schema_mode="strict")
+    def __init__(self, path: Path, fresh: bool = True, server_url: str | None = None) -> None:
+        """`fresh`: a new store with the schema; else the store a load phase left at `path`.
+        `server_url` (a SQLAlchemy URL without a database): the store is the database
+        `bench` of that PostgreSQL server instead (dropped first when `fresh`)."""
+        if server_url is not None:
+            self.name = "hugelite on PostgreSQL"
+            self.cfg = GraphConfig(name="bench", backend="postgresql", store="bench", schema_mode="strict",
+                                   extra={"sqlalchemy.url": server_url})
+            if fresh:
+                storage.drop_database(self.cfg.location)
+        else:
+            if fresh:
+                remove_store(path)
+            self.cfg = GraphConfig(name="bench", backend="sqlite", store=str(path), schema_mode="strict")
         if fresh:
             GraphRegistry.init_store(self.cfg)
         # no evaluation timeout: a benchmark must finish what it starts
@@ -152,6 +162,15 @@ class HugeliteEngine:
 
     def k_hop(self, idx: int, k: int) -> int:
         return int(self._run(f"k_hop{k}", vid=idx + 1)[0])
+
+    def database_bytes(self) -> int:
+        """The PostgreSQL database's size on its server (`pg_database_size`)."""
+        import psycopg
+
+        url = self.cfg.url
+        with psycopg.connect(host=url.host, port=url.port, user=url.username, password=url.password,
+                             dbname=url.database) as conn:
+            return int(conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
 
     def close(self) -> None:
         self.registry.close_all()

@@ -70,6 +70,11 @@ def reset_hwm() -> bool:
         return False
 
 
+#: the PostgreSQL server (a SQLAlchemy URL without a database) the `hugelite-pg` system uses;
+#: `bench.run` sets it, starting a throw-away cluster when it is not set
+PG_URL_ENV = "HUGELITE_BENCH_PG_URL"
+
+
 def open_system(system: str, workdir: Path, gremlite_budget: float, fresh: bool) -> Any:
     """The system over `workdir/<system>.db`: emptied first when `fresh` (the load phase),
     else as the load phase left it (the query phase)."""
@@ -85,6 +90,10 @@ def open_system(system: str, workdir: Path, gremlite_budget: float, fresh: bool)
         from bench.engine import HugeliteEngine
 
         return HugeliteEngine(path, fresh=fresh)
+    if system == "hugelite-pg":  # the same engine on PostgreSQL (`bench.run --backend postgresql`)
+        from bench.engine import HugeliteEngine
+
+        return HugeliteEngine(path, fresh=fresh, server_url=os.environ[PG_URL_ENV])
     from bench.gremlite_peer import GremlitePeer
 
     return GremlitePeer(path, budget_s=gremlite_budget, fresh=fresh)
@@ -113,8 +122,10 @@ def run_load(system: str, size: str, workdir: Path, gremlite_budget: float) -> d
     report["load_s"] = time.perf_counter() - started
     report["load_cpu_s"] = time.process_time() - cpu0
     report["load_peak_kib"] = hwm_kib()
+    database_bytes = getattr(sut, "database_bytes", None)
+    report["store_bytes"] = (database_bytes() if system == "hugelite-pg" and database_bytes else
+                             sum(p.stat().st_size for p in workdir.glob(f"{system}.db*")))
     sut.close()
-    report["store_bytes"] = sum(p.stat().st_size for p in workdir.glob(f"{system}.db*"))
     return report
 
 
@@ -132,9 +143,14 @@ def run_queries(system: str, size: str, repeat: int, n_probes: int, workdir: Pat
         targets = probes if per_probe else [probes[0]]
         # warm-up, untimed, the same for every system: parse and statement caches, and the
         # page cache for every probe's pages (one probe alone left the first timed pass
-        # reading the others' pages from the OS, a third of the samples cold)
-        for idx in targets:
-            call(sut, idx)
+        # reading the others' pages from the OS, a third of the samples cold). An op that
+        # fails is reported as failed (its first line), and the other ops still run.
+        try:
+            for idx in targets:
+                call(sut, idx)
+        except Exception as exc:  # any failure of the system under test
+            ops[key] = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
+            continue
         wall: list[int] = []
         cpu: list[int] = []
         answers: list[Any] = []

@@ -30,13 +30,13 @@ def fmt_mib(kib: int | None) -> str:
 
 
 def _median(rep: dict[str, Any] | None, op: str, clock: str = "wall") -> float | None:
-    if not rep or "ops" not in rep or op not in rep["ops"]:
+    if not rep or "ops" not in rep or clock not in rep["ops"].get(op, {}):
         return None
     return rep["ops"][op][clock]["median_ms"]
 
 
 def _p95(rep: dict[str, Any] | None, op: str) -> float | None:
-    if not rep or "ops" not in rep or op not in rep["ops"]:
+    if not rep or "ops" not in rep or "wall" not in rep["ops"].get(op, {}):
         return None
     return rep["ops"][op]["wall"]["p95_ms"]
 
@@ -62,6 +62,9 @@ def cross_check(reports: dict[str, Any]) -> list[str]:
         if system == "raw" or "ops" not in rep:
             continue
         for op, *_ in OPS:
+            if "error" in rep["ops"].get(op, {}):
+                lines.append(f"- **{system} {op}: FAILED** — {rep['ops'][op]['error']}")
+                continue
             want, got = raw["ops"][op]["answers"], rep["ops"][op]["answers"]
             bad = [(i, w, g) for i, (w, g) in enumerate(zip(want, got, strict=False)) if not _same(w, g)]
             if len(want) != len(got):
@@ -72,6 +75,29 @@ def cross_check(reports: dict[str, Any]) -> list[str]:
             else:
                 lines.append(f"- {system} {op}: all {len(want)} answers equal raw sqlite3's")
     return lines
+
+
+def postgres_table(sqlite: dict[str, Any] | None, pg: dict[str, Any] | None) -> list[str]:
+    """hugelite on PostgreSQL beside hugelite on SQLite (`--backend postgresql`): medians per
+    op and their ratio, and the load. The client-side CPU column leaves out the PostgreSQL
+    server's own CPU (another process), so wall clock is the comparison that counts."""
+    if not pg:
+        return []
+    out = ["## hugelite on PostgreSQL ÷ hugelite on SQLite", "",
+           "| op | SQLite median | PostgreSQL median | p95 | PostgreSQL ÷ SQLite (wall) "
+           "| hugelite process CPU: SQLite | PostgreSQL |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+    for op, label, *_ in OPS:
+        a, b = _median(sqlite, op), _median(pg, op)
+        out.append(f"| {label} | {fmt_ms(a)} | {fmt_ms(b)} | {fmt_ms(_p95(pg, op))} | {fmt_ratio(_ratio(b, a))} "
+                   f"| {fmt_ms(_median(sqlite, op, 'cpu'))} | {fmt_ms(_median(pg, op, 'cpu'))} |")
+    if sqlite and "load_s" in sqlite and "load_s" in pg:
+        out.append(f"| load (whole workload) | {sqlite['load_s']:.1f} s | {pg['load_s']:.1f} s | – "
+                   f"| {fmt_ratio(_ratio(pg['load_s'], sqlite['load_s']))} | {sqlite['load_cpu_s']:.1f} s "
+                   f"| {pg['load_cpu_s']:.1f} s |")
+    out += ["", "PostgreSQL ran on this machine (a throw-away cluster on loopback, `fsync=off`), so its "
+            "server processes share the two cores with hugelite; the CPU columns are hugelite's process only.", ""]
+    return out
 
 
 def render_report(size: str, repeat: int, probes: int, reports: dict[str, Any]) -> str:
@@ -102,6 +128,7 @@ def render_report(size: str, repeat: int, probes: int, reports: dict[str, Any]) 
     out += ["", f"Targets met: hugelite ≤ 3× raw on {met_raw} of {len(OPS)} ops; "
             f"≥ 10× faster than gremlite on {met_gl} of {len(OPS)} ops.", ""]
 
+    out += postgres_table(hl, reports.get("hugelite-pg"))
     out += ["## CPU time (this process only; insensitive to other load on the machine)", "",
             "| op | raw sqlite3 | hugelite | gremlite | hugelite / raw | gremlite / hugelite |",
             "|---|---:|---:|---:|---:|---:|"]

@@ -1,6 +1,12 @@
 """The benchmark runner: raw sqlite3, hugelite and gremlite on one workload, in one run.
 
     python -m bench.run --size small|large [--repeat N] [--probes P] [--systems raw,hugelite,gremlite]
+    python -m bench.run --size small --backend postgresql   # raw, hugelite on SQLite and on PostgreSQL
+
+`--backend postgresql` adds the system `hugelite-pg` (the same engine and operations on a
+PostgreSQL-backed graph) and, unless `$HUGELITE_BENCH_PG_URL` names a server, starts a
+throw-away cluster for the run (`tests/postgres_cluster.py`) and stops it afterwards; the
+report then has a PostgreSQL ÷ SQLite table per op.
 
 Each system runs in subprocesses of its own (`--worker`), one after another and never in
 parallel, so that its peak RSS is its own and it does not share the two cores with a rival:
@@ -15,6 +21,7 @@ peak memory <= 2x raw sqlite3's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -24,12 +31,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.measure import run_load, run_queries
+from bench.measure import PG_URL_ENV, run_load, run_queries
 from bench.report import render_report
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-SYSTEMS = ("raw", "hugelite", "gremlite")
+SYSTEMS = ("raw", "hugelite", "gremlite", "hugelite-pg")
 
 
 def _worker(system: str, phase: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any] | str:
@@ -85,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size", choices=("small", "large"), default="small")
     p.add_argument("--repeat", type=int, default=3, help="passes over the probe vertices per op")
     p.add_argument("--probes", type=int, default=100, help="probe vertices (bench/workload.py)")
-    p.add_argument("--systems", default=",".join(SYSTEMS), help="comma list of raw,hugelite,gremlite")
+    p.add_argument("--systems", default=None, help="comma list of raw,hugelite,gremlite,hugelite-pg "
+                   "(default: raw,hugelite,gremlite; with --backend postgresql: raw,hugelite,hugelite-pg)")
+    p.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite",
+                   help="postgresql: hugelite on SQLite and on PostgreSQL side by side")
     p.add_argument("--gremlite-budget", type=float, default=1800.0, help="seconds gremlite may take to load")
     p.add_argument("--out", type=Path, default=RESULTS, help="folder for the markdown report")
     p.add_argument("--reuse", action="append", default=[], metavar="SYSTEM=FILE.json",
@@ -105,14 +115,22 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(report))
         return 0
 
-    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    chosen = args.systems or ("raw,hugelite,hugelite-pg" if args.backend == "postgresql" else "raw,hugelite,gremlite")
+    systems = [s.strip() for s in chosen.split(",") if s.strip()]
     unknown = sorted(set(systems) - set(SYSTEMS))
     if unknown:
         p.error(f"unknown systems {unknown}; choose from {list(SYSTEMS)}")
     reused = _reused(p, args.reuse, args.size)
     started = time.strftime("%Y%m%d-%H%M%S")
     reports: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="hugelite-bench-") as tmp:
+    with contextlib.ExitStack() as stack:
+        if "hugelite-pg" in systems and "hugelite-pg" not in reused and not os.environ.get(PG_URL_ENV):
+            from tests import postgres_cluster
+
+            pg = stack.enter_context(postgres_cluster.cluster())
+            os.environ[PG_URL_ENV] = pg.url("").rstrip("/")  # the workers inherit it
+            print(f"[bench] PostgreSQL {pg.url()} (a throw-away cluster)", file=sys.stderr, flush=True)
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="hugelite-bench-"))
         for s in systems:
             reports[s] = reused[s] if s in reused else _spawn(s, args, Path(tmp))
     text = render_report(args.size, args.repeat, args.probes, reports)

@@ -34,7 +34,9 @@ from gremlin_engine.graph_config import (  # GraphConfig and the modes: importer
     hold_schema_mode,
     not_ready,
     open_raw_store,
+    record_database_owner,
     recorded_schema_mode,
+    remove_store,
     store_api,
 )
 from gremlin_engine.mode_hold import process_alive, read_hold
@@ -193,7 +195,7 @@ class Graph:
     def config_text(self, *, ctx: Any = None) -> str:
         """The graph's configuration as `/conf` shows it: the administrator's only."""
         require_admin(ctx, "graph configuration")
-        return self.config.text or self.config.properties_text()
+        return self.config.shown_text()
 
     def _meta(self, key: str, default: str) -> str:
         with self.store.read() as tx:
@@ -234,7 +236,7 @@ class Graph:
             "vertices": vertices,
             "edges": edges,
             "store_bytes": size,
-            "store": str(path) if path is not None else None,
+            "store": self.config.display_location if self.config.location is not None else None,
         }
 
     # ---- running Gremlin -------------------------------------------------------------
@@ -373,11 +375,10 @@ class GraphRegistry:
         if cfg.backend == "memory":
             return "memory"
         path = cfg.store_path
-        assert path is not None
-        if not path.exists():
+        if path is not None and not path.exists():
             return "uninitialised"
         stores = store_api()
-        store = stores.open_store(str(path))
+        store = stores.open_store(cfg.location)
         try:
             store.check_ready()
             return "ready"
@@ -412,7 +413,10 @@ class GraphRegistry:
         if cfg.backend == "memory":
             return False
         stores = store_api()
-        store = open_raw_store(cfg)
+        try:
+            store, created = open_raw_store(cfg)
+        except stores.StoreError as e:  # a PostgreSQL server that refused us
+            raise StoreNotReady(f"Graph '{cfg.name}': the store {cfg.display_location} cannot be created: {e}") from e
         try:
             try:
                 store.check_ready()
@@ -420,11 +424,15 @@ class GraphRegistry:
             except stores.StoreNotInitialised:
                 store.initialise()
                 hold_schema_mode(cfg, store)
+                if created:
+                    record_database_owner(store)
                 return True
             except stores.StoreVersionMismatch as e:
                 raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
             except stores.StoreNotHugelite as e:
                 raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
+            except stores.StoreError as e:
+                raise StoreNotReady(f"Graph '{cfg.name}': the store {cfg.display_location} cannot be opened: {e}") from e
         finally:
             store.close()
 
@@ -439,22 +447,24 @@ class GraphRegistry:
                 store = stores.open_store(None)
                 store.initialise()
             else:
-                path = cfg.store_path
-                assert path is not None
-                if not path.exists():
-                    raise not_ready(cfg, f"store {path} does not exist (uninitialised)")
-                store = stores.open_store(str(path))
+                where = cfg.display_location
+                if cfg.store_path is not None and not cfg.store_path.exists():
+                    raise not_ready(cfg, f"store {where} does not exist (uninitialised)")
+                store = stores.open_store(cfg.location)
                 try:
                     store.check_ready()
                 except stores.StoreNotInitialised as e:
                     store.close()
-                    raise not_ready(cfg, f"store {path} is not initialised") from e
+                    raise not_ready(cfg, f"store {where} is not initialised") from e
                 except stores.StoreVersionMismatch as e:
                     store.close()
                     raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e
                 except stores.StoreNotHugelite as e:
                     store.close()
                     raise IllegalArgument(f"Graph '{cfg.name}': {e}") from None
+                except stores.StoreError as e:  # a server store: no database, no connection
+                    store.close()
+                    raise StoreNotReady(f"Graph '{cfg.name}': {e}") from e  # it names the store
                 try:
                     hold_schema_mode(cfg, store)
                 except StoreNotReady:
@@ -478,7 +488,7 @@ class GraphRegistry:
             if cfg.name in self._graphs:
                 raise ExistedError(f"The graph '{cfg.name}' has existed")
             for other in self._graphs.values():
-                if cfg.store_path is not None and other.config.store_path == cfg.store_path:
+                if cfg.location is not None and other.config.same_store(cfg):
                     raise IllegalArgument(
                         f"The store '{cfg.store}' is already used by graph '{other.name}'"
                     )
@@ -495,9 +505,9 @@ class GraphRegistry:
             del self._graphs[name]
             self.prepared.clear()
         graph.close()
-        path = graph.config.store_path
-        if delete_store and path is not None and not store_api().remove_store_files(path):
-            log.warning("graph '%s' dropped; its store %s was not created by hugelite and stays on disk", name, path)
+        if delete_store and not remove_store(graph.config):
+            log.warning("graph '%s' dropped; its store %s was not created by hugelite and stays",
+                        name, graph.config.display_location)
         return graph.config
 
     def get(self, name: str) -> Graph:

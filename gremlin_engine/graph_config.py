@@ -14,13 +14,14 @@ from types import ModuleType
 from typing import Any
 
 import storage
+from gremlin_engine import postgres_config as pg
 from gremlin_engine.errors import IllegalArgument, StoreNotReady
 
 #: graph modes (HugeGraph `GraphMode`); see spec "States and transitions"
 GRAPH_MODES = ("NONE", "RESTORING", "MERGING", "LOADING")
 #: graph read modes (HugeGraph `GraphReadMode`); HugeGraph starts every graph in OLTP_ONLY
 READ_MODES = ("ALL", "OLTP_ONLY", "OLAP_ONLY")
-BACKENDS = ("sqlite", "memory")
+BACKENDS = ("sqlite", "memory", "postgresql")
 SCHEMA_MODES = ("strict", "auto")
 
 INIT_HINT = "hugelite init-store --conf DIR"
@@ -31,7 +32,9 @@ class GraphConfig:
     """One graph's configuration, as read from `conf/graphs/<name>.properties`.
 
     `store` is the SQLite file (None for memory); a relative path is resolved against the
-    working directory when the store is opened, as HugeGraph resolves its data paths.
+    working directory when the store is opened, as HugeGraph resolves its data paths. For
+    `postgresql` it is the database's name (HugeGraph's rule, `postgres_config.py`), and
+    `url` the SQLAlchemy URL built from the `jdbc.*` keys or `sqlalchemy.url`.
     `extra` keeps every other property, and `text` the original file text for `/conf`.
     """
 
@@ -52,8 +55,12 @@ class GraphConfig:
                 f"Graph '{self.name}': schema.mode must be one of {list(SCHEMA_MODES)}, "
                 f"but got '{self.schema_mode}'"
             )
+        self.url: Any = None
         if self.backend == "memory":
             self.store = None
+        elif self.backend == "postgresql":
+            self.url = pg.server_url(self.name, self.store, self.extra)
+            self.store = self.url.database
         elif not self.store:
             self.store = self.store_in_data_folder(self.name)
 
@@ -84,10 +91,49 @@ class GraphConfig:
 
     @property
     def store_path(self) -> Path | None:
-        """The absolute store file, or None for memory."""
-        if self.store is None:
+        """The absolute store file, or None for memory and PostgreSQL."""
+        if self.store is None or self.url is not None:
             return None
         return Path(self.store).expanduser().resolve()
+
+    @property
+    def location(self) -> str | None:
+        """What `storage.open_store` opens: the store file, the PostgreSQL URL (password
+        included), or None for memory."""
+        if self.url is not None:
+            return str(self.url.render_as_string(hide_password=False))
+        path = self.store_path
+        return None if path is None else str(path)
+
+    @property
+    def display_location(self) -> str:
+        """The store as messages and logs name it: the file, or the URL without its password."""
+        if self.url is not None:
+            return pg.display_url(self.url)
+        return str(self.store_path) if self.store_path is not None else "memory"
+
+    def shown_text(self) -> str:
+        """The configuration as `/conf` shows it: the file's text with every password masked
+        (`postgres_config.masked_text`); regenerated from the properties, masked, when the
+        file's text would still let one through (a continued line)."""
+        text = self.text or self.properties_text()
+        secrets = [v for k, v in self.extra.items() if k in pg.SECRET_KEYS and v]
+        if self.url is not None and self.url.password:
+            secrets.append(str(self.url.password))
+        if not secrets and "sqlalchemy.url" not in self.extra:
+            return text
+        shown = pg.masked_text(text)
+        if any(s in shown for s in secrets) or any(line.rstrip().endswith("\\") for line in shown.splitlines()):
+            shown = pg.masked_text(self.properties_text())
+        return shown
+
+    def same_store(self, other: GraphConfig) -> bool:
+        """Whether both configurations name one store: the same file, or the same database
+        on the same PostgreSQL server."""
+        if self.url is not None and other.url is not None:
+            mine, theirs = self.url, other.url
+            return (mine.host, mine.port, mine.database) == (theirs.host, theirs.port, theirs.database)
+        return self.store_path is not None and self.store_path == other.store_path
 
     def properties(self) -> dict[str, str]:
         props = {"backend": self.backend}
@@ -95,6 +141,15 @@ class GraphConfig:
             props["store"] = self.store
         props["schema.mode"] = self.schema_mode
         props.update(self.extra)
+        return props
+
+    def clone_properties(self) -> dict[str, str]:
+        """The properties a graph cloned from this one starts with (`POST /graphs/{new}?
+        clone_graph_name=this`): everything but the store, so the clone gets a store of its
+        own (a PostgreSQL `sqlalchemy.url` loses its database for the same reason)."""
+        props = {k: v for k, v in self.properties().items() if k != "store"}
+        if self.url is not None and "sqlalchemy.url" in props:
+            props["sqlalchemy.url"] = pg.without_database(self.url)
         return props
 
     def properties_text(self) -> str:
@@ -108,11 +163,50 @@ def store_api() -> ModuleType:
     return storage
 
 
-def open_raw_store(cfg: GraphConfig) -> Any:
+#: the meta key recording that hugelite created a PostgreSQL graph's database (`init-store`
+#: or `POST /graphs`), which is what lets a drop remove it (`remove_store`)
+DATABASE_OWNER_KEY = "database_created_by"
+DATABASE_OWNER = "hugelite"
+
+
+def open_raw_store(cfg: GraphConfig) -> tuple[Any, bool]:
+    """The store of `cfg`, ready to be initialised, and whether its PostgreSQL database was
+    created now (`storage.ensure_database`); a file's folder is made."""
     path = cfg.store_path
+    created = False
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-    return store_api().open_store(str(path) if path is not None else None)
+    elif cfg.url is not None:
+        created = bool(store_api().ensure_database(cfg.location))
+    return store_api().open_store(cfg.location), created
+
+
+def record_database_owner(store: Any) -> None:
+    with store.write() as tx:
+        tx.schema.meta_set(DATABASE_OWNER_KEY, DATABASE_OWNER)
+
+
+def remove_store(cfg: GraphConfig) -> bool:
+    """Deletes a dropped graph's store when hugelite created it; False when it stays.
+
+    A file goes only when hugelite created it (`storage.remove_store_files`). A PostgreSQL
+    database goes whole, as HugeGraph's drop dropped it (`clear(true)`: `DROP DATABASE`),
+    but only when hugelite created it (`init-store` or `POST /graphs`): a database an
+    administrator made and handed over keeps its tables, exactly as an adopted SQLite file
+    stays on disk (`storage.drop_database`)."""
+    if cfg.url is not None:
+        api = store_api()
+        store = api.open_store(cfg.location)
+        try:
+            with store.read() as tx:
+                owned = tx.schema.meta_get(DATABASE_OWNER_KEY) == DATABASE_OWNER
+        except api.StoreError:
+            owned = False
+        finally:
+            store.close()
+        return owned and bool(api.drop_database(cfg.location))
+    path = cfg.store_path
+    return path is None or bool(store_api().remove_store_files(path))
 
 
 SCHEMA_MODE_KEY = "schema_mode"
@@ -138,7 +232,7 @@ def hold_schema_mode(cfg: GraphConfig, store: Any) -> None:
             tx.schema.meta_set(SCHEMA_MODE_KEY, cfg.schema_mode)
     elif found != cfg.schema_mode:
         raise StoreNotReady(
-            f"Graph '{cfg.name}': the store {cfg.store} was initialised with schema.mode={found}, "
+            f"Graph '{cfg.name}': the store {cfg.display_location} was initialised with schema.mode={found}, "
             f"but it is opened with schema.mode={cfg.schema_mode}; set schema.mode={found} "
             f"in the graph's configuration (embedded: schema_mode='{found}', or leave it out)"
         )

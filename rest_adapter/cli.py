@@ -310,7 +310,8 @@ def _bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
               help=f"with auth on: the password of the user 'admin' when it is created (else ${cli_users.ADMIN_PASSWORD_ENV}, "
                    "else a prompt)")
 def init_store(conf: str, if_needed: bool, admin_password: str | None) -> None:
-    """Create the tables of every configured graph's store (idempotent); with auth on, the user `admin`."""
+    """Create the tables of every configured graph's store (idempotent; a PostgreSQL graph's
+    database first, when it is missing); with auth on, the user `admin`."""
     settings = _load_settings(conf)
     failed = False
     for cfg in settings.graphs:
@@ -325,9 +326,9 @@ def init_store(conf: str, if_needed: bool, admin_password: str | None) -> None:
             failed = True
             continue
         if created:
-            click.echo(f"{cfg.name}: initialised store {cfg.store_path}")
+            click.echo(f"{cfg.name}: initialised store {cfg.display_location}")
         elif not if_needed:
-            click.echo(f"{cfg.name}: store {cfg.store_path} is already initialised")
+            click.echo(f"{cfg.name}: store {cfg.display_location} is already initialised")
     if failed:
         sys.exit(2)
     cli_users.bootstrap_admin(settings, admin_password)

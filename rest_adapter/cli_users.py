@@ -18,12 +18,11 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import click
 
-from gremlin_engine import HugeliteError
+from gremlin_engine import GraphConfig, HugeliteError
 from gremlin_engine.auth import SYSTEM_PRINCIPAL, AuthRecords, ensure_admin, records_in_file
 from rest_adapter.auth import ADMIN_PASSWORD_ENV, STANDARD, auth_mode, graph_store
 from rest_adapter.settings import Settings, SettingsError
@@ -31,18 +30,18 @@ from rest_adapter.settings import Settings, SettingsError
 CONF_HELP = "configuration folder (rest-server.properties, graphs/)"
 
 
-def _auth_store(settings: Settings) -> Path | None:
-    """The store file keeping the auth records, None when auth is not StandardAuthenticator."""
+def _auth_store(settings: Settings) -> GraphConfig | None:
+    """The graph whose store keeps the auth records, None when auth is not StandardAuthenticator."""
     if auth_mode(settings.raw) != STANDARD:
         return None
     name = graph_store(settings.raw)
     cfg = next((g for g in settings.graphs if g.name == name), None)
     if cfg is None:
         raise SettingsError(f"auth.graph_store names the graph '{name}', which the graphs folder lacks")
-    if cfg.store_path is None:
+    if cfg.location is None:
         raise MemoryGraphStore(f"auth.graph_store names the memory graph '{name}': its users live as long as "
                                f"the server, which makes 'admin' at start from {ADMIN_PASSWORD_ENV}")
-    return cfg.store_path
+    return cfg
 
 
 class MemoryGraphStore(SettingsError):
@@ -68,34 +67,34 @@ def _admin_password(given: str | None) -> str:
 def bootstrap_admin(settings: Settings, given_password: str | None) -> None:
     """`init-store`'s last step: create `admin` when auth is on and it is missing."""
     try:
-        path = _auth_store(settings)
+        cfg = _auth_store(settings)
     except MemoryGraphStore as e:
         click.echo(f"auth: {e}")
         return
     except SettingsError as e:
         click.echo(f"hugelite: {e}", err=True)
         sys.exit(2)
-    if path is None:
+    if cfg is None:
         return
-    with records_in_file(path) as records:
+    with records_in_file(str(cfg.location), shown=cfg.display_location) as records:
         if records.user_by_name("admin") is not None:
             return
         if ensure_admin(records, _admin_password(given_password)):
-            click.echo(f"auth: created the user 'admin' in {path}")
+            click.echo(f"auth: created the user 'admin' in {cfg.display_location}")
 
 
 @contextmanager
 def _records(conf: str) -> Iterator[AuthRecords]:
     try:
         settings = Settings.load(conf)
-        path = _auth_store(settings)
+        cfg = _auth_store(settings)
     except SettingsError as e:
         raise click.ClickException(str(e)) from None
-    if path is None:
+    if cfg is None:
         raise click.ClickException("auth.authenticator is not org.apache.hugegraph.auth.StandardAuthenticator in "
                                    f"{conf}/rest-server.properties: there are no user records to manage")
     try:
-        with records_in_file(path) as records:
+        with records_in_file(str(cfg.location), shown=cfg.display_location) as records:
             yield records
     except HugeliteError as e:
         raise click.ClickException(str(e)) from None

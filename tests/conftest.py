@@ -29,6 +29,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.backends import stored_graph_text
+
 ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT_S = 60.0
 
@@ -51,7 +53,9 @@ def write_conf(
     port: int | None = None,
 ) -> Path:
     """Writes `<base>/conf` (rest-server.properties + graphs/*.properties); returns it.
-    Store paths inside are relative to `base`, the server's working directory."""
+    Store paths inside are relative to `base`, the server's working directory. Under
+    `make test-postgres` each sqlite graph becomes a PostgreSQL one in a database of its own
+    (`tests/backends.py`)."""
     conf = base / "conf"
     (conf / "graphs").mkdir(parents=True, exist_ok=True)
     props = {
@@ -63,7 +67,7 @@ def write_conf(
     }
     (conf / "rest-server.properties").write_text("".join(f"{k}={v}\n" for k, v in props.items()))
     for name, text in (DEFAULT_GRAPHS if graphs is None else graphs).items():
-        (conf / "graphs" / f"{name}.properties").write_text(text)
+        (conf / "graphs" / f"{name}.properties").write_text(stored_graph_text(text, name, place=base))
     return conf
 
 

@@ -379,15 +379,16 @@ def _input(family: Family, body: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def records_in_file(path: str | Path) -> Iterator[AuthRecords]:
-    """The auth records of an initialised store file, for commands that run without a
-    server (`hugelite init-store`, `hugelite users`); the store is closed afterwards."""
+def records_in_file(path: str | Path, shown: str | None = None) -> Iterator[AuthRecords]:
+    """The auth records of an initialised store (a file, or a PostgreSQL URL), for commands
+    that run without a server (`hugelite init-store`, `hugelite users`); the store is closed
+    afterwards. `shown` names the store in messages (a URL without its password)."""
     store = storage.open_store(str(path))
     try:
         store.check_ready()
         yield AuthRecords(store)
     except (storage.StoreNotInitialised, storage.StoreVersionMismatch, storage.StoreNotHugelite) as exc:
-        raise IllegalArgument(f"{path}: {exc}") from None
+        raise IllegalArgument(f"{shown or path}: {exc}") from None
     finally:
         store.close()
 

@@ -258,7 +258,8 @@ def snapshot(config: Any, dest: Path) -> int:
     `GraphConfig`), taken while a server may be using it; returns its size in bytes."""
     path = config.store_path
     if path is None:
-        raise BackupError(f"graph '{config.name}' has no store file (backend {config.backend})")
+        why = "use pg_dump, or `hugelite backup`" if config.backend == "postgresql" else "nothing to copy"
+        raise BackupError(f"graph '{config.name}' has no store file (backend {config.backend}): {why}")
     try:
         return snapshot_file(path, dest)
     except StoreError as e:

@@ -8,12 +8,16 @@ Creating a graph at runtime accepts HugeGraph 1.5's `text/plain` properties body
 200, as 1.5 does) and 1.7's JSON object of properties (answered 201); a non-memory graph
 gets a `conf/graphs/<name>.properties` file so it is there again after a restart.
 
-A graph created over REST keeps its store in the server's data folder (issue 16): `store`
+A sqlite graph created over REST keeps its store in the server's data folder (issue 16): `store`
 is what it is in HugeGraph, the backend store's *name* (`store=hugegraph2`), and names the
 file `data/<store>.db` (default: the graph's name; `data/<store>.db` itself is accepted
 too); any other path is refused with a 400. A file
 already there that is not a hugelite store is refused untouched, and dropping a graph
 deletes its store only when hugelite created that file (`storage.remove_store_files`).
+A PostgreSQL graph created over REST (`backend=postgresql`, issue 24) keeps its database,
+named by `store` (default: the graph's name), on a server one of the served graphs already
+uses; `?clone_graph_name=G` copies G's server keys. Dropping it drops that database when
+hugelite created it (`graph_config.remove_store`).
 Create, drop and clear become administrator-only once authentication exists (issue 19).
 """
 
@@ -74,7 +78,7 @@ async def _config_from_body(request: Request, name: str) -> tuple[GraphConfig, b
     clone = query_one(request, "clone_graph_name")
     if clone:
         src = registry_of(request).get(clone)
-        base = {k: v for k, v in src.config.properties().items() if k != "store"}
+        base = src.config.clone_properties()
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     raw = (await request.body()).decode("utf-8", errors="replace")
     as_json = ctype == "application/json" or (not ctype.startswith("text/") and raw.lstrip().startswith("{"))
@@ -92,8 +96,25 @@ async def _config_from_body(request: Request, name: str) -> tuple[GraphConfig, b
             raise bad_request("The graph config can't be empty")
         props = {**base, **parse_properties(raw)}
         text = "" if base or "store" in props else raw
-    props["store"] = _confined_store(name, props.get("store"))
-    return GraphConfig.from_properties(name, props, text=text), as_json
+    if (props.get("backend") or "sqlite").strip().lower() != "postgresql":
+        props["store"] = _confined_store(name, props.get("store"))
+    cfg = GraphConfig.from_properties(name, props, text=text)
+    if cfg.url is not None:
+        _confined_server(request, cfg)
+    return cfg, as_json
+
+
+def _confined_server(request: Request, cfg: GraphConfig) -> None:
+    """A PostgreSQL graph created over REST keeps its database on a server the server's own
+    graphs already use (the same host, port and user), as a sqlite one keeps its file in the
+    data folder: a request may not make the server connect wherever it names."""
+    served = {(c.url.host, c.url.port, c.url.username)
+              for c in (g.config for g in registry_of(request).graphs()) if c.url is not None}
+    if (cfg.url.host, cfg.url.port, cfg.url.username) not in served:
+        raise bad_request(
+            f"The graph config names the PostgreSQL server {cfg.url.host}:{cfg.url.port} (user "
+            f"'{cfg.url.username}'), which none of the served graphs uses: a graph created over REST may only "
+            f"use a server a configured graph uses (clone one with ?clone_graph_name=GRAPH)")
 
 
 _DATA_FILE = re.compile(re.escape(GraphConfig.store_in_data_folder("@")).replace("@", "([^/]*)"))

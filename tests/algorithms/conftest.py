@@ -13,16 +13,17 @@ import pytest
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
+from tests.backends import stored_graph_config
 
 
 @contextmanager
 def file_graph(tmp_path: Path, mode: str, schema: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[Graph]:
     """A file-store graph `g` in `mode` ("strict" creates `schema`'s items, "auto" none),
     closed afterwards."""
-    store = str(tmp_path / "g.db")
-    GraphRegistry.init_store(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
+    cfg = stored_graph_config("g", tmp_path, mode)  # a file, or a PostgreSQL database
+    GraphRegistry.init_store(cfg)
     reg = GraphRegistry(evaluation_timeout_ms=60000)
-    g = reg.open(GraphConfig(name="g", backend="sqlite", store=store, schema_mode=mode))
+    g = reg.open(cfg)
     if mode == "strict":
         for kind, body in schema:
             g.schema.create(kind, body)

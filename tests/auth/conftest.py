@@ -16,6 +16,7 @@ import pytest
 
 from gremlin_engine.auth.principal import Principal
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from tests.backends import stored_graph_config
 from tests.conftest import RunningServer, ServerFactory
 from tests.runtime.conftest import load_modern, modern_schema
 
@@ -96,7 +97,7 @@ BEIJING_JOBS = user("jobs", {"hugegraph": {
 def modern(request: Any, tmp_path: Path) -> Iterator[Graph]:
     registry = GraphRegistry(evaluation_timeout_ms=30000)
     if request.param == "file":
-        cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "g.db"), schema_mode="strict")
+        cfg = stored_graph_config("hugegraph", tmp_path, "strict")  # a file, or a PostgreSQL database
         GraphRegistry.init_store(cfg)
     else:
         cfg = GraphConfig(name="hugegraph", backend="memory", schema_mode="strict")

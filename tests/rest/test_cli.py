@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from tests.backends import sqlite_only
 from tests.conftest import run_cli, write_conf
 
 
@@ -27,6 +28,7 @@ def test_version(tmp_path: Path) -> None:
     assert "TinkerPop 3.8.2" in r.stdout
 
 
+@sqlite_only("a store file that does not exist (tests/rest/test_postgres_graphs.py covers a missing database)")
 def test_serve_refuses_uninitialised_store(tmp_path: Path) -> None:
     conf = write_conf(tmp_path, {"hugegraph": "backend=sqlite\nstore=data/hg.db\n"})
     r = run_cli("serve", "--conf", str(conf), "--port", "1", cwd=tmp_path)
@@ -37,6 +39,7 @@ def test_serve_refuses_uninitialised_store(tmp_path: Path) -> None:
     assert "Uvicorn running" not in r.stderr
 
 
+@sqlite_only("a SQLite file of someone else's")
 def test_serve_refuses_store_without_tables(tmp_path: Path) -> None:
     conf = write_conf(tmp_path, {"g": "backend=sqlite\nstore=data/g.db\n"})
     (tmp_path / "data").mkdir()
@@ -47,6 +50,7 @@ def test_serve_refuses_store_without_tables(tmp_path: Path) -> None:
     assert "it was left untouched" in r.stderr
 
 
+@sqlite_only("a SQLite file of someone else's, compared byte for byte")
 def test_init_store_leaves_a_foreign_database_untouched(tmp_path: Path) -> None:
     conf = write_conf(tmp_path, {"g": "backend=sqlite\nstore=data/g.db\n"})
     (tmp_path / "data").mkdir()
@@ -59,6 +63,7 @@ def test_init_store_leaves_a_foreign_database_untouched(tmp_path: Path) -> None:
     assert (tmp_path / "data" / "g.db").read_bytes() == before
 
 
+@sqlite_only("edits the store file with sqlite3 (test_postgres_graphs.py does it on PostgreSQL)")
 def test_serve_refuses_mismatched_store(tmp_path: Path) -> None:
     conf = write_conf(tmp_path, {"hugegraph": "backend=sqlite\nstore=data/hg.db\n"})
     assert run_cli("init-store", "--conf", str(conf), cwd=tmp_path).returncode == 0
@@ -75,6 +80,7 @@ def test_serve_refuses_mismatched_store(tmp_path: Path) -> None:
     assert "store version 999" in r.stderr
 
 
+@sqlite_only("prints store file paths")
 def test_init_store_is_idempotent(tmp_path: Path) -> None:
     conf = write_conf(
         tmp_path,
@@ -104,7 +110,7 @@ def test_bad_graph_config_names_the_file(tmp_path: Path) -> None:
     r = run_cli("init-store", "--conf", str(conf), cwd=tmp_path)
     assert r.returncode == 1
     assert "g.properties" in r.stderr
-    assert "backend must be one of ['sqlite', 'memory'], but got 'cassandra'" in r.stderr
+    assert "backend must be one of ['sqlite', 'memory', 'postgresql'], but got 'cassandra'" in r.stderr
 
 
 def test_served_server_reports_startup(server) -> None:
@@ -130,6 +136,7 @@ def test_serve_with_a_second_gremlin_port(server_factory) -> None:
     assert "Application shutdown complete" in log
 
 
+@sqlite_only("serves the file it loaded from a second conf")
 def test_load_graphson_into_sqlite_graph(tmp_path: Path) -> None:
     import httpx
 

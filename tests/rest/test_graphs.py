@@ -8,6 +8,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tests.backends import ON_POSTGRES, STORED_BACKEND
+
 PREFIXES = ["/graphs", "/graphspaces/DEFAULT/graphs"]
 CLEAR = "I'm sure to delete all data"
 DROP = "I'm sure to drop the graph"
@@ -33,16 +35,18 @@ def test_list_graphs_both_families(http: httpx.Client) -> None:
 
 @pytest.mark.parametrize("prefix", PREFIXES)
 def test_graph_info(http: httpx.Client, prefix: str) -> None:
-    assert http.get(f"{prefix}/hugegraph").json() == {"name": "hugegraph", "backend": "sqlite"}
+    assert http.get(f"{prefix}/hugegraph").json() == {"name": "hugegraph", "backend": STORED_BACKEND}
     assert http.get(f"{prefix}/memgraph/").json() == {"name": "memgraph", "backend": "memory"}
 
 
 @pytest.mark.parametrize("prefix", PREFIXES)
-def test_conf_is_the_properties_text(http: httpx.Client, prefix: str) -> None:
+def test_conf_is_the_properties_text(http: httpx.Client, server, prefix: str) -> None:
     r = http.get(f"{prefix}/hugegraph/conf")
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/plain")
-    assert r.text == "backend=sqlite\nstore=data/hugegraph.db\nschema.mode=strict\n"
+    assert r.text == (server.conf / "graphs" / "hugegraph.properties").read_text()
+    if not ON_POSTGRES:
+        assert r.text == "backend=sqlite\nstore=data/hugegraph.db\nschema.mode=strict\n"
 
 
 def test_mode_get_put_round_trip(http: httpx.Client, scratch: str) -> None:
@@ -149,7 +153,7 @@ def test_create_graph_errors(http: httpx.Client) -> None:
     assert r.json()["message"].startswith("Invalid graph name '9bad'")
     r = http.post("/graphs/okname", json={"backend": "rocksdb"})
     assert r.status_code == 400
-    assert r.json()["message"] == "Graph 'okname': backend must be one of ['sqlite', 'memory'], but got 'rocksdb'"
+    assert r.json()["message"] == "Graph 'okname': backend must be one of ['sqlite', 'memory', 'postgresql'], but got 'rocksdb'"
     r = http.post("/graphs/okname", json={"backend": {"nested": 1}})
     assert r.status_code == 400
     assert "okname" not in http.get("/graphs").json()["graphs"]

@@ -10,6 +10,8 @@ import httpx
 import pytest
 from pyhugegraph.client import PyHugeClient
 
+from tests.backends import STORED_BACKEND
+
 
 @pytest.fixture
 def client(server_url: str) -> PyHugeClient:
@@ -25,8 +27,8 @@ def test_probe_selects_graphspace_layout(client: PyHugeClient) -> None:
 def test_graphs_manager(client: PyHugeClient) -> None:
     graphs = client.graphs()
     assert set(json.loads(graphs.get_all_graphs())["graphs"]) >= {"hugegraph", "memgraph"}
-    assert json.loads(graphs.get_graph_info()) == {"name": "hugegraph", "backend": "sqlite"}
-    assert "backend=sqlite" in graphs.get_graph_config()
+    assert json.loads(graphs.get_graph_info()) == {"name": "hugegraph", "backend": STORED_BACKEND}
+    assert f"backend={STORED_BACKEND}" in graphs.get_graph_config()
     assert json.loads(graphs.get_version())["versions"]["core"] == "1.7.0"
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from rest_adapter.settings import Settings, SettingsError, parse_properties
+from tests.backends import sqlite_only
 from tests.conftest import write_conf
 
 
@@ -42,6 +43,7 @@ def test_java_escaped_lines_read_as_java_writes_them(tmp_path: Path) -> None:
     assert (s.host, s.port) == ("127.0.0.1", 8081)
 
 
+@sqlite_only("reads back the sqlite defaults of the conf it writes")
 def test_settings_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     conf = write_conf(

@@ -12,6 +12,7 @@ import pytest
 from gremlin_engine.graph import GraphConfig, GraphRegistry
 from gremlin_engine.runtime.access import StoreAccess
 from tests.algorithms.example_graph import load_example
+from tests.backends import sqlite_only
 
 G = "/graphs/tg"
 T = f"{G}/traversers"
@@ -250,6 +251,7 @@ def _build_store(path: Path) -> None:
 
 
 @pytest.mark.slow
+@sqlite_only("builds a store file in process, then serves it")
 def test_shards_and_scan_visit_every_element_once(server_factory: Any, tmp_path: Path) -> None:
     cwd = tmp_path / "big"
     (cwd / "data").mkdir(parents=True)

@@ -13,6 +13,7 @@ from sqlalchemy import event
 
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
 from gremlin_engine.runtime.access import StoreAccess
+from tests.backends import stored_graph_config
 
 PROPERTY_KEYS = [
     {"name": "name", "data_type": "TEXT"},
@@ -86,7 +87,7 @@ def registry(request: Any, tmp_path: Path) -> Iterator[GraphRegistry]:
 
 def _open(reg: GraphRegistry, tmp_path: Path, name: str, schema_mode: str) -> Graph:
     if getattr(reg, "backend_kind", "memory") == "file":
-        cfg = GraphConfig(name=name, backend="sqlite", store=str(tmp_path / f"{name}.db"), schema_mode=schema_mode)
+        cfg = stored_graph_config(name, tmp_path, schema_mode)  # a file, or a PostgreSQL database
         GraphRegistry.init_store(cfg)
     else:
         cfg = GraphConfig(name=name, backend="memory", schema_mode=schema_mode)

@@ -8,6 +8,7 @@ import pytest
 
 from gremlin_engine import GraphConfig, GraphRegistry
 from gremlin_engine.graph import Graph
+from tests.backends import stored_graph_config
 
 
 @pytest.fixture
@@ -24,7 +25,7 @@ def graph(registry: GraphRegistry) -> Graph:
 
 @pytest.fixture
 def file_graph(registry: GraphRegistry, tmp_path) -> Graph:
-    cfg = GraphConfig(name="hugegraph", backend="sqlite", store=str(tmp_path / "g.db"))
+    cfg = stored_graph_config("hugegraph", tmp_path)  # a file, or a PostgreSQL database
     GraphRegistry.init_store(cfg)
     return registry.open(cfg)
 

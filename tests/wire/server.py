@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.backends import ON_POSTGRES, stored_graph_text
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,17 +29,24 @@ def free_port() -> int:
 def write_conf(base: Path, port: int, graphs: dict[str, str] | None = None, extra: str = "",
                timeout_ms: int = 30000) -> Path:
     """A conf folder: `rest-server.properties` plus one `graphs/<name>.properties` per entry
-    of `graphs` (name -> properties text; default: memory graphs `hugegraph` and `modern`)."""
+    of `graphs` (name -> properties text; default: memory graphs `hugegraph` and `modern`).
+    Under `make test-postgres` every memory or sqlite graph becomes a PostgreSQL one, in a
+    database of its own that `init-store` creates here (`tests/backends.py`): the WebSocket
+    suite then runs on PostgreSQL-backed graphs."""
     if graphs is None:
         graphs = {name: "backend=memory\nschema.mode=auto\n" for name in ("hugegraph", "modern")}
     gdir = base / "graphs"
     gdir.mkdir(parents=True, exist_ok=True)
     for name, text in graphs.items():
-        (gdir / f"{name}.properties").write_text(text)
+        (gdir / f"{name}.properties").write_text(stored_graph_text(text, name, memory_too=True, place=base))
     (base / "rest-server.properties").write_text(
         f"restserver.url=http://127.0.0.1:{port}\ngraphs={gdir}\n"
         f"gremlinserver.evaluation_timeout_ms={timeout_ms}\n{extra}"
     )
+    if ON_POSTGRES:
+        done = subprocess.run([sys.executable, "-m", "rest_adapter", "init-store", "--conf", str(base)],
+                              cwd=base, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert done.returncode == 0, done.stderr
     return base
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.backends import ON_POSTGRES, sqlite_only
 from tests.wire.server import ROOT, Server, free_port, write_conf
 
 EXAMPLES = ROOT / "examples"
@@ -26,13 +27,16 @@ def run_example(name: str, *args: str, cwd: Path) -> str:
 @pytest.fixture(scope="module")
 def strict_server(tmp_path_factory: pytest.TempPathFactory):
     port = free_port()
-    conf = write_conf(tmp_path_factory.mktemp("examples"), port,
-                      graphs={"hugegraph": "backend=memory\nschema.mode=strict\n"})
+    graphs = {"hugegraph": "backend=memory\nschema.mode=strict\n"}
+    if ON_POSTGRES:  # the example's own graph, declared so that it is a PostgreSQL one (else it makes a memory one)
+        graphs["wsdemo"] = "backend=memory\nschema.mode=strict\n"
+    conf = write_conf(tmp_path_factory.mktemp("examples"), port, graphs=graphs)
     s = Server(conf, port)
     yield s
     s.stop()
 
 
+@sqlite_only("the embedded example opens a store file it is given")
 def test_embedded_example(tmp_path):
     out = run_example("embedded_gremlinpython.py", str(tmp_path / "g.db"), cwd=tmp_path)
     assert "vertices by label: {'person': 4, 'software': 2}" in out
