@@ -266,14 +266,20 @@ def _add_lookup(schema: SchemaBridge, plan: IndexPlan, il: IndexLabel, pk: Any, 
             return False  # incomparable bound: let the scan's P.test decide
         plan.ranges.append((il.id, lo_v, hi_v, lo_incl, hi_incl))
         return True
+    plan.eq.append((il.id, _lookup_values(schema, il, pk, p)))
+    return True
+
+
+def _lookup_values(schema: SchemaBridge, il: Any, pk: Any, p: Any) -> list[Any]:
+    """The index lookup values of an equality predicate's values; a value of another type
+    than the key's matches nothing and is left out."""
     values = []
     for v in _values_of(p) or ():
         try:
             values.append(schema.index_lookup_value(il, [_coerce_single(schema, pk, v)]))
         except IllegalArgument:
-            continue  # a value of another type matches nothing
-    plan.eq.append((il.id, values))
-    return True
+            continue
+    return values
 
 
 # ---- equality index reads, planned once per schema snapshot ------------------------------
@@ -350,13 +356,4 @@ def recipe_lookups(schema: SchemaBridge, recipe: EqRecipe, conditions: Sequence[
     """The (index id, lookup values) pairs of `recipe` for the values of `conditions`
     (what `_add_lookup` computes for an equality condition)."""
     p = conditions[recipe.condition][1]
-    out = []
-    for il, pk in recipe.lookups or ():
-        values = []
-        for v in _values_of(p) or ():
-            try:
-                values.append(schema.index_lookup_value(il, [_coerce_single(schema, pk, v)]))
-            except IllegalArgument:
-                continue  # a value of another type matches nothing
-        out.append((il.id, values))
-    return out
+    return [(il.id, _lookup_values(schema, il, pk, p)) for il, pk in recipe.lookups or ()]

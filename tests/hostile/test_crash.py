@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 from bench.crash import BATCH, run_round
 
@@ -19,6 +20,11 @@ TRIALS = 4
 
 def test_kill_9_during_batch_loads_loses_no_acknowledged_batch(tmp_path: Path) -> None:
     trials = run_round(tmp_path, random.Random(16), TRIALS, loaders=3, singles=2, kill_window_s=(0.5, 3.0))
+    assert_no_batch_lost_or_partial(trials)
+
+
+def assert_no_batch_lost_or_partial(trials: list[Any]) -> None:
+    """What every trial must show (also on PostgreSQL: `test_crash_postgres.py`)."""
     assert len(trials) == TRIALS
     for trial in trials:
         assert trial.integrity == "ok", trial.summary()
