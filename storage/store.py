@@ -475,6 +475,8 @@ class _Scope:
                 except DRIVER_ERRORS as err:
                     _end(raw, "ROLLBACK")
                     raise _failed(store, "commit failed: ", err) from err
+                if store.dialect is POSTGRESQL:
+                    cast(Any, raw).after_commit()  # statistics after bulk inserts (`engine_pg.PgRaw`)
         finally:
             # never keep or hand back a connection inside a transaction
             _end(raw, "ROLLBACK")
