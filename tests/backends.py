@@ -106,3 +106,11 @@ def stored_graph_config(name: str, tmp_path: Path, schema_mode: str = "strict", 
                            schema_mode=schema_mode, extra=props)
     return GraphConfig(name=name, backend="sqlite", store=str(tmp_path / f"{name}.db"), schema_mode=schema_mode,
                        extra={k: str(v) for k, v in extra.items()})
+
+
+#: why a test comparing AUTOMATIC ids of two write paths runs on SQLite only: an AUTOMATIC id
+#: is the row key, and a PostgreSQL sequence also spends the keys of rows an upsert's
+#: conflict discarded, so the one-at-a-time and the batch paths number such vertices with
+#: different gaps (both increasing, as HugeGraph's snowflake ids are; docs/limitations.md)
+AUTOMATIC_ID_GAPS = ("AUTOMATIC ids are row keys, and PostgreSQL's sequences leave gaps where a "
+                     "conflicting upsert spent a key: the two write paths number vertices differently")

@@ -24,6 +24,7 @@ from gremlin_engine.schema.model import Cardinality, DataType, PropertyKey
 from gremlin_engine.structure.numbers import Byte, Float, Int, Long
 from gremlin_engine.traversal.tokens import Cardinality as Card
 from gremlin_engine.traversal.tokens import T
+from tests.backends import AUTOMATIC_ID_GAPS, sqlite_only
 from tests.runtime.conftest import modern_pair
 from tests.runtime.test_batch_writes import both, both_fail, snapshot
 
@@ -107,6 +108,7 @@ VERTICES: list[Any] = [
 ]
 
 
+@sqlite_only(AUTOMATIC_ID_GAPS)
 def test_vertices_with_unusual_values_equal_one_at_a_time(pair: tuple[Graph, Graph]) -> None:
     made = both(pair, lambda a: [a.add_vertex(lb, i, p) for lb, i, p in VERTICES], lambda a: a.add_vertices(VERTICES))
     assert made[0].id == "1:x`:y`!z`w"
