@@ -231,6 +231,8 @@ class Graph:
                 p = Path(str(path) + suffix)
                 if p.exists():
                     size += p.stat().st_size
+        elif self.config.url is not None:
+            size = self.store.size_bytes()  # the database's size, as the server counts it
         return {
             "backend": self.backend,
             "vertices": vertices,
