@@ -46,7 +46,7 @@ from gremlin_engine.auth import (
 from rest_adapter import console_page
 from rest_adapter.context import PRINCIPAL_KEY, in_pool
 from rest_adapter.errors import HttpError, bad_request, error_body, json_error, unauthorized
-from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
+from rest_adapter.login_throttle import LoginThrottle, LoginThrottled, verify_password
 
 #: paths answered without credentials when auth is on (HugeGraph's whitelist: `versions` and
 #: `openapi.json`; Swagger UI's page; the web console's page and files, which hold no data and
@@ -183,23 +183,12 @@ async def check_password(scope: Scope, authenticator: Authenticator, user: str, 
     and bcrypt blocks). A throttled attempt is a 401."""
     throttle: LoginThrottle = scope["app"].state.login_throttle
     client = scope.get("client")
-    address = client[0] if client else None
-    known = authenticator.remembered(user, password)
-    if known is not None and throttle.admit(user, address):
-        return known
-    found: list[Principal] = []
-
-    async def check() -> bool:
-        principal = await in_pool(scope["app"].workers.rest, authenticator.check_password, user, password)
-        if principal is not None:
-            found.append(principal)
-        return principal is not None
-
     try:
-        await throttle.attempt(user, address, check)
+        principal: Principal | None = await verify_password(
+            throttle, authenticator, user, password, client[0] if client else None, scope["app"].workers.rest)
     except LoginThrottled as exc:
         raise unauthorized("Authentication failed", str(exc)) from None
-    return found[0] if found else None
+    return principal
 
 
 async def check_token(scope: Scope, authenticator: Authenticator, token: str) -> Principal | None:

@@ -24,7 +24,11 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import Any
+
+from rest_adapter.context import in_pool
 
 FREE_FAILURES = 5
 BASE_DELAY_S = 0.25
@@ -129,3 +133,24 @@ class LoginThrottle:
 
     def __len__(self) -> int:
         return len(self._records)
+
+
+async def verify_password(throttle: LoginThrottle, authenticator: Any, user: str, password: str,
+                          address: str | None, pool: Executor) -> Any:
+    """The principal for `user`/`password`, or None when they are wrong, through `throttle`
+    (every door shares one): credentials the authenticator remembers as right are answered
+    at once, in memory; any other check runs on `pool` (it reads the auth records, and
+    bcrypt blocks). Raises `LoginThrottled` for an attempt the throttle holds off."""
+    known = authenticator.remembered(user, password)
+    if known is not None and throttle.admit(user, address):
+        return known
+    found: list[Any] = []
+
+    async def check() -> bool:
+        principal = await in_pool(pool, authenticator.check_password, user, password)
+        if principal is not None:
+            found.append(principal)
+        return principal is not None
+
+    await throttle.attempt(user, address, check)
+    return found[0] if found else None

@@ -28,7 +28,7 @@ from typing import Any
 
 from gremlin_engine.auth import Principal
 from rest_adapter.context import in_pool
-from rest_adapter.login_throttle import LoginThrottle, LoginThrottled
+from rest_adapter.login_throttle import LoginThrottle, LoginThrottled, verify_password
 from rest_adapter.ws.status import AUTHENTICATE, INVALID_REQUEST_ARGUMENTS, UNAUTHORIZED, RequestError
 
 
@@ -80,22 +80,11 @@ async def login(authenticator: Any, throttle: LoginThrottle, user: str, password
     if token:
         known = authenticator.remembered_token(token)
         return known if known is not None else await in_pool(pool, authenticator.check_token, token)
-    known = authenticator.remembered(user, password)
-    if known is not None and throttle.admit(user, address):
-        return known  # type: ignore[no-any-return]
-    found: list[Principal] = []
-
-    async def check() -> bool:
-        principal = await in_pool(pool, authenticator.check_password, user, password)
-        if principal is not None:
-            found.append(principal)
-        return principal is not None
-
     try:
-        await throttle.attempt(user, address, check)
+        principal: Principal | None = await verify_password(throttle, authenticator, user, password, address, pool)
     except LoginThrottled as exc:
         raise RequestError(UNAUTHORIZED, str(exc)) from None
-    return found[0] if found else None
+    return principal
 
 
 def challenge() -> RequestError:
