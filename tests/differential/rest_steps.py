@@ -115,7 +115,8 @@ STEPS = [
           "index_type": "RANGE", "fields": ["weight"]}),
     # index labels build in a task: wait for it, so both answer status CREATED
     Step("il-get", "GET", f"{S}/indexlabels/personByCity", poll=True),
-    Step("schema-all", "GET", S, unordered=("propertykeys", "vertexlabels", "edgelabels", "indexlabels")),
+    Step("schema-all", "GET", S, unordered=("propertykeys", "vertexlabels", "edgelabels", "indexlabels"),
+         poll=True),
     # -- vertices
     Step("v-create", "POST", V, _v("person", name="marko", age=29, city="Beijing")),
     Step("v-create-batch", "POST", f"{V}/batch",

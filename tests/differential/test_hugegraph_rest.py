@@ -90,12 +90,16 @@ def _fill(step: Step, server: str, captured: dict[str, str]) -> tuple[str, Any, 
 
 
 def _running(response: httpx.Response) -> bool:
-    """A task that has not ended yet, or an index label still being built."""
+    """A task that has not ended yet, or an index label still being built (alone, or in a
+    schema listing: the three index labels build in tasks of their own, and a listing taken
+    while one is still CREATING differs by that status alone)."""
     if response.status_code != 200:
         return False
     body = response.json()
     if "task_status" in body:
         return body["task_status"] not in ("success", "failed", "cancelled")
+    if isinstance(body.get("indexlabels"), list):
+        return any(il.get("status") == "CREATING" for il in body["indexlabels"])
     return body.get("status") == "CREATING"
 
 
