@@ -42,7 +42,7 @@ SELECT = "SELECT key, id, label_id, props FROM vertices WHERE id = ?"
 def _fill(store: Store, n: int) -> list[str]:
     ids = [f"v{i}" for i in range(n)]
     with store.write() as tx:
-        tx.elements.vertices_insert([(i, 1, '{"name":"%s","age":%d}' % (i, k % 90)) for k, i in enumerate(ids)])
+        tx.elements.vertices_insert([(i, 1, f'{{"name":"{i}","age":{k % 90}}}') for k, i in enumerate(ids)])
     return ids
 
 

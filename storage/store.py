@@ -80,7 +80,7 @@ from storage.errors import (
     StoreNotInitialised,
     StoreVersionMismatch,
 )
-from storage.single import OneStatement, OneStatementConn
+from storage.single import OneStatement
 from storage.tables import STORE_VERSION, metadata
 from storage.tx import Tx
 from storage.tx_base import DRIVER_ERRORS, PG_RETRY
@@ -367,10 +367,10 @@ class _Scope:
         return view
 
     def _guarded(self, conn: Any, raw: Any, dialect: Any) -> Tx:
-        """A single-statement read's transaction object: its statements, through either
-        connection, go through its budget (`single.OneStatement`)."""
+        """A single-statement read's transaction object: its statements go through its
+        budget (`single.OneStatement`), Core ones too (`TxCore.core_execute`)."""
         budget = self.budget = OneStatement(raw)
-        return Tx(cast(Any, OneStatementConn(conn, budget)), cast(sqlite3.Connection, budget), True, dialect)
+        return Tx(conn, cast(sqlite3.Connection, budget), True, dialect)
 
     def __exit__(self, _type: Any, exc: BaseException | None, _tb: Any) -> None:
         if self.budget is not None:

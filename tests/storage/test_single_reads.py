@@ -179,3 +179,11 @@ def test_a_kept_transaction_object_pins_no_snapshot(store) -> None:
         with store.read(single=True) as tx:
             kept.append(tx)
             assert tx.elements.vertex_count() == 4 + n
+
+
+def test_single_read_nested_in_a_single_read_spends_the_outer_statement(store) -> None:
+    with store.read(single=True) as tx:
+        with store.read(single=True) as inner:
+            assert inner.records.task_list() == []
+        with pytest.raises(StoreError, match=MISUSE):
+            tx.elements.vertex_count()
