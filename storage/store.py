@@ -325,7 +325,7 @@ class _Scope:
             pair = self.pair = store._readers.checkout(traced)
             if not self.single:
                 try:
-                    pair[1].execute(self.begin)
+                    pair[2].execute(self.begin)
                 except DRIVER_ERRORS as exc:
                     self._begin_failed(exc)
         else:  # the writer's connection: writes, and every transaction of a memory store
@@ -335,7 +335,7 @@ class _Scope:
                 pair = self.pair = store._writer.checkout(traced)
                 if not self.single:
                     try:
-                        pair[1].execute(self.begin)
+                        pair[2].execute(self.begin)
                     except DRIVER_ERRORS as exc:
                         self._begin_failed(exc)
             except BaseException:
@@ -382,10 +382,9 @@ class _Scope:
             # the common case (a file store's read ending cleanly), without the general
             # path's repeated checks: ROLLBACK ends the snapshot, the connection goes back
             store._local.tx = None
-            raw = pair[1]
-            if raw.in_transaction:  # not after a single-statement read
+            if pair[1].in_transaction:  # not after a single-statement read
                 try:
-                    raw.execute("ROLLBACK")
+                    pair[2].execute("ROLLBACK")
                 except DRIVER_ERRORS:
                     pass
             store._readers.checkin(pair, store._closed, self.traced)
@@ -401,7 +400,7 @@ class _Scope:
                 _end(raw, "ROLLBACK")
             else:
                 try:
-                    raw.execute("COMMIT")
+                    pair[2].execute("COMMIT")
                 except DRIVER_ERRORS as err:
                     _end(raw, "ROLLBACK")
                     raise _failed(store, "commit failed: ", err) from err
