@@ -91,3 +91,23 @@ def test_read_ready_is_false_inside_a_transaction(tmp_path: Path) -> None:
         assert not store.read_ready()
     store.close()
     assert not store.read_ready()
+
+
+def test_server_routes_below_a_segment_answer_as_routes(app_client: SyncASGIClient) -> None:
+    """`/metrics/...` and `/auth/...` are grouped under one `Mount` each: every route still
+    answers, a wrong method is a 405 naming the route's methods, an unknown path below the
+    segment a 404, and the request telemetry names each route by its full path."""
+    assert app_client.get("/metrics").status_code == 200
+    assert app_client.get("/metrics/system").status_code == 200
+    r = app_client.post("/metrics/system")
+    assert r.status_code == 405
+    assert r.json()["exception"] == "class jakarta.ws.rs.NotAllowedException"
+    assert set(r.headers["allow"].split(", ")) == {"GET", "HEAD"}
+    r = app_client.get("/metrics/nothing")
+    assert r.status_code == 404
+    assert r.json()["exception"] == "class jakarta.ws.rs.NotFoundException"
+    assert app_client.get("/auth/nothing").status_code == 404
+    assert app_client.get("/versions").json()["versions"]["core"] == "1.7.0"
+    timers = app_client.get("/metrics/timers").json()
+    assert timers["GET /metrics/system"]["count"] == 1
+    assert "GET /system" not in timers
