@@ -92,10 +92,13 @@ def remove_store(path: Path) -> None:
 class HugeliteEngine:
     name = "hugelite"
 
-    def __init__(self, path: Path, fresh: bool = True, server_url: str | None = None) -> None:
+    def __init__(self, path: Path, fresh: bool = True, server_url: str | None = None,
+                 schema_mode: str = "strict") -> None:
         """`fresh`: a new store with the schema; else the store a load phase left at `path`.
         `server_url` (a SQLAlchemy URL without a database): the store is the database
-        `bench` of that PostgreSQL server instead (dropped first when `fresh`)."""
+        `bench` of that PostgreSQL server instead (dropped first when `fresh`).
+        `schema_mode`: the mode the store is made in and opened with (a store keeps its
+        mode: `bench.traversers` serves it in auto mode, so it builds it so)."""
         if server_url is not None:
             self.name = "hugelite on PostgreSQL"
             self.cfg = GraphConfig(name="bench", backend="postgresql", store="bench", schema_mode="strict",
@@ -105,7 +108,7 @@ class HugeliteEngine:
         else:
             if fresh:
                 remove_store(path)
-            self.cfg = GraphConfig(name="bench", backend="sqlite", store=str(path), schema_mode="strict")
+            self.cfg = GraphConfig(name="bench", backend="sqlite", store=str(path), schema_mode=schema_mode)
         if fresh:
             GraphRegistry.init_store(self.cfg)
         # no evaluation timeout: a benchmark must finish what it starts

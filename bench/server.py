@@ -47,7 +47,8 @@ class BenchServer:
     """Serves one graph, `graph_props` being its `.properties` text; `init_store` runs
     `hugelite init-store` first (a strict graph on a new file needs it). `tree`: the source
     tree to serve from (default: this one; another for A/B runs), `env`: extra environment,
-    `workers`: server processes (`serve --workers N`).
+    `workers`: server processes (`serve --workers N`; the option is passed only when not 1,
+    so trees older than it, like issue 17's start tree, can be served for A/B runs).
     `HUGELITE_BENCH_SERVER_PROPS` in the environment (`key=value;key=value`) adds lines to
     rest-server.properties, to compare server settings (`restserver.http_parser=h11`)."""
 
@@ -71,7 +72,7 @@ class BenchServer:
         self.log = (base / "server.log").open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rest_adapter", "serve", "--conf", str(conf), "--port", str(self.port),
-             "--log-level", "warning", "--workers", str(workers)],
+             "--log-level", "warning", *(["--workers", str(workers)] if workers != 1 else [])],
             cwd=base, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         self.url = f"http://127.0.0.1:{self.port}"

@@ -1,6 +1,6 @@
 """Traversers over REST beside raw sqlite3 and networkx, in one run.
 
-    python -m bench.traversers --size small|large [--probes N] [--keep DIR]
+    python -m bench.traversers --size small|large [--probes N] [--keep DIR] [--tree TREE]
 
 `--keep DIR` builds the stores in DIR and keeps them; a later run with the same DIR (and
 size) reuses them instead of loading again (the large load takes minutes). A store built by
@@ -59,10 +59,12 @@ T = "/graphs/bench/traversers"
 
 
 class Server(BenchServer):
-    """The traverser target: an auto-mode graph on the store the bench loaded."""
+    """The traverser target: an auto-mode graph on the store the bench loaded, served from
+    `tree` (default: this one; `--tree` measures another source tree with this bench)."""
 
-    def __init__(self, base: Path, store: Path) -> None:
-        super().__init__(base, "bench", f"backend=sqlite\nstore={store}\nschema.mode=auto\n", timeout_ms=0)
+    def __init__(self, base: Path, store: Path, tree: str | None = None) -> None:
+        super().__init__(base, "bench", f"backend=sqlite\nstore={store}\nschema.mode=auto\n", timeout_ms=0,
+                         tree=tree)
 
     def threads_ns(self) -> dict[str, int]:
         """Per live thread of the server, the nanoseconds it has run on a CPU (user + system,
@@ -333,7 +335,7 @@ def _spread(xs: list[float]) -> float:
     return 1.2533 * (q3 - q1) / 1.349 / len(xs) ** 0.5 / med
 
 
-def run(size: str, probes: int, keep: Path | None = None) -> None:
+def run(size: str, probes: int, keep: Path | None = None, tree: str | None = None) -> None:
     w = workload(size)
     pv = [p + 1 for p in w.probe_vertices(probes)]
     pairs = list(zip(pv, pv[1:] + pv[:1], strict=True))
@@ -347,7 +349,7 @@ def run(size: str, probes: int, keep: Path | None = None) -> None:
         if keep is not None:
             shutil.rmtree(base, ignore_errors=True)
             base.mkdir(parents=True)
-        engine = HugeliteEngine(base / "bench.db")
+        engine = HugeliteEngine(base / "bench.db", schema_mode="auto")  # a store keeps the mode it is made in
         engine.load(w)
         engine.close()
         raw_db = RawSqlite(base / "raw.db")
@@ -357,7 +359,7 @@ def run(size: str, probes: int, keep: Path | None = None) -> None:
     nxg = NetworkX(w)
     print(f"# traversers, {size}: {w.n_vertices} vertices / {w.n_edges} edges, {len(pv)} probes "
           f"(setup {time.perf_counter() - t0:.0f} s)\n")
-    server = Server(base, base / "bench.db")
+    server = Server(base, base / "bench.db", tree)
     rest = Rest(server.url)
     engine_ip = InProcess(base / "bench.db")
     systems = [rest, engine_ip, Raw(raw_db), nxg]
@@ -452,8 +454,11 @@ def main() -> None:
     ap.add_argument("--size", choices=("small", "large"), default="small")
     ap.add_argument("--probes", type=int, default=100)
     ap.add_argument("--keep", type=Path, default=None, help="build the stores here and reuse them on later runs")
+    ap.add_argument("--tree", default=None,
+                    help="serve this source tree (an A/B against another tree: run the bench once per tree, "
+                         "alternating, each over its own copy of the stores)")
     args = ap.parse_args()
-    run(args.size, args.probes, args.keep)
+    run(args.size, args.probes, args.keep, args.tree)
 
 
 if __name__ == "__main__":
