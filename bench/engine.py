@@ -101,7 +101,7 @@ class HugeliteEngine:
         mode: `bench.traversers` serves it in auto mode, so it builds it so)."""
         if server_url is not None:
             self.name = "hugelite on PostgreSQL"
-            self.cfg = GraphConfig(name="bench", backend="postgresql", store="bench", schema_mode="strict",
+            self.cfg = GraphConfig(name="bench", backend="postgresql", store="bench", schema_mode=schema_mode,
                                    extra={"sqlalchemy.url": server_url})
             if fresh:
                 storage.drop_database(self.cfg.location)

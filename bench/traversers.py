@@ -1,6 +1,14 @@
 """Traversers over REST beside raw sqlite3 and networkx, in one run.
 
     python -m bench.traversers --size small|large [--probes N] [--keep DIR] [--tree TREE]
+    python -m bench.traversers --size small --backend postgresql
+
+`--backend postgresql`: the hugelite store (served over REST and opened in process) is the
+database `bench` of a PostgreSQL server: `$HUGELITE_BENCH_PG_URL` (a SQLAlchemy URL without
+a database), else a throw-away cluster started for the run (`tests/postgres_cluster.py`)
+and stopped after it. Raw sqlite3 and networkx stay the reference. The server CPU column is
+then hugelite's process only; PostgreSQL's own processes (the cluster's, summed from /proc
+clock ticks) get a column of their own. `--keep` is for SQLite stores only.
 
 `--keep DIR` builds the stores in DIR and keeps them; a later run with the same DIR (and
 size) reuses them instead of loading again (the large load takes minutes). A store built by
@@ -35,6 +43,8 @@ an older store layout is reused as it is (it must still open: stores migrate).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import resource
 import shutil
 import statistics
@@ -47,6 +57,7 @@ from typing import Any
 import httpx
 
 from bench.engine import HugeliteEngine
+from bench.measure import PG_URL_ENV
 from bench.raw_sqlite import RawSqlite
 from bench.server import BenchServer
 from bench.workload import Workload, workload
@@ -59,12 +70,14 @@ T = "/graphs/bench/traversers"
 
 
 class Server(BenchServer):
-    """The traverser target: an auto-mode graph on the store the bench loaded, served from
-    `tree` (default: this one; `--tree` measures another source tree with this bench)."""
+    """The traverser target: an auto-mode graph on the store the bench loaded (the SQLite
+    file `store`, or with `pg_url` the database `bench` of that PostgreSQL server), served
+    from `tree` (default: this one; `--tree` measures another source tree with this bench)."""
 
-    def __init__(self, base: Path, store: Path, tree: str | None = None) -> None:
-        super().__init__(base, "bench", f"backend=sqlite\nstore={store}\nschema.mode=auto\n", timeout_ms=0,
-                         tree=tree)
+    def __init__(self, base: Path, store: Path, tree: str | None = None, pg_url: str | None = None) -> None:
+        where = (f"backend=postgresql\nstore=bench\nsqlalchemy.url={pg_url}\n" if pg_url
+                 else f"backend=sqlite\nstore={store}\n")
+        super().__init__(base, "bench", f"{where}schema.mode=auto\n", timeout_ms=0, tree=tree)
 
     def threads_ns(self) -> dict[str, int]:
         """Per live thread of the server, the nanoseconds it has run on a CPU (user + system,
@@ -135,12 +148,14 @@ class InProcess(Rest):
 
     name = "engine in-process"
 
-    def __init__(self, store: Path) -> None:
+    def __init__(self, store: Path, pg_url: str | None = None) -> None:
         from gremlin_engine import GraphConfig, GraphRegistry
 
         self.registry = GraphRegistry(evaluation_timeout_ms=0)
-        self.graph = self.registry.open(GraphConfig(name="bench", backend="sqlite", store=str(store),
-                                                    schema_mode="auto"))
+        config = (GraphConfig(name="bench", backend="postgresql", store="bench", schema_mode="auto",
+                              extra={"sqlalchemy.url": pg_url}) if pg_url
+                  else GraphConfig(name="bench", backend="sqlite", store=str(store), schema_mode="auto"))
+        self.graph = self.registry.open(config)
 
     def _run(self, step: str, req: dict[str, Any]) -> Any:
         from gremlin_engine.structure.numbers import Long
@@ -335,7 +350,32 @@ def _spread(xs: list[float]) -> float:
     return 1.2533 * (q3 - q1) / 1.349 / len(xs) ** 0.5 / med
 
 
-def run(size: str, probes: int, keep: Path | None = None, tree: str | None = None) -> None:
+class PgCpu:
+    """CPU seconds of a local PostgreSQL cluster's server processes (the postmaster's
+    children: the backends serving hugelite's connections), from /proc's clock ticks; 0.0
+    without a local cluster (`$HUGELITE_BENCH_PG_URL`). A backend that ends between two
+    readings takes its ticks with it; hugelite's pools keep theirs open."""
+
+    def __init__(self, data: Path | None) -> None:
+        self.postmaster = int((data / "postmaster.pid").read_text().split()[0]) if data else None
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def seconds(self) -> float:
+        if self.postmaster is None:
+            return 0.0
+        pid = self.postmaster
+        total = 0
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            try:
+                fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / self.tick
+
+
+def run(size: str, probes: int, keep: Path | None = None, tree: str | None = None,
+        pg_url: str | None = None, pg_data: Path | None = None) -> None:
     w = workload(size)
     pv = [p + 1 for p in w.probe_vertices(probes)]
     pairs = list(zip(pv, pv[1:] + pv[:1], strict=True))
@@ -349,7 +389,7 @@ def run(size: str, probes: int, keep: Path | None = None, tree: str | None = Non
         if keep is not None:
             shutil.rmtree(base, ignore_errors=True)
             base.mkdir(parents=True)
-        engine = HugeliteEngine(base / "bench.db", schema_mode="auto")  # a store keeps the mode it is made in
+        engine = HugeliteEngine(base / "bench.db", schema_mode="auto", server_url=pg_url)  # a store keeps the mode it is made in
         engine.load(w)
         engine.close()
         raw_db = RawSqlite(base / "raw.db")
@@ -358,10 +398,11 @@ def run(size: str, probes: int, keep: Path | None = None, tree: str | None = Non
             marker.write_text(size)
     nxg = NetworkX(w)
     print(f"# traversers, {size}: {w.n_vertices} vertices / {w.n_edges} edges, {len(pv)} probes "
-          f"(setup {time.perf_counter() - t0:.0f} s)\n")
-    server = Server(base, base / "bench.db", tree)
+          f"(setup {time.perf_counter() - t0:.0f} s){'; hugelite on PostgreSQL' if pg_url else ''}\n")
+    server = Server(base, base / "bench.db", tree, pg_url)
     rest = Rest(server.url)
-    engine_ip = InProcess(base / "bench.db")
+    engine_ip = InProcess(base / "bench.db", pg_url)
+    pg_cpu = PgCpu(pg_data)
     systems = [rest, engine_ip, Raw(raw_db), nxg]
     # every operation runs `rounds` times on every system, interleaved (A/B: a burst of other
     # load on the shared machine hits all systems alike) after one warm-up round each; the
@@ -398,11 +439,12 @@ def run(size: str, probes: int, keep: Path | None = None, tree: str | None = Non
                 for s in systems:
                     if s is nxg and rep >= 3:
                         continue  # networkx is a reference, not a target: three rounds do
-                    cpu0, srv0, ticks0 = time.process_time(), server.threads_ns(), server.cpu_s()
+                    cpu0, srv0, ticks0, pg0 = time.process_time(), server.threads_ns(), server.cpu_s(), pg_cpu.seconds()
                     wall_s, _ = timed(lambda s=s, fn=fn: fn(s))
                     cpu_s = time.process_time() - cpu0  # this process: the system itself, or the REST client
                     if s is rest:
                         samples["cpu"].setdefault("server", []).append(server.cpu_since(srv0, ticks0))
+                        samples["cpu"].setdefault("postgresql", []).append(pg_cpu.seconds() - pg0)
                     samples["wall"].setdefault(s.name, []).append(wall_s)
                     samples["cpu"].setdefault(s.name, []).append(cpu_s)
             wall = {k: statistics.median(v) for k, v in samples["wall"].items()}
@@ -426,13 +468,16 @@ def run(size: str, probes: int, keep: Path | None = None, tree: str | None = Non
             shutil.rmtree(base, ignore_errors=True)
     print("CPU seconds of one round, median of the rounds (wall clock in brackets; the machine may be shared, "
           "CPU time is what compares):\n")
-    print("| operation | REST: server CPU | server CPU per request | REST: client CPU | engine in-process "
+    pg_column = pg_data is not None
+    print("| operation | REST: server CPU | server CPU per request | "
+          + ("REST: PostgreSQL CPU | " if pg_column else "") + "REST: client CPU | engine in-process "
           "| raw sqlite3 | networkx | server / raw | engine / raw | REST wall / raw wall | answers agree |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if pg_column else ""))
     for label, wall, cpu, agree, spread, n in rows:
         r, e, q, x = "hugelite REST", "engine in-process", "raw sqlite3", "networkx"
+        pg = f"{cpu['postgresql']:.3f} | " if pg_column else ""
         print(f"| {label} | {cpu['server']:.4f} ±{spread['server']:.0%} ({wall[r]:.3f}) "
-              f"| {cpu['server'] / n * 1e6:.0f} µs | {cpu[r]:.4f} | {cpu[e]:.4f} ±{spread[e]:.0%} ({wall[e]:.3f}) "
+              f"| {cpu['server'] / n * 1e6:.0f} µs | {pg}{cpu[r]:.4f} | {cpu[e]:.4f} ±{spread[e]:.0%} ({wall[e]:.3f}) "
               f"| {cpu[q]:.4f} ±{spread[q]:.0%} ({wall[q]:.3f}) | {cpu[x]:.3f} "
               f"| {cpu['server'] / cpu[q]:.2f}x | {cpu[e] / cpu[q]:.2f}x | {wall[r] / wall[q]:.2f}x "
               f"| {'yes' if agree else '**NO**'} |")
@@ -457,8 +502,22 @@ def main() -> None:
     ap.add_argument("--tree", default=None,
                     help="serve this source tree (an A/B against another tree: run the bench once per tree, "
                          "alternating, each over its own copy of the stores)")
+    ap.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite",
+                    help="postgresql: hugelite's store in a PostgreSQL database (module docstring)")
     args = ap.parse_args()
-    run(args.size, args.probes, args.keep, args.tree)
+    if args.backend != "postgresql":
+        run(args.size, args.probes, args.keep, args.tree)
+        return
+    if args.keep is not None:
+        ap.error("--keep is for SQLite stores (a PostgreSQL store lives in the server)")
+    with contextlib.ExitStack() as stack:
+        url, data = os.environ.get(PG_URL_ENV), None
+        if not url:
+            from tests import postgres_cluster
+
+            pg = stack.enter_context(postgres_cluster.cluster())
+            url, data = pg.url("").rstrip("/"), pg.data
+        run(args.size, args.probes, None, args.tree, url, data)
 
 
 if __name__ == "__main__":

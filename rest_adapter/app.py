@@ -235,14 +235,21 @@ async def _sweep_sessions(app: Starlette) -> None:
 AUTH_SYNC_S = 1.0
 
 
-async def _sync_auth_records(app: Starlette, records: AuthRecords) -> None:
+async def _sync_auth_records(app: Starlette, records: AuthRecords, throttle: LoginThrottle) -> None:
     """Every `AUTH_SYNC_S`, folds auth record writes of other processes (`hugelite users` on
-    the served store) into what this one remembers (`AuthRecords.sync`: one store read, on
-    the worker pool). Writes through this server are seen at once without it."""
+    the served store, another process of `--workers N`) into what this one remembers
+    (`AuthRecords.sync`), and learns which logins failed lately in any process
+    (`LoginThrottle.refresh`): two store reads, on the worker pool. Writes through this
+    process are seen at once without it."""
+
+    def sync() -> None:
+        records.sync()
+        throttle.refresh()
+
     while True:
         await asyncio.sleep(AUTH_SYNC_S)
         try:
-            await in_pool(app.state.workers.rest, records.sync)
+            await in_pool(app.state.workers.rest, sync)
         except Exception:  # a store busy or closing: the next round tries again
             log.debug("auth records sync failed", exc_info=True)
 
@@ -269,7 +276,10 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
             app.authenticator = app.state.authenticator
         housekeeping = [asyncio.create_task(_sweep_sessions(app))]
         if isinstance(app.state.authenticator, StandardAuthenticator):
-            housekeeping.append(asyncio.create_task(_sync_auth_records(app, app.state.authenticator.records)))
+            # failed logins counted where every process of `--workers N` sees them
+            records = app.state.authenticator.records
+            app.state.login_throttle = LoginThrottle.in_store(records.store)
+            housekeeping.append(asyncio.create_task(_sync_auth_records(app, records, app.state.login_throttle)))
         try:
             yield
         finally:

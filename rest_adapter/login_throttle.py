@@ -1,10 +1,10 @@
 """Slows repeated failed logins, per user and per client address, without blocking anyone else.
 
 Why: without it a client tried 4,141 wrong SASL passwords in 3 s (issue 16 item 9). Every
-door that checks a password goes through `LoginThrottle.attempt`: the WebSocket's SASL
-and HTTP Basic handshake today (`gremlin_ws.py`), and the REST authentication of issue 19
-when it comes; one throttle object per server (`app.state.login_throttle`), so a user's
-failures count the same whichever door they come through.
+door that checks a password goes through `verify_password`: the WebSocket's SASL and HTTP
+Basic handshake (`ws/sasl.py`) and REST's Basic (`auth.py`); one throttle object per server
+process (`app.state.login_throttle`), so a user's failures count the same whichever door
+they come through.
 
 The rule: each key (`user:<name>`, `address:<ip>`) may fail `FREE_FAILURES` times; every
 further failure doubles its delay (`BASE_DELAY_S`, at most `MAX_DELAY_S`). An attempt on a
@@ -14,20 +14,30 @@ other client), then is checked as usual; an attempt whose wait would be longer t
 password. A success clears its keys; a key with no failure for `FORGET_AFTER_S` is
 forgotten, and at most `MAX_KEYS` keys are kept (the least recently failed go first), so
 the state is bounded whatever a client sends.
+
+Where the counts live: in the store of the auth records (`gremlin_engine.auth.LoginFailures`),
+so every process of `serve --workers N` reads and moves the same counts and a client gets
+no more attempts from N processes than from one. A password check reads its keys' counts
+there (off the event loop, beside the check itself); a failure is one write; a success
+writes only when it has failures to clear. Remembered credentials (`admit`) are answered
+without the store: each process keeps the set of keys that failed lately (`refresh`, from
+the store once a second with the auth records' sync, and its own outcomes at once), and an
+attempt on such a key takes the checked path. So another process's failures reach this
+process's remembered-credentials answer within that second, as a password changed through
+another process does (`docs/auth.md`). Without a shared store (`ConfigAuthenticator`) the
+counts are the process's own.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from gremlin_engine.auth import LoginFailures
 from rest_adapter.context import in_pool
 
 FREE_FAILURES = 5
@@ -36,6 +46,8 @@ MAX_DELAY_S = 30.0
 MAX_WAIT_S = 5.0
 FORGET_AFTER_S = 900.0
 MAX_KEYS = 10_000
+
+T = TypeVar("T")
 
 
 class LoginThrottled(Exception):
@@ -48,91 +60,111 @@ class LoginThrottled(Exception):
         )
 
 
-@dataclass
-class _Record:
-    failures: int = 0
-    next_allowed: float = 0.0  # monotonic time before which an attempt waits
-    last_failure: float = 0.0
+def delay_until(failures: int, next_allowed: float, now: float) -> float:
+    """The time before which a key that has just failed `failures` times waits (the rule)."""
+    excess = failures - FREE_FAILURES
+    if excess <= 0:
+        return next_allowed
+    delay = min(MAX_DELAY_S, BASE_DELAY_S * 2 ** min(excess - 1, 32))
+    return min(max(next_allowed, now) + delay, now + MAX_DELAY_S)
 
 
 class LoginThrottle:
-    """Per-user and per-address failure counts with exponential delays (module docstring)."""
+    """Per-user and per-address failure counts with exponential delays (module docstring).
+    `failures`: where the counts live (None: a memory store of this process's own, made
+    when first needed)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, failures: LoginFailures | None = None, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
-        self._lock = threading.Lock()  # REST auth may check from worker threads
-        self._records: OrderedDict[str, _Record] = OrderedDict()
+        self._failures = failures
+        self._making = threading.Lock()
+        #: the keys this process knows to have failed lately (`admit` reads it without a lock)
+        self._failed_keys: frozenset[str] = frozenset()
+
+    @classmethod
+    def in_store(cls, store: Any, clock: Callable[[], float] = time.time) -> LoginThrottle:
+        """A throttle whose counts live in `store` (the auth records' store), shared by
+        every process that serves it."""
+        return cls(LoginFailures(store, FORGET_AFTER_S, MAX_KEYS), clock)
+
+    @property
+    def failures(self) -> LoginFailures:
+        if self._failures is None:
+            with self._making:  # pool threads may ask at once
+                if self._failures is None:
+                    self._failures = LoginFailures.in_memory(FORGET_AFTER_S, MAX_KEYS)
+        return self._failures
 
     @staticmethod
     def keys(user: str, address: str | None) -> tuple[str, ...]:
         return (f"user:{user}",) + ((f"address:{address}",) if address else ())
 
     def wait_s(self, keys: tuple[str, ...]) -> float:
-        """How long an attempt on `keys` must wait now (0 when it may go at once)."""
-        now = self._clock()
-        with self._lock:
-            self._forget(now)
-            return max([0.0, *(r.next_allowed - now for k in keys if (r := self._records.get(k)))])
+        """How long an attempt on `keys` must wait now (0 when it may go at once); reads the
+        store."""
+        return self._look(keys)[0]
 
-    async def attempt(self, user: str, address: str | None, check: Callable[[], Awaitable[bool] | bool]) -> bool:
+    async def attempt(self, user: str, address: str | None, check: Callable[[], bool],
+                      pool: Executor | None = None) -> bool:
         """Waits out the keys' delay, then runs `check` (True: the credentials are right)
-        and records the outcome; raises `LoginThrottled` when the wait is too long."""
+        and records the outcome; raises `LoginThrottled` when the wait is too long. The
+        store calls and `check` run on `pool` (None: here, as a test does)."""
         keys = self.keys(user, address)
-        wait = self.wait_s(keys)
+        wait, counted = await _blocking(pool, self._look, keys)
         if wait > MAX_WAIT_S:
             raise LoginThrottled(wait)
         if wait > 0:
             await asyncio.sleep(wait)
-        outcome = check()
-        ok = bool(await outcome) if inspect.isawaitable(outcome) else bool(outcome)
-        if ok:
-            self.succeeded(keys)
-        else:
-            self.failed(keys)
-        return ok
+        return await _blocking(pool, self._check, keys, check, counted)
 
     def admit(self, user: str, address: str | None) -> bool:
         """For credentials known to be right without a check (remembered: `rest_adapter/auth.py`):
-        True, with their keys' failures cleared as a success clears them, when no delay is
-        pending on them; False: go through `attempt`, which waits the delay out. Free of
-        locks while nobody has failed lately (the common case)."""
-        if not self._records:
+        True when no key of theirs failed lately, as far as this process knows (memory only,
+        no lock); False: go through `attempt`, which reads the store's counts, waits out a
+        delay and clears the failures."""
+        failed = self._failed_keys
+        if not failed:
             return True
-        keys = self.keys(user, address)
-        if self.wait_s(keys) > 0:
-            return False
-        self.succeeded(keys)
-        return True
+        return not any(k in failed for k in self.keys(user, address))
 
     def failed(self, keys: tuple[str, ...]) -> None:
-        now = self._clock()
-        with self._lock:
-            for key in keys:
-                record = self._records.pop(key, None) or _Record()
-                record.failures += 1
-                record.last_failure = now
-                excess = record.failures - FREE_FAILURES
-                if excess > 0:
-                    delay = min(MAX_DELAY_S, BASE_DELAY_S * 2 ** min(excess - 1, 32))
-                    record.next_allowed = min(max(record.next_allowed, now) + delay, now + MAX_DELAY_S)
-                self._records[key] = record  # most recently failed last
-            while len(self._records) > MAX_KEYS:
-                self._records.popitem(last=False)
+        """One more failure of each key (a store write)."""
+        self.failures.failed(keys, self._clock(), delay_until)
+        self._failed_keys = self._failed_keys | set(keys)
 
     def succeeded(self, keys: tuple[str, ...]) -> None:
-        with self._lock:
-            for key in keys:
-                self._records.pop(key, None)
+        """Clears the keys' failures (a store write)."""
+        self.failures.clear(keys)
+        self._failed_keys = self._failed_keys - set(keys)
 
-    def _forget(self, now: float) -> None:
-        while self._records:
-            key, record = next(iter(self._records.items()))
-            if now - record.last_failure < FORGET_AFTER_S or record.next_allowed > now:
-                break
-            del self._records[key]
+    def refresh(self) -> None:
+        """Learns which keys failed lately in any process (a store read; the server calls it
+        off the event loop once a second, with the auth records' sync)."""
+        self._failed_keys = frozenset(self.failures.keys(self._clock()))
+
+    def _look(self, keys: tuple[str, ...]) -> tuple[float, bool]:
+        """(wait, whether any key has failures) from the store."""
+        now = self._clock()
+        found = self.failures.read(keys, now)
+        missing = set(keys) - found.keys()
+        if found or (missing & self._failed_keys):
+            self._failed_keys = (self._failed_keys - missing) | found.keys()
+        return max([0.0, *(held - now for _n, held in found.values())]), bool(found)
+
+    def _check(self, keys: tuple[str, ...], check: Callable[[], bool], counted: bool) -> bool:
+        ok = bool(check())
+        if not ok:
+            self.failed(keys)
+        elif counted:  # no write for a success with nothing to clear
+            self.succeeded(keys)
+        return ok
 
     def __len__(self) -> int:
-        return len(self._records)
+        return len(self.failures)
+
+
+async def _blocking(pool: Executor | None, fn: Callable[..., T], *args: Any) -> T:
+    return fn(*args) if pool is None else await in_pool(pool, fn, *args)
 
 
 async def verify_password(throttle: LoginThrottle, authenticator: Any, user: str, password: str,
@@ -146,11 +178,11 @@ async def verify_password(throttle: LoginThrottle, authenticator: Any, user: str
         return known
     found: list[Any] = []
 
-    async def check() -> bool:
-        principal = await in_pool(pool, authenticator.check_password, user, password)
+    def check() -> bool:
+        principal = authenticator.check_password(user, password)
         if principal is not None:
             found.append(principal)
         return principal is not None
 
-    await throttle.attempt(user, address, check)
+    await throttle.attempt(user, address, check, pool)
     return found[0] if found else None

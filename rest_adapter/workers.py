@@ -17,8 +17,8 @@ What the processes share is what is in the store, so that is where they agree:
 * **auth**: users, grants and logged-out tokens are store records (with a generation the
   authenticator checks per request); login tokens must verify in every process, so without
   `auth.token_secret` one secret is drawn here for all of them (tokens then end with the
-  server, as they do with one process). The login throttle counts per process: with N
-  processes a client gets up to N times `LoginThrottle`'s attempts before it is held off.
+  server, as they do with one process). Failed logins are counted in the store too
+  (`login_throttle.py`), so N processes give a client no more attempts than one.
 
 What stays with one process: a WebSocket connection (and its Gremlin sessions) lives on the
 process that accepted it, as any connection does; a `memory` graph lives inside one process,

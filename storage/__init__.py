@@ -37,6 +37,7 @@ from storage.errors import (
 from storage.files import remove_store_files
 from storage.generations import SCHEMA_GENERATION, generation
 from storage.generations import bump as bump_generation
+from storage.login_failures import LoginFailures, ensure_login_failures
 from storage.queries import (
     AdjacencyQuery,
     GroupCount,
@@ -57,6 +58,8 @@ from storage.tx_aggregates import CHAIN_MAX_HOPS, WALK_MAX_HOPS, AggregateUnsupp
 
 __all__ = [
     "AuthTable",
+    "LoginFailures",
+    "ensure_login_failures",
     "SCHEMA_GENERATION",
     "TaskLeases",
     "bump_generation",

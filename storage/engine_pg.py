@@ -20,6 +20,7 @@ imported only when a store is opened on a server URL.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -122,6 +123,27 @@ class PgRaw:
         if text.startswith("INSERT") and cur.rowcount > 0:
             self.inserted += cur.rowcount
         return cur
+
+    def copy_rows(self, table: str, columns: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Writes `rows` into `table` (`columns`, text, in the rows' order) by ``COPY ...
+        FROM STDIN``: no statement text to plan, nor parameters to bind, for a batch
+        (psycopg's `Cursor.copy`, each value adapted as a query parameter is). Triggers and
+        indexes see the rows as they see an INSERT's. A COPY stops at the first error (a
+        unique violation: it has no ON CONFLICT), which would end the caller's
+        transaction: it runs in a savepoint, rolled back before the driver's error is
+        raised, so nothing of the batch is left and the transaction goes on."""
+        conn = self.conn
+        conn.execute("SAVEPOINT hl_copy")
+        try:
+            with conn.cursor().copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        except BaseException:
+            conn.execute("ROLLBACK TO SAVEPOINT hl_copy")
+            conn.execute("RELEASE SAVEPOINT hl_copy")
+            raise
+        conn.execute("RELEASE SAVEPOINT hl_copy")
+        self.inserted += len(rows)
 
     def getlimit(self, _category: int) -> int:
         return MAX_PARAMS

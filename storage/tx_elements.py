@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -24,6 +24,8 @@ from storage.elements_sql import (
     BATCH_STATE,
     BY_END_IDS_SQL,
     BY_PARTS_SQL,
+    COPY_COLUMNS,
+    COPY_MIN_ROWS,
     E_INSERT,
     FOUND_SQL,
     HEADS_JSON_SQL,
@@ -379,8 +381,12 @@ class Elements:
         A shortfall from a NULL in a NOT NULL column is undone alike, and the rows then go
         through the one-row statement, which raises the driver's NOT NULL error as before.
         Any other error aborts the caller's transaction, which is rolled back whole.
-        `seq`: the table's key sequence before the batch (None: it had no row)."""
+        `seq`: the table's key sequence before the batch (None: it had no row).
+        On PostgreSQL a batch of `COPY_MIN_ROWS` or more goes in by COPY instead (`_pg_copy`)."""
         raw = self.raw
+        if isinstance(base, list) and len(params) >= COPY_MIN_ROWS:
+            self._pg_copy(table, params, by_parts)
+            return
         try:
             inserted = self.core.insert_values(*INSERT_VALUES[table, by_parts], params)
         except DRIVER_ERRORS as exc:
@@ -402,6 +408,19 @@ class Elements:
             except DRIVER_ERRORS as exc:
                 raise translate(exc, f"insert {table}") from exc
         raise StoreConflict(f"insert {table}: UNIQUE constraint failed: {UNIQUE[table, by_parts]}")
+
+    def _pg_copy(self, table: str, params: list[tuple[Any, ...]], by_parts: bool) -> None:
+        """PostgreSQL: the batch by COPY (`PgRaw.copy_rows`), all or nothing; a unique
+        index's refusal is the `StoreConflict` the multi-row INSERT's shortfall gives."""
+        if table == "edges":  # dup: 0, or the key again (`E_INSERT`)
+            params = [(*p, 0) for p in params] if by_parts else [(*p, p[0]) for p in params]
+        try:
+            cast(Any, self.raw).copy_rows(table, COPY_COLUMNS[table], params)
+        except DRIVER_ERRORS as exc:
+            error = translate(exc, f"insert {table}")
+            if isinstance(error, StoreConflict):
+                error = StoreConflict(f"insert {table}: UNIQUE constraint failed: {UNIQUE[table, by_parts]}")
+            raise error from exc
 
     def _check_edges(
         self, ends: Iterable[int], parts: Callable[[], Sequence[tuple[int, int, str, int]]] | None, what: str,

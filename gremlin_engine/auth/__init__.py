@@ -11,6 +11,7 @@ from gremlin_engine.auth.authenticator import (
     StandardAuthenticator,
     authenticate,
 )
+from gremlin_engine.auth.login_failures import LoginFailures
 from gremlin_engine.auth.principal import ANONYMOUS_ADMIN, Principal
 from gremlin_engine.auth.records import (
     ADMIN,
@@ -28,6 +29,7 @@ __all__ = [
     "AuthRecords",
     "AuthenticationFailed",
     "ConfigAuthenticator",
+    "LoginFailures",
     "Principal",
     "StandardAuthenticator",
     "SYSTEM_PRINCIPAL",

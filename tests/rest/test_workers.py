@@ -273,3 +273,40 @@ def test_a_logout_through_one_process_ends_the_token_on_every_process(auth_two: 
         time.sleep(2.5)  # the other process's sync runs every second
         statuses = [c.get("/graphs", headers=bearer).status_code for _ in range(REQUESTS // 2)]
         assert statuses == [401] * (REQUESTS // 2)
+
+
+def _from(address: str, base_url: str) -> httpx.Client:
+    """A client whose every request is a new connection from loopback `address` (each
+    lands on either process; the throttle's address key is `address`)."""
+    transport = httpx.HTTPTransport(local_address=address, limits=httpx.Limits(max_keepalive_connections=0))
+    return httpx.Client(base_url=base_url, timeout=30, transport=transport)
+
+
+def test_failed_logins_count_once_across_processes(auth_two: RunningServer) -> None:
+    """The throttle's counts live in the store both processes serve. Eleven wrong passwords
+    in a row, each on a new connection (so spread over both processes, as
+    `test_connections_reach_both_processes` shows), leave the user 8 s to wait: the next
+    attempt is refused unchecked. Counted per process, a 2-way split leaves each well
+    under that (5 free failures, then 0.25 s doubling), and the attempt is checked.
+    The user's right password is then held off too, on any process, also where it was
+    remembered as right; another user from another address is not slowed."""
+    admin = ("admin", ADMIN_PASSWORD)
+    with _from("127.0.0.1", auth_two.base_url) as c, _from("127.0.0.2", auth_two.base_url) as mallory, \
+            _from("127.0.0.3", auth_two.base_url) as elsewhere:
+        r = c.post("/graphspaces/DEFAULT/auth/users", auth=admin, json={"user_name": "tuser", "user_password": "t-pw-1"})
+        assert r.status_code == 201, r.text
+        for _ in range(REQUESTS // 2):  # both processes remember tuser's password as right
+            assert elsewhere.get("/graphs", auth=("tuser", "t-pw-1")).status_code == 200
+        started = time.monotonic()
+        for n in range(11):
+            r = mallory.get("/graphs", auth=("tuser", f"guess-{n}"))
+            assert r.status_code == 401 and "Too many" not in r.headers.get("www-authenticate", ""), n
+        assert time.monotonic() - started >= 0.25 + 0.5 + 1 + 2 + 4  # the 7th to 11th waited
+        r = mallory.get("/graphs", auth=("tuser", "guess-11"))
+        assert r.status_code == 401
+        assert r.headers["www-authenticate"] == "Too many failed logins for this user or address; try again in 8 s"
+        time.sleep(1.2)  # every process's picture of who failed is refreshed once a second
+        for _ in range(4):
+            r = elsewhere.get("/graphs", auth=("tuser", "t-pw-1"))  # right, and remembered, but held
+            assert r.status_code == 401 and "Too many failed logins" in r.headers["www-authenticate"]
+        assert c.get("/graphs", auth=admin).status_code == 200

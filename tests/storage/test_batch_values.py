@@ -1,6 +1,8 @@
-"""Batch inserts as multi-row statements (`TxBase._insert_values`): every chunk size writes
-every row, a conflict anywhere leaves nothing behind with the one-row path's message, a
-NULL in a NOT NULL column fails as it did, and index entries land for every row."""
+"""Batch inserts as multi-row statements (`TxBase._insert_values`), and on PostgreSQL by COPY
+from `COPY_MIN_ROWS` rows up (`PgRaw.copy_rows`): every chunk size writes every row, a
+conflict anywhere leaves nothing behind with the one-row path's message (and the
+transaction usable), a NULL in a NOT NULL column fails as it did, and index entries land
+for every row."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import sqlite3
 import pytest
 
 from storage import IndexQuery, Lookup, Store, StoreConflict, StoreError
+from storage.elements_sql import COPY_MIN_ROWS
 from storage.tx_base import ROW_BUCKETS, ROWS_MAX, _chunks
 from tests.storage.conftest import PG_URL, sqlite_only
 
@@ -131,6 +134,24 @@ def test_null_in_a_not_null_column_fails_as_the_one_row_statement_does(store: St
     assert not isinstance(err.value, StoreConflict)
     assert str(err.value) == "insert edges: NOT NULL constraint failed: edges.label_id"
     assert _counts(store) == (4, 0, 0)  # the transaction was rolled back whole
+
+
+def test_null_in_a_large_batch_is_not_a_conflict(store: Store) -> None:
+    """A batch past `COPY_MIN_ROWS` (COPY on PostgreSQL) with a NULL label: the driver's
+    NOT NULL error, nothing of the batch written, and the transaction goes on."""
+    n = COPY_MIN_ROWS + 4
+    with store.write() as tx:
+        vk = _vertices(tx, n + 1)
+        rows = [(f"e{i}", None if i == n - 1 else 2, vk[i], vk[i + 1], "", None) for i in range(n)]
+        with pytest.raises(StoreError) as err:
+            tx.elements.edges_insert(rows, unique_parts=True)
+        assert not isinstance(err.value, StoreConflict)
+        assert "label_id" in str(err.value)
+        if PG_URL:  # a savepoint kept the transaction: the rest of it commits
+            assert tx.elements.edge_count() == 0
+            tx.elements.edges_insert([(f"f{i}", 2, vk[i], vk[i + 1], "", None) for i in range(n)], unique_parts=True)
+    if PG_URL:
+        assert _counts(store) == (n + 1, n, 0)
 
 
 @sqlite_only  # SQLite's host-parameter limit
