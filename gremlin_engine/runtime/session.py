@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from gremlin_engine.auth.guard import guarded
-from gremlin_engine.context import ExecutionContext
+from gremlin_engine.context import ENGINE, ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
 from gremlin_engine.graph_handle import GraphHandle, GraphLookup
 from gremlin_engine.limits import RUNNING, CancelToken
@@ -59,6 +59,29 @@ def start(ctx: ExecutionContext) -> ExecutionContext:
     return ctx
 
 
+def begin(
+    ctx: ExecutionContext | None, timeout_ms: float | None = None, cancel: CancelToken | None = None,
+    door: str = ENGINE,
+) -> ExecutionContext:
+    """`start(context_for(ctx, timeout_ms, cancel, door))` in one call: the context every
+    engine entry point runs with (a fresh administrator context when the caller made none),
+    its token made and registered with `limits.RUNNING` as `make_token` makes it. Every
+    request passes here, so the three steps are one function."""
+    if ctx is None:
+        ctx = ExecutionContext(door=door, timeout_ms=timeout_ms, cancel=cancel)
+    elif timeout_ms is not None or cancel is not None:
+        ctx = ctx.with_limits(timeout_ms, cancel)
+    limit = ctx.timeout_ms
+    outer = ctx.cancel
+    if limit is not None and limit <= 0:
+        limit = None
+    if outer is None:
+        ctx.token = RUNNING.add(CancelToken(limit))
+    else:
+        ctx.token = RUNNING.add(outer if limit is None else LinkedToken(limit, outer))
+    return ctx
+
+
 class _GraphTx:
     __slots__ = ("graph", "cm", "tx", "access", "write")
 
@@ -72,7 +95,9 @@ class _GraphTx:
         try:
             if graph.shared:  # another process may have changed the schema (`SchemaService.sync`)
                 graph.schema.sync(self.tx)
-            self.access = guarded(StoreAccess.for_graph(graph, self.tx))
+            access = StoreAccess.for_graph(graph, self.tx)
+            # the administrator sees the access itself (`guarded` would say so, one call later)
+            self.access = access if ctx.principal.admin else guarded(access)
         except BaseException as exc:
             self.cm.__exit__(type(exc), exc, exc.__traceback__)
             raise
@@ -109,7 +134,7 @@ class Session:
     def access(self, name: str) -> StoreAccess:
         gt = self._open.get(name)
         if gt is None:
-            gt = self._open[name] = _GraphTx(self.graph(name), self.write, self.ctx)
+            gt = self._open[name] = _GraphTx(self.graphs.get(name), self.write, self.ctx)
         self.last_graph = name
         return gt.access
 
