@@ -37,6 +37,21 @@ same thread may open `read()` again and gets a read-only view of the *same* tran
 sees the outer uncommitted writes); opening `write()` inside any transaction of the same
 thread raises `StoreError` instead of deadlocking.
 
+Single-statement reads
+----------------------
+``store.read(ctx, single=True)`` is a read whose caller promises at most one statement (a
+point lookup: one `find`). It sends no ``BEGIN``/``ROLLBACK``: the statement runs in the
+connection's autocommit mode, which on SQLite is its own implicit read transaction (one WAL
+snapshot for the statement) and on PostgreSQL is one round trip instead of three (at READ
+COMMITTED, which for one statement is one snapshot too). So one statement reads exactly
+what it would inside a snapshot transaction, and sees every commit made before it started.
+A second statement (of the transaction, or of a read nested in it) raises `StoreError`
+("a single-statement read ran a second statement"): two would read two snapshots, and that
+is a caller's bug to be caught loudly, never answered. Everything else is as for `read()`:
+the same readers (a memory store's one connection under its lock), the read-only guard, the
+checkout listeners, nesting (inside the same thread's open transaction it is a read view of
+that transaction, still limited to one statement).
+
 The threads that call in live above this layer, each where its protocol needs one: the
 app's worker pool (engine work never runs on the event loop), one thread per streamed
 result (a stream holds its read transaction across the consumer's reads, and a transaction
@@ -65,6 +80,7 @@ from storage.errors import (
     StoreNotInitialised,
     StoreVersionMismatch,
 )
+from storage.single import OneStatement, OneStatementConn
 from storage.tables import STORE_VERSION, metadata
 from storage.tx import Tx
 from storage.tx_base import DRIVER_ERRORS, PG_RETRY
@@ -261,11 +277,15 @@ class Store:
         return f"<storage.Store {self.display_path}>"
 
     # ---- transactions --------------------------------------------------------------------
-    def read(self, ctx: object = None) -> _Scope:
+    def read(self, ctx: object = None, *, single: bool = False) -> _Scope:
         """A snapshot read transaction; its write methods raise `ReadOnlyTransaction`.
         Use as ``with store.read(ctx) as tx:``. `ctx` is the caller's execution context,
-        opaque here: the transaction holds it as `tx.ctx` for whoever reads through it."""
-        return _Scope(self, self._begin_read, True, ctx)
+        opaque here: the transaction holds it as `tx.ctx` for whoever reads through it.
+
+        ``single=True``: the caller promises at most one statement (one `find`, one
+        adjacency read...), and the transaction sends no ``BEGIN``/``ROLLBACK`` around it
+        (see "Single-statement reads" above); a second statement raises `StoreError`."""
+        return _Scope(self, self._begin_read, True, ctx, single)
 
     def write(self, ctx: object = None) -> _Scope:
         """The single write transaction (``BEGIN IMMEDIATE``): commit on exit, rollback on
@@ -407,15 +427,17 @@ class _Scope:
     """One transaction's `with` block (a class, not a generator: it runs on every call,
     and two nested generator context managers cost several microseconds)."""
 
-    __slots__ = ("store", "begin", "readonly", "nested", "locked", "pair", "ctx")
+    __slots__ = ("store", "begin", "readonly", "nested", "locked", "pair", "ctx", "single")
 
-    def __init__(self, store: Store, begin: str, readonly: bool, ctx: object = None) -> None:
+    def __init__(self, store: Store, begin: str, readonly: bool, ctx: object = None, single: bool = False) -> None:
         self.store = store
         self.begin = begin
         self.readonly = readonly
         self.ctx = ctx
         self.nested = False
         self.locked = False
+        #: a single-statement read's budget (`single.OneStatement`), None otherwise
+        self.single: OneStatement | None = OneStatement(None) if single else None
 
     def __enter__(self) -> Tx:
         store = self.store
@@ -424,7 +446,7 @@ class _Scope:
             if not self.readonly:
                 raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
             self.nested = True  # a read view of the same thread's open transaction
-            view = Tx(outer.conn, outer.raw, True, outer.dialect)
+            view = self._tx(outer.conn, outer.raw, outer.dialect)
             view.ctx = self.ctx if self.ctx is not None else outer.ctx
             return view
         if store._closed:
@@ -436,21 +458,33 @@ class _Scope:
             self.locked = True
         try:
             pair = self.pair = store._writer.checkout() if on_writer else store._readers.checkout()
-            try:
-                pair[1].execute(self.begin)
-            except DRIVER_ERRORS as exc:
-                _end(pair[1], "ROLLBACK")
-                self._checkin()
-                raise StoreError(f"store at {store.display_path}: {self.begin} failed: {exc}") from exc
+            if self.single is None:
+                try:
+                    pair[1].execute(self.begin)
+                except DRIVER_ERRORS as exc:
+                    _end(pair[1], "ROLLBACK")
+                    self._checkin()
+                    raise StoreError(f"store at {store.display_path}: {self.begin} failed: {exc}") from exc
         except BaseException:
             self._release()
             raise
-        tx = Tx(pair[0], pair[1], self.readonly, store.dialect)
+        tx = self._tx(pair[0], pair[1], store.dialect)
         tx.ctx = self.ctx
         store._local.tx = tx
         return tx
 
+    def _tx(self, conn: Any, raw: Any, dialect: Any) -> Tx:
+        """The transaction object over `conn`/`raw`; a single-statement read's statements go
+        through its budget (`single.OneStatement`), a nested one's too."""
+        budget = self.single
+        if budget is None:
+            return Tx(conn, raw, self.readonly, dialect)
+        budget.raw = raw
+        return Tx(cast(Any, OneStatementConn(conn, budget)), cast(sqlite3.Connection, budget), True, dialect)
+
     def __exit__(self, _type: Any, exc: BaseException | None, _tb: Any) -> None:
+        if self.single is not None:
+            self.single.close()  # end its statement before the connection goes back
         if self.nested:
             return
         store, raw = self.store, self.pair[1]
