@@ -53,15 +53,17 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self._graph_mode = mode
 
     @classmethod
-    def for_graph(cls, graph: GraphHandle, tx: Tx) -> StoreAccess:
+    def for_graph(cls, graph: GraphHandle, tx: Tx, schema: Any = None) -> StoreAccess:
         """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`: every request
         makes one, so what the graph's configuration decides is read from what the graph
-        worked out when it opened (its config does not change while it is open)."""
+        worked out when it opened (its config does not change while it is open). `schema`:
+        the schema service to read through, when not the graph's own (a single-statement
+        read's `SchemaService.pinned`)."""
         config = graph.config
         # the graph mode lives in store metadata and is read through this transaction when
         # a write needs it: `graph.mode` would open a second one while this one may hold the
         # write lock
-        access = cls(tx, graph.schema, config.schema_mode, None)
+        access = cls(tx, graph.schema if schema is None else schema, config.schema_mode, None)
         access.graph_name = config.name
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed

@@ -165,9 +165,12 @@ def run_traversal(
     while True:
         session = Session(_SingleGraph(graph), write, ctx)
         try:
-            access = session.access(graph.name)
-            results = list(engine.run_compiled(compiled, access, cancel=token))
-            load_results(access, results)
+            found = session.answer_once(graph.name, compiled)  # a single-statement read, if it can
+            if found is None:
+                access = session.access(graph.name)
+                found = list(engine.run_compiled(compiled, access, cancel=token))
+                load_results(access, found)
+            results = found
         except ReadOnlyTransaction as exc:
             session.close(exc)
             if write:

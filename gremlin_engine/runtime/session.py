@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from gremlin_engine import traversal as engine
 from gremlin_engine.auth.guard import guarded
 from gremlin_engine.context import ENGINE, ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
 from gremlin_engine.graph_handle import GraphHandle, GraphLookup
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.runtime.access import StoreAccess
+from gremlin_engine.runtime.materialize import load_results
+from gremlin_engine.runtime.schema_bridge import AUTO
 from storage import ReadOnlyTransaction, StoreBusy, StoreConflict, StoreError
 
 
@@ -85,17 +88,21 @@ def begin(
 class _GraphTx:
     __slots__ = ("graph", "cm", "tx", "access", "write")
 
-    def __init__(self, graph: GraphHandle, write: bool, ctx: ExecutionContext) -> None:
+    def __init__(self, graph: GraphHandle, write: bool, ctx: ExecutionContext, single: bool = False) -> None:
+        """`single`: a single-statement read (`store.read(ctx, single=True)`), whose schema is
+        pinned before it opens (`SchemaService.pinned`: no schema load can become its second
+        statement); only `Session.answer_once` asks for one."""
         self.graph = graph
         self.write = write
+        schema = graph.schema.pinned() if single else None
         # the transaction carries the request's context: the access (and with it the
         # permission checks) is built from what the transaction holds
-        self.cm = graph.store.write(ctx) if write else graph.store.read(ctx)
+        self.cm = graph.store.write(ctx) if write else graph.store.read(ctx, single=single)
         self.tx = self.cm.__enter__()
         try:
             if graph.shared:  # another process may have changed the schema (`SchemaService.sync`)
                 graph.schema.sync(self.tx)
-            access = StoreAccess.for_graph(graph, self.tx)
+            access = StoreAccess.for_graph(graph, self.tx, schema)
             # the administrator sees the access itself (`guarded` would say so, one call later)
             self.access = access if ctx.principal.admin else guarded(access)
         except BaseException as exc:
@@ -137,6 +144,34 @@ class Session:
             gt = self._open[name] = _GraphTx(self.graphs.get(name), self.write, self.ctx)
         self.last_graph = name
         return gt.access
+
+    def answer_once(self, name: str, compiled: Any) -> list[Any] | None:
+        """The loaded, weighed results of `compiled` on graph `name` when its one fused step
+        answers inside a single-statement read of its own (no BEGIN/ROLLBACK; one round trip
+        on PostgreSQL), else None, and the caller runs it on `access(name)` as usual.
+
+        Asked only of a read-only call, for a traversal whose step reads once and gives plain
+        values (`CompiledTraversal.reads_once`), on a graph with no transaction open in this
+        call, not served by several processes (`SchemaService.sync` would read too), not in
+        auto mode (its point reads decline) and for the administrator (anyone else reads
+        through a permission view, which the fused steps decline). The executor is asked for
+        the step's answer only (`answer_only`): when the step declines, the general path never
+        runs on that transaction, which is ended first, and the caller opens a normal one."""
+        if not compiled.reads_once or self.write or name in self._open or not self.ctx.principal.admin:
+            return None
+        graph = self.graphs.get(name)
+        if graph.shared or graph.config.schema_mode == AUTO:
+            return None
+        gt = _GraphTx(graph, False, self.ctx, single=True)
+        try:
+            found = engine.run_compiled(compiled, gt.access, cancel=self.cancel, answer_only=True)
+            if found is not None:
+                load_results(gt.access, found)  # plain values: weighed, nothing to load
+        except BaseException as exc:
+            gt.end(exc)
+            raise
+        gt.end(None)
+        return found
 
     def tx(self, name: str) -> Any:
         self.access(name)

@@ -75,6 +75,7 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
         len(steps) == 1 and getattr(steps[0], "answer", None) is not None and not steps[0].labels
         and not opts.side_effects and opts.sack is None and not opts.strategies and opts.bulk
     )
+    traversal.reads_once = traversal.answers and getattr(steps[0], "reads_once", False) is True
     return traversal
 
 
@@ -140,12 +141,13 @@ class BoundAnswer:
     does `whole()` bind the full traversal for the executor. Per run, that saves copying
     the four or five objects between the traversal and the source that hold the slot."""
 
-    __slots__ = ("entry", "values")
+    __slots__ = ("entry", "values", "reads_once")
     answers = True
 
     def __init__(self, entry: Prepared, values: list[Any]) -> None:
         self.entry = entry
         self.values = values
+        self.reads_once: bool = entry.traversal.reads_once  # type: ignore[union-attr]
 
     def answer(self, access: Any, cancel: Any = None) -> list[Any] | None:
         entry = self.entry
