@@ -26,9 +26,11 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
 
     def __init__(
         self, tx: Tx, schema_service: Any, schema_mode: str = "strict", graph_mode: str | None = "NONE",
+        bridge: SchemaBridge | None = None,
     ) -> None:
-        # the bridge is bound to `tx` for auto mode's schema creation
-        super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode))
+        # the bridge is bound to `tx` for auto mode's schema creation (`bridge`: one made
+        # before, over a pinned schema no transaction of which creates anything)
+        super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode) if bridge is None else bridge)
         self.schema_mode = schema_mode
         self._graph_mode = graph_mode  # None: read from store metadata when first needed
         self.graph_name: str | None = None
@@ -57,13 +59,21 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`: every request
         makes one, so what the graph's configuration decides is read from what the graph
         worked out when it opened (its config does not change while it is open). `schema`:
-        the schema service to read through, when not the graph's own (a single-statement
-        read's `SchemaService.pinned`)."""
+        the schema to read through when not the graph's own: a single-statement read's
+        `SchemaService.pinned` view, read through one `SchemaBridge` kept with the view (it
+        creates nothing: single-statement reads are for strict graphs only)."""
         config = graph.config
         # the graph mode lives in store metadata and is read through this transaction when
         # a write needs it: `graph.mode` would open a second one while this one may hold the
         # write lock
-        access = cls(tx, graph.schema if schema is None else schema, config.schema_mode, None)
+        if schema is None:
+            access = cls(tx, graph.schema, config.schema_mode, None)
+        else:
+            bridge = schema.reader
+            if bridge is None:
+                # bound to no transaction: it outlives this one, and creates nothing
+                bridge = schema.reader = SchemaBridge(schema, None, config.schema_mode)  # type: ignore[arg-type]
+            access = cls(tx, schema, config.schema_mode, None, bridge)
         access.graph_name = config.name
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed

@@ -35,6 +35,7 @@ from gremlin_engine.runtime.host import RuntimeHost
 from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.session import LinkedToken, Session, begin, translate_store_error
 from gremlin_engine.syntax import checked, interpret, script_shape
+from gremlin_engine.syntax.interpreter import Interpreter, run_prepared
 from gremlin_engine.traversal.ir import TraversalIR
 from storage import ReadOnlyTransaction
 
@@ -126,7 +127,13 @@ def execute_script(
         session = Session(registry, write, ctx)
         host = RuntimeHost(session, graph_name, names, bindings, aliases)
         try:
-            results = interpret(script, host, as_value=as_value, tree=tree, text=text, cache=cache)
+            # a prepared one-traversal script runs bound, through the executor; anything else
+            # is interpreted (`interpret` does the same lookup for hosts of its own)
+            entry = script_shape.lookup(cache, text, host, Interpreter) if text is not None else None
+            if entry is not None:
+                results = run_prepared(entry, host, as_value)
+            else:
+                results = interpret(script, host, as_value=as_value, tree=tree, text=text, cache=cache)
             if session.last_graph is not None and results is not host.finished:
                 load_results(session.access(session.last_graph), results if isinstance(results, list) else [results])
         except ReadOnlyTransaction as exc:

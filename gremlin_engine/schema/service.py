@@ -111,7 +111,7 @@ class SchemaService(SchemaChanges, AutoSchema):
         self.graph = graph
         self._lock = threading.RLock()
         self._snap: SchemaSnapshot | None = None
-        self._pinned: SchemaService | None = None
+        self._pinned: PinnedSchema | None = None
 
     # ---- plumbing ------------------------------------------------------------------------
     @property
@@ -153,16 +153,18 @@ class SchemaService(SchemaChanges, AutoSchema):
         with self.store.read() as t:
             return read(t)
 
-    def pinned(self) -> SchemaService:
+    def pinned(self) -> PinnedSchema:
         """This schema as its current snapshot shows it (loaded now when none is held), for a
         single-statement read (`store.read(ctx, single=True)`): reading schema through it
         never loads the snapshot again, so no schema statement can run inside that read
         (one would be its second statement), whatever another thread changes meanwhile.
         One view per snapshot; it is read-only in use (single-statement reads never write)."""
-        snap = self.snapshot()
+        snap = self._snap
+        if snap is None:
+            snap = self.snapshot()
         view = self._pinned
         if view is None or view._snap is not snap:
-            view = self._pinned = _Pinned(self.graph, snap)
+            view = self._pinned = PinnedSchema(self.graph, snap)
         return view
 
     def snapshot(self, tx: Tx | None = None) -> SchemaSnapshot:
@@ -348,12 +350,15 @@ class SchemaService(SchemaChanges, AutoSchema):
         return indexing.lookup_value(index, values)
 
 
-class _Pinned(SchemaService):
+class PinnedSchema(SchemaService):
     """`SchemaService.pinned`: the service's reads over one snapshot that never reloads."""
 
     def __init__(self, graph: GraphHandle, snap: SchemaSnapshot) -> None:
         super().__init__(graph)
         self._snap = snap
+        #: what the runtime reads this view through (its `SchemaBridge`), made once per view:
+        #: the view never changes, so neither does what is looked up through it
+        self.reader: Any = None
 
     def snapshot(self, tx: Tx | None = None) -> SchemaSnapshot:
         return self._snap  # type: ignore[return-value]
