@@ -40,6 +40,9 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self.services: str | None = None  # `call()` service families (gremlin_engine/services)
         #: the request's `ExecutionContext` (from the transaction), None outside a request
         self.ctx = tx.ctx if isinstance(tx.ctx, ExecutionContext) else None
+        #: the transaction runs one statement at most (a single-statement read: the session
+        #: sets it): a fused read that would need more declines before its first
+        self.one_statement = False
 
     @property
     def graph_mode(self) -> str:

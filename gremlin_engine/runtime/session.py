@@ -103,6 +103,7 @@ class _GraphTx:
             if graph.shared:  # another process may have changed the schema (`SchemaService.sync`)
                 graph.schema.sync(self.tx)
             access = StoreAccess.for_graph(graph, self.tx, schema)
+            access.one_statement = single
             # the administrator sees the access itself (`guarded` would say so, one call later)
             self.access = access if ctx.principal.admin else guarded(access)
         except BaseException as exc:

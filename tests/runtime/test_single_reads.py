@@ -27,6 +27,7 @@ from gremlin_engine.runtime.session import Session, _GraphTx, begin
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.ir import TraversalIR
+from gremlin_engine.traversal.predicates import P
 from gremlin_engine.traversal.steps.base import Step
 from tests.runtime.conftest import vertex_id
 
@@ -80,9 +81,8 @@ def test_fused_reads_answer_in_one_statement_at_both_doors(modern: Graph) -> Non
 def test_other_reads_keep_a_read_transaction(modern: Graph) -> None:
     marko = vertex_id(modern, "marko")
     with opened(modern) as seen:
-        # elements (loaded after the answer), an index read, a general traversal
+        # elements (loaded after the answer), a general traversal
         assert [v.id for v in modern.traverse(_ir(("V", marko)))] == [marko]
-        modern.execute("g.V().has('person', 'city', 'Beijing').id()")
         modern.execute("g.V(vid).out().values('name')", {"vid": marko})
     assert seen and all(not single for _ctx, single in seen)
 
@@ -157,3 +157,15 @@ def test_cancel_and_timeout_still_stop_a_single_statement_read(modern: Graph) ->
         modern.execute("g.V(vid).values('name')", {"vid": marko}, cancel=token)
     # and the next request is answered as usual
     assert modern.execute("g.V(vid).values('name')", {"vid": marko}) == ["marko"]
+
+
+def test_an_index_read_of_one_value_is_one_statement_and_of_more_declines_first(modern: Graph) -> None:
+    with opened(modern) as seen:
+        one = modern.execute("g.V().has('person', 'city', c).id()", {"c": "Beijing"})
+    assert sorted(map(str, one)) == sorted(map(str, [vertex_id(modern, "marko"), vertex_id(modern, "josh")]))
+    assert [single for _ctx, single in seen] == [True]
+    with opened(modern) as seen:
+        many = modern.traverse(_ir(("V",), ("has", "person", "city", P("within", ["Beijing", "Shanghai"])), ("id",)))
+    assert len(many) == 3
+    # two values would be two statements: declined before the first, then a read transaction
+    assert [single for _ctx, single in seen] == [True, False]

@@ -153,7 +153,7 @@ class HopIdsStep(_FusedIdsStep):
 
     name = "hopIds"
     fast_method = "point_neighbour_ids"
-    #: one adjacency statement, ids out (an index read may take one statement per index: not)
+    #: one adjacency statement, ids out
     reads_once = True
 
     def __init__(self, source: GraphStep, hop: Any, tail: Step) -> None:
@@ -177,6 +177,9 @@ class IndexIdsStep(_FusedIdsStep):
 
     name = "indexIds"
     fast_method = "point_index_ids"
+    #: one statement for one index and one value; the access declines any other lookup
+    #: before its first statement when its transaction runs one (`StoreAccess.one_statement`)
+    reads_once = True
 
     def ask(self, access: PointAccess, source: GraphStep) -> list[Any] | None:
         return access.point_index_ids(source.label_filter, tuple(source.conditions))
