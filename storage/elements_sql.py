@@ -5,17 +5,19 @@ of arrays). Split out of `tx_elements.py`, which binds and runs them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from operator import itemgetter
+from typing import Any
 
 from storage._sql import label_filter, placeholders
-from storage.rows import EdgeRow, VertexRow
+from storage.rows import make_edge, make_vertex
 from storage.tables import META_V1_EDGE_ROWS
 
 V_COLS = "key, id, label_id, props"
 E_COLS = "key, id, label_id, out_key, in_key, sort_values, props"
 COLS = {"vertices": V_COLS, "edges": E_COLS}
-ROW = {"vertices": VertexRow._make, "edges": EdgeRow._make}
+ROW: dict[str, Callable[[Any], Any]] = {"vertices": make_vertex, "edges": make_edge}
 MIN_KEY = -(2**63)
 META_SQL = "SELECT value FROM meta WHERE key = ?"
 #: `vertex_ids`' statements: the CROSS JOIN keeps the keys' order, which the array follows

@@ -25,7 +25,7 @@ Pragmas, and why:
 * a 32 MiB page cache (64 and 256 MiB were measured for bulk loads and made no difference
   beyond noise: index pages missing from the cache come from the OS page cache, and what
   costs is writing them, below). Every write transaction runs on the writer's own
-  connection (`store._Writer`), so the writer keeps its cache between commits (SQLite
+  connection (`connections.Writer`), so the writer keeps its cache between commits (SQLite
   drops it only when *another* connection wrote);
   and at the floor (`bench.load_floor`) 32 and 256 MiB give the same CPU an element.
   ``mmap_size`` was not taken: no measurable gain at the floor, and mapped pages would

@@ -8,10 +8,10 @@ would read two different snapshots, so the second one is refused (`StoreError`):
 caller's programming error, and it must fail loudly in tests rather than answer from two
 points in time.
 
-`OneStatement` stands in for the driver connection (`TxCore.raw`) of such a transaction and
-counts what is sent through it; `OneStatementConn` does the same for the SQLAlchemy
-connection (`TxCore.conn`, cold paths: task records), on the same budget. Both forward
-everything else unchanged.
+`OneStatement` stands in for the driver connection (`TxCore.raw`) of such a transaction,
+counts what is sent through it and forwards everything else; the SQLAlchemy Core statements
+of the cold paths (task records) go through `TxCore.core_execute`, which spends the same
+budget.
 """
 
 from __future__ import annotations
@@ -41,10 +41,13 @@ class OneStatement:
         self.cursor: Any = None
 
     def spend(self) -> None:
-        """Take the one statement of the budget, or raise when it is gone."""
+        """Take the one statement of the budget (and of the enclosing single read's, when
+        this one is nested in it), or raise when it is gone."""
         if self.used:
             raise StoreError(MISUSE)
         self.used = True
+        if type(self.raw) is OneStatement:
+            self.raw.spend()
 
     def execute(self, sql: str, params: Any = ()) -> Any:
         if self.used:
@@ -74,33 +77,3 @@ class OneStatement:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.raw, name)
-
-
-class OneStatementConn:
-    """The SQLAlchemy connection of a single-statement read: its statements spend the
-    same budget as the driver connection's (`OneStatement`)."""
-
-    __slots__ = ("conn", "budget")
-
-    def __init__(self, conn: Any, budget: OneStatement) -> None:
-        self.conn = conn
-        self.budget = budget
-
-    def execute(self, *args: Any, **kwargs: Any) -> Any:
-        self.budget.spend()
-        return self.conn.execute(*args, **kwargs)
-
-    def exec_driver_sql(self, *args: Any, **kwargs: Any) -> Any:
-        self.budget.spend()
-        return self.conn.exec_driver_sql(*args, **kwargs)
-
-    def scalar(self, *args: Any, **kwargs: Any) -> Any:
-        self.budget.spend()
-        return self.conn.scalar(*args, **kwargs)
-
-    def scalars(self, *args: Any, **kwargs: Any) -> Any:
-        self.budget.spend()
-        return self.conn.scalars(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.conn, name)

@@ -6,15 +6,15 @@ One writer and a pool of readers per store, both owned by the store (datasette's
 is the model: one write connection behind a lock, read connections from a pool). The store
 starts no thread: a transaction runs on the thread that opens it, and belongs to it.
 
-* **The writer** (`_Writer`, file stores): one connection of its own, kept for the store's
+* **The writer** (`connections.Writer`, file stores): one connection of its own, kept for the store's
   life, and the lock in front of it. `write()` takes the lock (writers of this process
   queue here instead of spinning on SQLITE_BUSY; `StoreBusy` after `write_wait_s`) and
   issues ``BEGIN IMMEDIATE``, which also waits, up to the busy timeout, for writers in
   other processes (`serve --workers N`). One connection for every write keeps its page
   cache warm between commits (SQLite drops a connection's cache when *another* one wrote).
-* **The readers** (`_Readers`, file stores): a pool of connections; `read()` takes one and
+* **The readers** (`connections.Readers`, file stores): a pool of connections; `read()` takes one and
   ``BEGIN``s; in WAL mode its first read pins a snapshot that later commits do not disturb,
-  and readers never wait for the writer. Up to `IDLE_CONNECTIONS` idle ones are kept, last
+  and readers never wait for the writer. Up to `connections.IDLE_CONNECTIONS` idle ones are kept, last
   in first out: SQLAlchemy's ``connect()``/``close()`` pair costs ~20 us, more than a point
   lookup's SQL. While a pool checkout listener is registered (statement tracing), every
   transaction checks a connection out of the pool and gives it back, writer included.
@@ -66,10 +66,10 @@ import threading
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from storage import files, migrations
+from storage.connections import Connections, Readers, Writer
 from storage.dialects import POSTGRESQL, SQLITE, is_server_url
 from storage.engine import create_sqlite_engine
 from storage.errors import (
@@ -80,19 +80,12 @@ from storage.errors import (
     StoreNotInitialised,
     StoreVersionMismatch,
 )
-from storage.single import OneStatement, OneStatementConn
+from storage.single import OneStatement
 from storage.tables import STORE_VERSION, metadata
 from storage.tx import Tx
 from storage.tx_base import DRIVER_ERRORS, PG_RETRY
 
 MEMORY_NAMES = (None, "", ":memory:")
-
-#: idle read connections a file store keeps between transactions
-IDLE_CONNECTIONS = 8
-
-Pair = tuple[Any, sqlite3.Connection]
-"""(SQLAlchemy connection, the driver connection under it): one database connection."""
-
 
 def open_store(
     path: str | Path | None = None, *, busy_timeout_ms: int = 5000, write_wait_s: float = 120.0
@@ -121,127 +114,6 @@ def drop_database(url: str) -> bool:
     return drop(url)
 
 
-class _Connections:
-    """Checking connections out of the store's SQLAlchemy pool and back."""
-
-    def __init__(self, engine: Engine, display_path: str) -> None:
-        self.engine = engine
-        self.display_path = display_path
-
-    def traced(self) -> bool:
-        """Whether a pool checkout listener is registered: it is promised one checkout per
-        transaction, so while one is there no connection is kept between transactions."""
-        return bool(self.engine.pool.dispatch.checkout)
-
-    def connect(self) -> Pair:
-        try:
-            conn = self.engine.connect()
-        except DBAPIError as exc:
-            if self.engine.dialect.name == "postgresql":
-                from storage.engine_pg import missing_database
-
-                if missing_database(exc):
-                    raise StoreNotInitialised(self.display_path) from exc
-            raise StoreError(f"store at {self.display_path}: cannot connect: {exc.orig}") from exc
-        raw = conn.connection.driver_connection
-        if self.engine.dialect.name == "postgresql":
-            from storage.engine_pg import PgRaw
-
-            return conn, cast(sqlite3.Connection, PgRaw(cast(Any, raw)))  # the calls the store makes of either
-        return conn, cast(sqlite3.Connection, raw)
-
-    @staticmethod
-    def reusable(pair: Pair) -> bool:
-        """Tidy a connection whose transaction ended; False (and closed) when it is still
-        inside a transaction and must not be handed out again (the pool does not reset
-        connections, engine.py)."""
-        conn, raw = pair
-        if raw.in_transaction:
-            conn.invalidate()
-            conn.close()
-            return False
-        if conn.in_transaction():  # SQLAlchemy's autobegun bookkeeping (task records)
-            conn.rollback()
-        return True
-
-
-class _Writer:
-    """The one writer: a lock and the connection every write transaction of the store runs
-    on (a memory store's only connection, which its reads share under the same lock)."""
-
-    def __init__(self, connections: _Connections, lock: threading.Lock | threading.RLock, wait_s: float) -> None:
-        self.connections = connections
-        self.lock = lock
-        self.wait_s = wait_s
-        self.pair: Pair | None = None
-
-    def acquire(self, wait: bool) -> None:
-        if not wait:
-            self.lock.acquire()
-        elif not self.lock.acquire(timeout=self.wait_s):
-            raise StoreBusy(f"store at {self.connections.display_path}: no write lock after {self.wait_s:g}s")
-
-    def checkout(self) -> Pair:
-        """The writer's connection (the lock is held)."""
-        pair = self.pair
-        if pair is None or self.connections.traced():
-            pair = self.connections.connect()
-            if not self.connections.traced():
-                self.pair = pair
-        return pair
-
-    def checkin(self, pair: Pair, closed: bool) -> None:
-        """After a transaction on `pair` ended (the lock is still held): kept for the next
-        one unless it is broken, the store closed, or a listener wants a checkout each."""
-        if not self.connections.reusable(pair):
-            self.pair = None
-        elif closed or self.connections.traced():
-            self.pair = None
-            pair[0].close()
-
-    def close(self) -> None:
-        if self.pair is not None:
-            self.pair[0].close()
-            self.pair = None
-
-
-class _Readers:
-    """The read connections of a file store: idle ones kept last in first out."""
-
-    def __init__(self, connections: _Connections) -> None:
-        self.connections = connections
-        self.idle: list[Pair] = []
-
-    def checkout(self) -> Pair:
-        if not self.connections.traced():
-            try:
-                return self.idle.pop()
-            except IndexError:
-                pass
-        return self.connections.connect()
-
-    def checkin(self, pair: Pair, closed: bool) -> None:
-        if not self.connections.reusable(pair):
-            return
-        if closed or len(self.idle) >= IDLE_CONNECTIONS or self.connections.traced():
-            pair[0].close()
-            return
-        self.idle.append(pair)
-
-    def ready(self) -> bool:
-        """An idle connection, or room in the pool for one without waiting."""
-        pool: Any = self.connections.engine.pool
-        return bool(self.idle) or pool.checkedin() > 0 or pool.checkedout() < pool.size()
-
-    def close(self) -> None:
-        while self.idle:
-            try:
-                conn, _raw = self.idle.pop()
-            except IndexError:
-                break
-            conn.close()
-
-
 class Store:
     """One graph's database. Thread-safe; open transactions with `read()` / `write()`."""
 
@@ -260,10 +132,10 @@ class Store:
             self.dialect = SQLITE
             self.engine = create_sqlite_engine(self.path, busy_timeout_ms=busy_timeout_ms)
             self._begin_read, self._begin_write = "BEGIN", "BEGIN IMMEDIATE"
-        connections = _Connections(self.engine, self.display_path)
+        connections = Connections(self.engine, self.display_path)
         # memory: one lock for everything (one shared connection); file: the writer's lock
-        self._writer = _Writer(connections, threading.RLock() if self.memory else threading.Lock(), write_wait_s)
-        self._readers = _Readers(connections)
+        self._writer = Writer(connections, threading.RLock() if self.memory else threading.Lock(), write_wait_s)
+        self._readers = Readers(connections)
         self._local = threading.local()
         self._closed = False
 
@@ -425,76 +297,99 @@ def _failed(store: Store, what: str, err: BaseException) -> StoreError:
 
 class _Scope:
     """One transaction's `with` block (a class, not a generator: it runs on every call,
-    and two nested generator context managers cost several microseconds)."""
+    and two nested generator context managers cost several microseconds). A file store's
+    read, the common case, takes the short ways through `__enter__` and `__exit__`."""
 
-    __slots__ = ("store", "begin", "readonly", "nested", "locked", "pair", "ctx", "single")
+    __slots__ = ("store", "begin", "readonly", "ctx", "single", "budget", "nested", "locked", "pair", "traced")
 
     def __init__(self, store: Store, begin: str, readonly: bool, ctx: object = None, single: bool = False) -> None:
         self.store = store
         self.begin = begin
         self.readonly = readonly
         self.ctx = ctx
+        self.single = single
+        #: a single-statement read's budget (`single.OneStatement`), made on entry
+        self.budget: OneStatement | None = None
         self.nested = False
         self.locked = False
-        #: a single-statement read's budget (`single.OneStatement`), None otherwise
-        self.single: OneStatement | None = OneStatement(None) if single else None
 
     def __enter__(self) -> Tx:
         store = self.store
         outer: Tx | None = getattr(store._local, "tx", None)
         if outer is not None:
-            if not self.readonly:
-                raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
-            self.nested = True  # a read view of the same thread's open transaction
-            view = self._tx(outer.conn, outer.raw, outer.dialect)
-            view.ctx = self.ctx if self.ctx is not None else outer.ctx
-            return view
+            return self._view(outer)
         if store._closed:
             store._ensure_open()
-        # the writer's connection for writes and every memory transaction; a reader's else
-        on_writer = not self.readonly or store.memory
-        if on_writer:
+        traced = self.traced = store._readers.connections.traced()
+        if self.readonly and not store.memory:  # a reader's connection
+            pair = self.pair = store._readers.checkout(traced)
+            if not self.single:
+                try:
+                    pair[2].execute(self.begin)
+                except DRIVER_ERRORS as exc:
+                    self._begin_failed(exc)
+        else:  # the writer's connection: writes, and every transaction of a memory store
             store._writer.acquire(wait=not self.readonly)
             self.locked = True
-        try:
-            pair = self.pair = store._writer.checkout() if on_writer else store._readers.checkout()
-            if self.single is None:
-                try:
-                    pair[1].execute(self.begin)
-                except DRIVER_ERRORS as exc:
-                    _end(pair[1], "ROLLBACK")
-                    self._checkin()
-                    raise StoreError(f"store at {store.display_path}: {self.begin} failed: {exc}") from exc
-        except BaseException:
-            self._release()
-            raise
-        tx = self._tx(pair[0], pair[1], store.dialect)
+            try:
+                pair = self.pair = store._writer.checkout(traced)
+                if not self.single:
+                    try:
+                        pair[2].execute(self.begin)
+                    except DRIVER_ERRORS as exc:
+                        self._begin_failed(exc)
+            except BaseException:
+                self._release()
+                raise
+        if self.single:
+            tx = self._guarded(pair[0], pair[1], store.dialect)
+        else:
+            tx = Tx(pair[0], pair[1], self.readonly, store.dialect)
         tx.ctx = self.ctx
         store._local.tx = tx
         return tx
 
-    def _tx(self, conn: Any, raw: Any, dialect: Any) -> Tx:
-        """The transaction object over `conn`/`raw`; a single-statement read's statements go
-        through its budget (`single.OneStatement`), a nested one's too."""
-        budget = self.single
-        if budget is None:
-            return Tx(conn, raw, self.readonly, dialect)
-        budget.raw = raw
-        return Tx(cast(Any, OneStatementConn(conn, budget)), cast(sqlite3.Connection, budget), True, dialect)
+    def _begin_failed(self, exc: Exception) -> None:
+        _end(self.pair[1], "ROLLBACK")
+        self._checkin()
+        raise StoreError(f"store at {self.store.display_path}: {self.begin} failed: {exc}") from exc
+
+    def _view(self, outer: Tx) -> Tx:
+        """A read view of the same thread's open transaction `outer` (nested)."""
+        if not self.readonly:
+            raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
+        self.nested = True
+        if self.single:
+            view = self._guarded(outer.conn, outer.raw, outer.dialect)
+        else:
+            view = Tx(outer.conn, outer.raw, True, outer.dialect)
+        view.ctx = self.ctx if self.ctx is not None else outer.ctx
+        return view
+
+    def _guarded(self, conn: Any, raw: Any, dialect: Any) -> Tx:
+        """A single-statement read's transaction object: its statements go through its
+        budget (`single.OneStatement`), Core ones too (`TxCore.core_execute`)."""
+        budget = self.budget = OneStatement(raw)
+        return Tx(conn, cast(sqlite3.Connection, budget), True, dialect)
 
     def __exit__(self, _type: Any, exc: BaseException | None, _tb: Any) -> None:
-        if self.single is not None:
-            self.single.close()  # end its statement before the connection goes back
+        if self.budget is not None:
+            self.budget.close()  # end its statement before the connection goes back
         if self.nested:
             return
-        store, raw = self.store, self.pair[1]
+        store, pair = self.store, self.pair
         if exc is None and self.readonly and not self.locked:
             # the common case (a file store's read ending cleanly), without the general
             # path's repeated checks: ROLLBACK ends the snapshot, the connection goes back
             store._local.tx = None
-            _end(raw, "ROLLBACK")
-            store._readers.checkin(self.pair, store._closed)
+            if pair[1].in_transaction:  # not after a single-statement read
+                try:
+                    pair[2].execute("ROLLBACK")
+                except DRIVER_ERRORS:
+                    pass
+            store._readers.checkin(pair, store._closed, self.traced)
             return
+        raw = pair[1]
         try:
             store._local.tx = None
             if exc is not None:
@@ -505,7 +400,7 @@ class _Scope:
                 _end(raw, "ROLLBACK")
             else:
                 try:
-                    raw.execute("COMMIT")
+                    pair[2].execute("COMMIT")
                 except DRIVER_ERRORS as err:
                     _end(raw, "ROLLBACK")
                     raise _failed(store, "commit failed: ", err) from err
@@ -522,9 +417,9 @@ class _Scope:
     def _checkin(self) -> None:
         store = self.store
         if self.locked:
-            store._writer.checkin(self.pair, store._closed)
+            store._writer.checkin(self.pair, store._closed, self.traced)
         else:
-            store._readers.checkin(self.pair, store._closed)
+            store._readers.checkin(self.pair, store._closed, self.traced)
 
     def _release(self) -> None:
         if self.locked:

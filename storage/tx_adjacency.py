@@ -50,7 +50,7 @@ from storage.adjacency_sql import (
 )
 from storage.errors import StoreError
 from storage.queries import AdjacencyQuery, Project
-from storage.rows import EdgeRow
+from storage.rows import EdgeRow, make_edge
 from storage.tx_base import TxCore
 from storage.values import encode
 
@@ -117,7 +117,7 @@ class Adjacency:
                 break
             arg = json.dumps(todo)  # [[this key, other key], ...]: p.key is the pair's position
             for r in self.raw.execute(joining_sql(this, other, labels, self.pg), [arg]).fetchall():
-                found[todo[r[0]]] = EdgeRow._make(r[1:])
+                found[todo[r[0]]] = make_edge(r[1:])
         return found
 
     # ---- one reader per projection --------------------------------------------------------
@@ -143,7 +143,7 @@ class Adjacency:
 
     def _edges(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[EdgeRow]:
         rows, wide = self._rows(q, keys, False)
-        make = EdgeRow._make
+        make = make_edge
         if wide:
             return [make(r[:7]) for r in rows]
         return list(map(make, rows))

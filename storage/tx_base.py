@@ -14,10 +14,11 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, CursorResult
 
 from storage.dialects import SQLITE, Dialect
 from storage.errors import MissingEndpoint, ReadOnlyTransaction, StoreBusy, StoreConflict, StoreError
+from storage.single import OneStatement
 
 try:  # the PostgreSQL driver is optional (`engine_pg`)
     import psycopg
@@ -82,6 +83,15 @@ class TxCore:
         """Guard called first by every write method."""
         if self.readonly:
             raise ReadOnlyTransaction("this transaction was opened with store.read(): use store.write()")
+
+    def core_execute(self, statement: Any) -> CursorResult[Any]:
+        """Run a SQLAlchemy Core `statement` on the transaction's connection (cold paths:
+        task records); in a single-statement read it spends the one statement, as a
+        statement on `raw` does (`single.OneStatement`)."""
+        raw: Any = self.raw
+        if type(raw) is OneStatement:
+            raw.spend()
+        return self.conn.execute(statement)
 
     def all(self, sql: str, params: Any = ()) -> list[Any]:
         return self.raw.execute(sql, params).fetchall()

@@ -56,7 +56,7 @@ from storage.elements_sql import (
 )
 from storage.errors import MissingEndpoint, StoreConflict
 from storage.queries import Lookup
-from storage.rows import EdgeRow, VertexRow
+from storage.rows import EdgeRow, VertexRow, make_edge
 from storage.tables import META_V1_EDGE_ROWS
 from storage.tx_base import DRIVER_ERRORS, TxCore, translate
 from storage.values import encode
@@ -278,7 +278,7 @@ class Elements:
         wanted = unique((int(o), int(lb), s or "", int(i)) for o, lb, s, i in parts)
         if not wanted:
             return []
-        make = EdgeRow._make
+        make = make_edge
         if len(wanted) == 1:
             return [make(r) for r in self.raw.execute(ONE_PARTS_SQL, wanted[0])]
         return [make(r) for r in self.raw.execute(PG_BY_PARTS_SQL if self.pg else BY_PARTS_SQL, (json.dumps(wanted),))]
@@ -289,7 +289,7 @@ class Elements:
             if self.pg:
                 out_id, in_id = encode(out_id), encode(in_id)
             rows = self.raw.execute(BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
-            out += map(EdgeRow._make, rows)
+            out += map(make_edge, rows)
         return out
 
     def _edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:

@@ -24,7 +24,7 @@ from typing import Any
 from storage._sql import padded_chunks, placeholders, unique
 from storage.errors import StoreError
 from storage.queries import IndexProject, IndexQuery
-from storage.rows import VertexRow
+from storage.rows import VertexRow, make_vertex
 from storage.tx_base import TxCore
 from storage.values import encode
 
@@ -151,7 +151,7 @@ class Index:
         statement joining the entries to the rows. Duplicates (several values, a
         multi-valued property) and the order are settled here: a SQL DISTINCT / ORDER BY
         would sort the rows with their property JSON in a temp b-tree."""
-        make = VertexRow._make
+        make = make_vertex
         if len(values) == 1:  # one value: entries come once per element, in key order
             return [make(r) for r in self.raw.execute(_INDEX_ROWS_ONE, (index_id, *self._values([values[0]])))]
         wanted = unique(values)

@@ -71,18 +71,18 @@ class Records:
     def task_insert(self, fields: dict[str, Any]) -> int:
         """Insert a task record and return its new id (ids are never reused)."""
         self.core.check_writable()
-        result = self.core.conn.execute(insert(tasks).values(**_task_values(fields)))
+        result = self.core.core_execute(insert(tasks).values(**_task_values(fields)))
         return int(result.inserted_primary_key[0])  # type: ignore[index]
 
     def task_update(self, id: int, fields: dict[str, Any]) -> bool:
         self.core.check_writable()
         if not fields:
             return self.task_get(id) is not None
-        result = self.core.conn.execute(update(tasks).where(tasks.c.id == id).values(**_task_values(fields)))
+        result = self.core.core_execute(update(tasks).where(tasks.c.id == id).values(**_task_values(fields)))
         return result.rowcount > 0
 
     def task_get(self, id: int) -> dict[str, Any] | None:
-        row = self.core.conn.execute(select(tasks).where(tasks.c.id == id)).first()
+        row = self.core.core_execute(select(tasks).where(tasks.c.id == id)).first()
         return None if row is None else _task_dict(row)
 
     def task_list(
@@ -98,8 +98,8 @@ class Records:
             stmt = stmt.where(tasks.c.id > after_id)
         if limit is not None:
             stmt = stmt.limit(limit)
-        return [_task_dict(r) for r in self.core.conn.execute(stmt)]
+        return [_task_dict(r) for r in self.core.core_execute(stmt)]
 
     def task_delete(self, id: int) -> bool:
         self.core.check_writable()
-        return self.core.conn.execute(delete(tasks).where(tasks.c.id == id)).rowcount > 0
+        return self.core.core_execute(delete(tasks).where(tasks.c.id == id)).rowcount > 0

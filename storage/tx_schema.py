@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from storage.errors import StoreError
-from storage.rows import SchemaRow
+from storage.rows import SchemaRow, make_schema
 from storage.tables import SCHEMA_KINDS
 from storage.tx_base import DRIVER_ERRORS, TxCore, translate
 from storage.values import encode
@@ -69,15 +69,15 @@ class Schema:
     def schema_list(self, kind: str) -> list[SchemaRow]:
         """Every schema element of a kind, in id order."""
         sql = f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? ORDER BY id"
-        return [SchemaRow._make(r) for r in self.raw.execute(sql, (_kind(kind),))]
+        return [make_schema(r) for r in self.raw.execute(sql, (_kind(kind),))]
 
     def schema_get(self, kind: str, name: str) -> SchemaRow | None:
         row = self.core.one(f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? AND name = ?", (_kind(kind), name))
-        return None if row is None else SchemaRow._make(row)
+        return None if row is None else make_schema(row)
 
     def schema_get_id(self, kind: str, id: int) -> SchemaRow | None:
         row = self.core.one(f"SELECT {_SCHEMA_COLS} FROM schema_items WHERE kind = ? AND id = ?", (_kind(kind), id))
-        return None if row is None else SchemaRow._make(row)
+        return None if row is None else make_schema(row)
 
     def schema_put(self, kind: str, id: int, name: str, body_json: Any) -> None:
         """Insert or replace the schema element `id` of `kind`. A name already used by another

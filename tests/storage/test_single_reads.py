@@ -179,3 +179,19 @@ def test_a_kept_transaction_object_pins_no_snapshot(store) -> None:
         with store.read(single=True) as tx:
             kept.append(tx)
             assert tx.elements.vertex_count() == 4 + n
+
+
+def test_single_read_nested_in_a_single_read_spends_the_outer_statement(store) -> None:
+    with store.read(single=True) as tx:
+        with store.read(single=True) as inner:
+            assert inner.records.task_list() == []
+        with pytest.raises(StoreError, match=MISUSE):
+            tx.elements.vertex_count()
+
+
+def test_a_failing_statement_becomes_a_store_error_and_leaves_the_store_usable(store) -> None:
+    _graph(store)
+    with pytest.raises(StoreError, match="no such table|does not exist"), store.read(single=True) as tx:
+        tx.core.one("SELECT 1 FROM no_such_table")
+    with store.read(single=True) as tx:
+        assert tx.elements.vertex_count() == 3

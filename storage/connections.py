@@ -1,0 +1,166 @@
+"""The connections of a store: checking them out of the SQLAlchemy pool, the one writer's,
+and the idle readers' (`store.py`'s docstring says the concurrency model they serve).
+
+Every transaction asks `Connections.traced` once, when it starts, and hands the answer to
+the checkout and the checkin: while a pool checkout listener is registered (statement
+tracing), every transaction checks a connection out of the pool and gives it back, so the
+listener sees one checkout per transaction; otherwise connections are kept between
+transactions (SQLAlchemy's ``connect()``/``close()`` pair costs ~20 us, more than a point
+lookup's SQL).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from typing import Any, cast
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
+
+from storage.errors import StoreBusy, StoreError, StoreNotInitialised
+
+#: idle read connections a file store keeps between transactions
+IDLE_CONNECTIONS = 8
+
+Pair = tuple[Any, sqlite3.Connection, Any]
+"""One database connection: (SQLAlchemy connection, the driver connection under it, what
+runs the store's ``BEGIN``/``ROLLBACK``/``COMMIT`` on it). The last is a cursor kept for
+the connection's life on SQLite (``raw.execute`` makes a cursor per call: ~0.15 us of each
+statement, two or three of which every transaction sends) and the driver connection itself
+on PostgreSQL (`engine_pg.PgRaw`)."""
+
+
+class Connections:
+    """Checking connections out of the store's SQLAlchemy pool and back."""
+
+    def __init__(self, engine: Engine, display_path: str) -> None:
+        self.engine = engine
+        self.display_path = display_path
+        # the pool's event dispatcher (the pool is replaced only by `engine.dispose()`,
+        # when the store closes): a listener added to the engine later is found in it
+        self.dispatch = engine.pool.dispatch
+        # the dispatcher's stand-in while no checkout listener was ever added (SQLAlchemy
+        # replaces it by the listeners' collection): testing for it first is a fifth of
+        # the collection's own test, which the store asks at every transaction
+        self.untraced = self.dispatch.checkout
+
+    def traced(self) -> bool:
+        """Whether a pool checkout listener is registered: it is promised one checkout per
+        transaction, so while one is there no connection is kept between transactions."""
+        listeners = self.dispatch.checkout
+        return listeners is not self.untraced and bool(listeners)
+
+    def connect(self) -> Pair:
+        try:
+            conn = self.engine.connect()
+        except DBAPIError as exc:
+            if self.engine.dialect.name == "postgresql":
+                from storage.engine_pg import missing_database
+
+                if missing_database(exc):
+                    raise StoreNotInitialised(self.display_path) from exc
+            raise StoreError(f"store at {self.display_path}: cannot connect: {exc.orig}") from exc
+        raw = conn.connection.driver_connection
+        if self.engine.dialect.name == "postgresql":
+            from storage.engine_pg import PgRaw
+
+            pg = PgRaw(cast(Any, raw))  # the calls the store makes of either
+            return conn, cast(sqlite3.Connection, pg), pg
+        return conn, cast(sqlite3.Connection, raw), cast(sqlite3.Connection, raw).cursor()
+
+
+def reusable(pair: Pair) -> bool:
+    """Tidy a connection whose transaction ended; False (and closed) when it is still inside
+    a transaction and must not be handed out again (the pool does not reset connections,
+    engine.py)."""
+    conn, raw, _ctl = pair
+    if raw.in_transaction:
+        conn.invalidate()
+        conn.close()
+        return False
+    if conn.in_transaction():  # SQLAlchemy's autobegun bookkeeping (task records)
+        conn.rollback()
+    return True
+
+
+class Writer:
+    """The one writer: a lock and the connection every write transaction of the store runs
+    on (a memory store's only connection, which its reads share under the same lock)."""
+
+    def __init__(self, connections: Connections, lock: threading.Lock | threading.RLock, wait_s: float) -> None:
+        self.connections = connections
+        self.lock = lock
+        self.wait_s = wait_s
+        self.pair: Pair | None = None
+
+    def acquire(self, wait: bool) -> None:
+        if not wait:
+            self.lock.acquire()
+        elif not self.lock.acquire(timeout=self.wait_s):
+            raise StoreBusy(f"store at {self.connections.display_path}: no write lock after {self.wait_s:g}s")
+
+    def checkout(self, traced: bool) -> Pair:
+        """The writer's connection (the lock is held)."""
+        pair = self.pair
+        if pair is None or traced:
+            pair = self.connections.connect()
+            if not traced:
+                self.pair = pair
+        return pair
+
+    def checkin(self, pair: Pair, closed: bool, traced: bool) -> None:
+        """After a transaction on `pair` ended (the lock is still held): kept for the next
+        one unless it is broken, the store closed, or a listener wants a checkout each."""
+        if not reusable(pair):
+            self.pair = None
+        elif closed or traced:
+            self.pair = None
+            pair[0].close()
+
+    def close(self) -> None:
+        if self.pair is not None:
+            self.pair[0].close()
+            self.pair = None
+
+
+class Readers:
+    """The read connections of a file store: idle ones kept last in first out."""
+
+    def __init__(self, connections: Connections) -> None:
+        self.connections = connections
+        self.idle: list[Pair] = []
+
+    def checkout(self, traced: bool) -> Pair:
+        if not traced:
+            try:
+                return self.idle.pop()
+            except IndexError:
+                pass
+        return self.connections.connect()
+
+    def checkin(self, pair: Pair, closed: bool, traced: bool) -> None:
+        conn, raw, _ctl = pair
+        if raw.in_transaction:  # `reusable`, inline: this runs after every read
+            conn.invalidate()
+            conn.close()
+            return
+        if conn.in_transaction():
+            conn.rollback()
+        if closed or traced or len(self.idle) >= IDLE_CONNECTIONS:
+            conn.close()
+            return
+        self.idle.append(pair)
+
+    def ready(self) -> bool:
+        """An idle connection, or room in the pool for one without waiting."""
+        pool: Any = self.connections.engine.pool
+        return bool(self.idle) or pool.checkedin() > 0 or pool.checkedout() < pool.size()
+
+    def close(self) -> None:
+        while self.idle:
+            try:
+                conn = self.idle.pop()[0]
+            except IndexError:
+                break
+            conn.close()
