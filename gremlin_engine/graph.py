@@ -259,10 +259,11 @@ class Graph:
         if timeout_ms is None and ctx is not None:
             timeout_ms = ctx.timeout_ms
         registry = self.registry
+        name = self.config.name
         if registry is not None:
-            if aliases or timeout_ms is not None or registry._graphs.get(self.name) is not self:
+            if aliases or timeout_ms is not None or registry._graphs.get(name) is not self:
                 return registry.execute(
-                    script, bindings, aliases, graph=self.name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value,
+                    script, bindings, aliases, graph=name, timeout_ms=timeout_ms, cancel=cancel, as_value=as_value,
                     ctx=ctx,
                 )
             # what `registry.execute` does for this graph without aliases or a timeout of its
@@ -272,7 +273,7 @@ class Graph:
                 limit = None
             args = bindings if type(bindings) is dict else dict(bindings or {})
             return api.execute_script(
-                registry, self.name, script, args, {}, limit, cancel, as_value=as_value, ctx=ctx)
+                registry, name, script, args, {}, limit, cancel, as_value=as_value, ctx=ctx)
         solo = GraphRegistry()
         solo._graphs[self.name] = self
         return api.execute_script(
@@ -292,9 +293,12 @@ class Graph:
     def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None, *, ctx: Any = None) -> list[Any]:
         """Runs a traversal IR; `ctx` is the door's `ExecutionContext` (None: an internal
         call, run as the administrator)."""
-        if timeout_ms is None and ctx is not None:
-            timeout_ms = ctx.timeout_ms
-        return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel, ctx=ctx)
+        if timeout_ms is None:
+            # `server_timeout_ms`, inline: every bytecode and REST read passes here
+            timeout_ms = ctx.timeout_ms if ctx is not None else None
+            if timeout_ms is None and self.registry is not None:
+                timeout_ms = self.registry.evaluation_timeout_ms
+        return api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel, ctx=ctx)
 
     def traverse_together(
         self, irs: list[Any], note: tuple[str, str] | None = None, *, ctx: Any = None

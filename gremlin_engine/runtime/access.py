@@ -26,9 +26,11 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
 
     def __init__(
         self, tx: Tx, schema_service: Any, schema_mode: str = "strict", graph_mode: str | None = "NONE",
+        bridge: SchemaBridge | None = None,
     ) -> None:
-        # the bridge is bound to `tx` for auto mode's schema creation
-        super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode))
+        # the bridge is bound to `tx` for auto mode's schema creation (`bridge`: one made
+        # before, over a pinned schema no transaction of which creates anything)
+        super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode) if bridge is None else bridge)
         self.schema_mode = schema_mode
         self._graph_mode = graph_mode  # None: read from store metadata when first needed
         self.graph_name: str | None = None
@@ -38,6 +40,9 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self.services: str | None = None  # `call()` service families (gremlin_engine/services)
         #: the request's `ExecutionContext` (from the transaction), None outside a request
         self.ctx = tx.ctx if isinstance(tx.ctx, ExecutionContext) else None
+        #: the transaction runs one statement at most (a single-statement read: the session
+        #: sets it): a fused read that would need more declines before its first
+        self.one_statement = False
 
     @property
     def graph_mode(self) -> str:
@@ -53,15 +58,25 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         self._graph_mode = mode
 
     @classmethod
-    def for_graph(cls, graph: GraphHandle, tx: Tx) -> StoreAccess:
+    def for_graph(cls, graph: GraphHandle, tx: Tx, schema: Any = None) -> StoreAccess:
         """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`: every request
         makes one, so what the graph's configuration decides is read from what the graph
-        worked out when it opened (its config does not change while it is open)."""
+        worked out when it opened (its config does not change while it is open). `schema`:
+        the schema to read through when not the graph's own: a single-statement read's
+        `SchemaService.pinned` view, read through one `SchemaBridge` kept with the view (it
+        creates nothing: single-statement reads are for strict graphs only)."""
         config = graph.config
         # the graph mode lives in store metadata and is read through this transaction when
         # a write needs it: `graph.mode` would open a second one while this one may hold the
         # write lock
-        access = cls(tx, graph.schema, config.schema_mode, None)
+        if schema is None:
+            access = cls(tx, graph.schema, config.schema_mode, None)
+        else:
+            bridge = schema.reader
+            if bridge is None:
+                # bound to no transaction: it outlives this one, and creates nothing
+                bridge = schema.reader = SchemaBridge(schema, None, config.schema_mode)  # type: ignore[arg-type]
+            access = cls(tx, schema, config.schema_mode, None, bridge)
         access.graph_name = config.name
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed

@@ -139,7 +139,13 @@ class RuntimeHost:
         return self._finish(access, it, terminal, args)
 
     def run_compiled(self, graph: str, compiled: Any, terminal: str = "toList", args: tuple[Any, ...] = ()) -> Any:
-        """`run` of a compiled traversal (a prepared script entry's) on `graph`."""
+        """`run` of a compiled traversal (a prepared script entry's) on `graph`: inside a
+        single-statement read of its own when the session can (`Session.answer_once`)."""
+        if terminal == "toList":
+            found = self.session.answer_once(graph, compiled)
+            if found is not None:
+                self.finished = found
+                return found
         access = self.session.access(graph)
         return self._finish(access, engine.run_compiled(compiled, access, cancel=self.session.cancel), terminal, args)
 

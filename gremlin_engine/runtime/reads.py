@@ -66,6 +66,9 @@ def _stored_id(ident: Any) -> Any:
 
 
 class ReadsMixin(ElementLoader):
+    #: set on an access over a single-statement read (`StoreAccess.one_statement`)
+    one_statement: bool = False
+
     # ---- V() / E() ------------------------------------------------------------------------
     def vertices(
         self,
@@ -168,6 +171,8 @@ class ReadsMixin(ElementLoader):
             if recipe.lookups is None:
                 return []
             lookups, props = qp.recipe_lookups(schema, recipe, conditions), list(conditions)
+        if self.one_statement and (len(lookups) > 1 or (lookups and len(lookups[0][1]) > 1)):
+            return None  # perhaps more than one statement (one per index and value): not in this read
         rows: dict[int, Any] = {}
         for index_id, values in lookups:
             if values:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
-from gremlin_engine.schema import indexing
+from gremlin_engine.schema import coercion, indexing
 from gremlin_engine.schema.model import (
     BaseType,
     EdgeLabel,
@@ -30,19 +30,17 @@ AUTO, STRICT = "auto", "strict"
 
 
 class SchemaBridge:
-    __slots__ = ("service", "tx", "mode", "_vl_by_id", "_el_by_id", "_pk")
+    __slots__ = ("service", "tx", "mode", "auto", "_vl_by_id", "_el_by_id", "_pk")
 
     def __init__(self, service: Any, tx: Tx, mode: str) -> None:
         self.service = service
         self.tx = tx
         self.mode = mode
+        #: auto mode (labels and keys created on first use): every point read asks
+        self.auto = mode == AUTO
         self._vl_by_id: dict[int, VertexLabel] = {}
         self._el_by_id: dict[int, EdgeLabel] = {}
         self._pk: dict[str, PropertyKey | None] = {}
-
-    @property
-    def auto(self) -> bool:
-        return self.mode == AUTO
 
     # ---- label lookups --------------------------------------------------------------
     def vertex_label(self, name: str) -> VertexLabel | None:
@@ -116,7 +114,8 @@ class SchemaBridge:
 
     # ---- values and indexes -----------------------------------------------------------
     def coerce(self, pk: PropertyKey, value: Any) -> Any:
-        return self.service.coerce(pk, value)
+        """`SchemaService.coerce` of a key object: the coercion rules themselves, directly."""
+        return coercion.coerce(pk, value)
 
     def index_labels_for(self, kind: str, label: str) -> list[IndexLabel]:
         """Cached on the schema snapshot (`derived`): every write asks, and a schema change
@@ -134,7 +133,8 @@ class SchemaBridge:
         return indexing.index_entries_of(self.index_labels_for(kind, label), props)
 
     def index_lookup_value(self, index: IndexLabel, values: list[Any]) -> Any:
-        return self.service.index_lookup_value(index, values)
+        """`SchemaService.index_lookup_value`: the indexing rule itself, directly."""
+        return indexing.lookup_value(index, values)
 
     # ---- auto mode: create on first use -------------------------------------------------
     def ensure_vertex_label(self, name: str) -> VertexLabel:

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from gremlin_engine import traversal as engine
 from gremlin_engine.auth.guard import guarded
-from gremlin_engine.context import ExecutionContext
+from gremlin_engine.context import ENGINE, ExecutionContext
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
 from gremlin_engine.graph_handle import GraphHandle, GraphLookup
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.runtime.access import StoreAccess
+from gremlin_engine.runtime.materialize import load_results
+from gremlin_engine.runtime.schema_bridge import AUTO
 from storage import ReadOnlyTransaction, StoreBusy, StoreConflict, StoreError
 
 
@@ -59,20 +62,50 @@ def start(ctx: ExecutionContext) -> ExecutionContext:
     return ctx
 
 
+def begin(
+    ctx: ExecutionContext | None, timeout_ms: float | None = None, cancel: CancelToken | None = None,
+    door: str = ENGINE,
+) -> ExecutionContext:
+    """`start(context_for(ctx, timeout_ms, cancel, door))` in one call: the context every
+    engine entry point runs with (a fresh administrator context when the caller made none),
+    its token made and registered with `limits.RUNNING` as `make_token` makes it. Every
+    request passes here, so the three steps are one function."""
+    if ctx is None:
+        ctx = ExecutionContext(door=door, timeout_ms=timeout_ms, cancel=cancel)
+    elif timeout_ms is not None or cancel is not None:
+        ctx = ctx.with_limits(timeout_ms, cancel)
+    limit = ctx.timeout_ms
+    outer = ctx.cancel
+    if limit is not None and limit <= 0:
+        limit = None
+    if outer is None:
+        ctx.token = RUNNING.add(CancelToken(limit))
+    else:
+        ctx.token = RUNNING.add(outer if limit is None else LinkedToken(limit, outer))
+    return ctx
+
+
 class _GraphTx:
     __slots__ = ("graph", "cm", "tx", "access", "write")
 
-    def __init__(self, graph: GraphHandle, write: bool, ctx: ExecutionContext) -> None:
+    def __init__(self, graph: GraphHandle, write: bool, ctx: ExecutionContext, single: bool = False) -> None:
+        """`single`: a single-statement read (`store.read(ctx, single=True)`), whose schema is
+        pinned before it opens (`SchemaService.pinned`: no schema load can become its second
+        statement); only `Session.answer_once` asks for one."""
         self.graph = graph
         self.write = write
+        schema = graph.schema.pinned() if single else None
         # the transaction carries the request's context: the access (and with it the
         # permission checks) is built from what the transaction holds
-        self.cm = graph.store.write(ctx) if write else graph.store.read(ctx)
+        self.cm = graph.store.write(ctx) if write else graph.store.read(ctx, single=single)
         self.tx = self.cm.__enter__()
         try:
             if graph.shared:  # another process may have changed the schema (`SchemaService.sync`)
                 graph.schema.sync(self.tx)
-            self.access = guarded(StoreAccess.for_graph(graph, self.tx))
+            access = StoreAccess.for_graph(graph, self.tx, schema)
+            access.one_statement = single
+            # the administrator sees the access itself (`guarded` would say so, one call later)
+            self.access = access if ctx.principal.admin else guarded(access)
         except BaseException as exc:
             self.cm.__exit__(type(exc), exc, exc.__traceback__)
             raise
@@ -109,9 +142,37 @@ class Session:
     def access(self, name: str) -> StoreAccess:
         gt = self._open.get(name)
         if gt is None:
-            gt = self._open[name] = _GraphTx(self.graph(name), self.write, self.ctx)
+            gt = self._open[name] = _GraphTx(self.graphs.get(name), self.write, self.ctx)
         self.last_graph = name
         return gt.access
+
+    def answer_once(self, name: str, compiled: Any) -> list[Any] | None:
+        """The loaded, weighed results of `compiled` on graph `name` when its one fused step
+        answers inside a single-statement read of its own (no BEGIN/ROLLBACK; one round trip
+        on PostgreSQL), else None, and the caller runs it on `access(name)` as usual.
+
+        Asked only of a read-only call, for a traversal whose step reads once and gives plain
+        values (`CompiledTraversal.reads_once`), on a graph with no transaction open in this
+        call, not served by several processes (`SchemaService.sync` would read too), not in
+        auto mode (its point reads decline) and for the administrator (anyone else reads
+        through a permission view, which the fused steps decline). The executor is asked for
+        the step's answer only (`answer_only`): when the step declines, the general path never
+        runs on that transaction, which is ended first, and the caller opens a normal one."""
+        if not compiled.reads_once or self.write or name in self._open or not self.ctx.principal.admin:
+            return None
+        graph = self.graphs.get(name)
+        if graph.shared or graph.config.schema_mode == AUTO:
+            return None
+        gt = _GraphTx(graph, False, self.ctx, single=True)
+        try:
+            found = engine.run_compiled(compiled, gt.access, cancel=self.cancel, answer_only=True)
+            if found is not None:
+                load_results(gt.access, found)  # plain values: weighed, nothing to load
+        except BaseException as exc:
+            gt.end(exc)
+            raise
+        gt.end(None)
+        return found
 
     def tx(self, name: str) -> Any:
         self.access(name)

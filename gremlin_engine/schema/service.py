@@ -111,6 +111,7 @@ class SchemaService(SchemaChanges, AutoSchema):
         self.graph = graph
         self._lock = threading.RLock()
         self._snap: SchemaSnapshot | None = None
+        self._pinned: PinnedSchema | None = None
 
     # ---- plumbing ------------------------------------------------------------------------
     @property
@@ -151,6 +152,20 @@ class SchemaService(SchemaChanges, AutoSchema):
             return read(tx)
         with self.store.read() as t:
             return read(t)
+
+    def pinned(self) -> PinnedSchema:
+        """This schema as its current snapshot shows it (loaded now when none is held), for a
+        single-statement read (`store.read(ctx, single=True)`): reading schema through it
+        never loads the snapshot again, so no schema statement can run inside that read
+        (one would be its second statement), whatever another thread changes meanwhile.
+        One view per snapshot; it is read-only in use (single-statement reads never write)."""
+        snap = self._snap
+        if snap is None:
+            snap = self.snapshot()
+        view = self._pinned
+        if view is None or view._snap is not snap:
+            view = self._pinned = PinnedSchema(self.graph, snap)
+        return view
 
     def snapshot(self, tx: Tx | None = None) -> SchemaSnapshot:
         """The current schema snapshot (loaded through `tx`, or a read of our own, when none
@@ -333,3 +348,17 @@ class SchemaService(SchemaChanges, AutoSchema):
     def index_lookup_value(self, index: IndexLabel, values: list[Any]) -> Any:
         """The stored value an equality lookup on `index` must ask for (values coerced)."""
         return indexing.lookup_value(index, values)
+
+
+class PinnedSchema(SchemaService):
+    """`SchemaService.pinned`: the service's reads over one snapshot that never reloads."""
+
+    def __init__(self, graph: GraphHandle, snap: SchemaSnapshot) -> None:
+        super().__init__(graph)
+        self._snap = snap
+        #: what the runtime reads this view through (its `SchemaBridge`), made once per view:
+        #: the view never changes, so neither does what is looked up through it
+        self.reader: Any = None
+
+    def snapshot(self, tx: Tx | None = None) -> SchemaSnapshot:
+        return self._snap  # type: ignore[return-value]

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from gremlin_engine.syntax.interpreter import checked, interpret
+from gremlin_engine.syntax.checked import checked
+from gremlin_engine.syntax.interpreter import interpret
 from gremlin_engine.syntax.parser import parse
 
 __all__ = ["checked", "interpret", "parse"]

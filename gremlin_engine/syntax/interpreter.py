@@ -21,7 +21,6 @@ import datetime
 import decimal
 import enum
 import uuid
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -32,13 +31,13 @@ from gremlin_engine.errors import GremlinSyntaxError, StepArgumentError, Unsuppo
 from gremlin_engine.structure.numbers import Byte, Float, Int, Long, Short
 from gremlin_engine.structure.result_size import check_result_size
 from gremlin_engine.syntax import ast, names, operators, sandbox, script_shape
+from gremlin_engine.syntax.checked import checked
 from gremlin_engine.syntax.host import BoundTraversal, ScriptHost, TraversalSourceRef
 from gremlin_engine.syntax.literals import LiteralError, parse_datetime, parse_uuid
-from gremlin_engine.syntax.parser import parse
 from gremlin_engine.syntax.value_bounds import ValueBounds, is_handle
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P, make_predicate
-from gremlin_engine.traversal.prepared import Prepared
+from gremlin_engine.traversal.prepared import Prepared, PreparedCache
 from gremlin_engine.traversal.tokens import TOKEN_ENUMS, Cardinality, token
 
 # TinkerPop's IO "enum" is a set of string constants (what gremlinpython sends too).
@@ -76,50 +75,64 @@ def _bare_tokens() -> dict[str, Any]:
     return table
 
 
-#: the parsed trees the sandbox has passed, by identity: the parse cache is the one cache of
-#: trees by text (bounded there), and a tree is forgotten here when it leaves that cache
-_PASSED: weakref.WeakValueDictionary[int, ast.Script] = weakref.WeakValueDictionary()
-
-
-def checked(text: str, cancel: Any = None) -> ast.Script:
-    """The parsed, sandbox-checked tree of `text` (parsed through the parse cache, checked
-    once per tree); `cancel` is polled while parsing."""
-    tree = parse(text, cancel)
-    if _PASSED.get(id(tree)) is not tree:
-        sandbox.check(tree)
-        _PASSED[id(tree)] = tree
-    return tree
-
-
 def interpret(
     script: ast.Script | str, host: ScriptHost, *, as_value: bool = False, tree: ast.Script | None = None,
-    text: script_shape.ScriptText | None = None,
+    text: script_shape.ScriptText | None = None, cache: PreparedCache | None = None,
 ) -> Any:
     """Runs a script and returns its result list (see the module docstring).
 
     With `as_value`, a script whose last statement is not a traversal or a collection gives
     that value itself (`1 + 2` -> `3`, not `[3]`): HugeGraph's async Gremlin jobs store a
     job's result that way, while Gremlin Server always streams a list. `tree` is the text's
-    `checked` tree and `text` its `script_shape.ScriptText` when the caller has them: a
-    prepared one-traversal script then runs without its tree being looked up at all."""
-    cancel = getattr(getattr(host, "session", None), "cancel", None)  # RuntimeHost's run token
+    `checked` tree, `text` its `script_shape.ScriptText` and `cache` the registry's prepared
+    traversals when the caller has them (the runtime's script door does): a prepared
+    one-traversal script then runs without its tree being looked up at all."""
     try:
-        interp = Interpreter(host)
-        cache = getattr(host, "prepared", None)  # the registry's prepared traversals
-        if cache is not None and isinstance(script, str):
-            def tree_of() -> ast.Script:
-                return tree if tree is not None else checked(script, cancel)
-
-            if text is None:
-                text = script_shape.text_record(cache, script, tree_of)
-            entry = script_shape.lookup(cache, script, text, host, interp, tree_of)
-            if entry is not None:
-                return interp.run_prepared(entry, host.bindings, as_value)  # type: ignore[attr-defined]
+        if isinstance(script, str):
+            if cache is None:
+                cache = getattr(host, "prepared", None)  # a host without a registry has none
+            if cache is not None:
+                if text is None:
+                    text = script_shape.text_record(cache, script, _cancel_of(host))
+                entry = script_shape.lookup(cache, text, host, Interpreter)
+                if entry is not None:
+                    return run_prepared(entry, host, as_value)
         if tree is None:
-            tree = checked(script, cancel) if isinstance(script, str) else sandbox.check(script)
-        return interp.run(tree, as_value=as_value)
+            tree = checked(script, _cancel_of(host)) if isinstance(script, str) else sandbox.check(script)
+        return Interpreter(host).run(tree, as_value=as_value)
     except RecursionError:
         raise GremlinSyntaxError("script is nested too deeply to evaluate") from None
+
+
+def _cancel_of(host: ScriptHost) -> Any:
+    """The run's CancelToken, where the host has one (RuntimeHost's session does)."""
+    return getattr(getattr(host, "session", None), "cancel", None)
+
+
+def run_prepared(entry: Prepared, host: Any, as_value: bool) -> Any:
+    """What `Interpreter.run` gives for the one-traversal script `entry` was prepared from:
+    its traversal bound to the host's bindings and run by the one executor (through
+    `host.run_compiled`, as `host.run` would), then the terminal and the result shaping of
+    the interpreter's own methods. An interpreter is made only when a terminal or the
+    shaping of a value needs one."""
+    graph = entry.graph
+    assert graph is not None
+    value: Any
+    if entry.traversal is not None:
+        names, bindings = entry.names, host.bindings
+        compiled = entry.compiled([bindings[names[0]]] if len(names) == 1 else [bindings[n] for n in names])
+        if entry.terminal is None:  # iterated as `results` would: no BoundTraversal needed
+            return _stream(host.run_compiled(graph, compiled), weighed=True)
+        value = BoundTraversal(graph, _NO_IR, compiled)
+    else:
+        value = BoundTraversal(graph, entry.script_ir(host.bindings, _arg_value))
+    interp = Interpreter(host)
+    if entry.terminal is not None:
+        name, args, pos = entry.terminal
+        value = interp.call(value, name, args, pos)
+    if as_value and not _is_stream(value):
+        return value
+    return interp.results(value)
 
 
 class Interpreter:
@@ -147,25 +160,6 @@ class Interpreter:
         if as_value and ran and not _is_stream(value):
             return value
         return self.results(value) if ran else []
-
-    def run_prepared(self, entry: Prepared, bindings: dict[str, Any], as_value: bool) -> Any:
-        """What `run` gives for the one-traversal script `entry` was prepared from."""
-        graph = entry.graph
-        assert graph is not None
-        value: Any
-        if entry.traversal is not None:
-            compiled = entry.compiled([bindings[n] for n in entry.names])
-            if entry.terminal is None:  # iterated as `results` would: no BoundTraversal needed
-                return _stream(self.host.run_compiled(graph, compiled), weighed=True)  # type: ignore[attr-defined]
-            value = BoundTraversal(graph, _NO_IR, compiled)
-        else:
-            value = BoundTraversal(graph, entry.script_ir(bindings, _arg_value))
-        if entry.terminal is not None:
-            name, args, pos = entry.terminal
-            value = self.call(value, name, args, pos)
-        if as_value and not _is_stream(value):
-            return value
-        return self.results(value)
 
     def argument(self, node: ast.Expr) -> Any:
         """A step argument written in the script, evaluated as the IR wants it."""

@@ -42,6 +42,7 @@ from enum import Enum
 from typing import Any
 
 from gremlin_engine.syntax import ast, names
+from gremlin_engine.syntax.checked import checked
 from gremlin_engine.syntax.host import BoundTraversal, TraversalSourceRef
 from gremlin_engine.traversal.ir import Instruction, TraversalIR
 from gremlin_engine.traversal.predicates import P
@@ -73,13 +74,15 @@ class _Refuse(Exception):
 
 class ScriptText:
     """What a script text says whatever its bindings, kept once per text (a hit means the
-    text was parsed and passed the sandbox before): whether it may write (`writes`, filled
-    by the runtime's intent scan, None until asked), and for a one-traversal chain its root
-    name and every name it mentions (`root` None: the script never qualifies)."""
+    text was parsed and passed the sandbox before): the text itself (the cache key's own
+    string), whether it may write (`writes`, filled by the runtime's intent scan, None until
+    asked), and for a one-traversal chain its root name and every name it mentions (`root`
+    None: the script never qualifies)."""
 
-    __slots__ = ("root", "names", "writes", "entries")
+    __slots__ = ("text", "root", "names", "writes", "entries")
 
-    def __init__(self, root: str | None, names_: tuple[str, ...], writes: bool | None) -> None:
+    def __init__(self, text: str, root: str | None, names_: tuple[str, ...], writes: bool | None) -> None:
+        self.text = text
         self.root = root
         self.names = names_
         self.writes = writes
@@ -89,31 +92,30 @@ class ScriptText:
 
 
 def text_record(
-    cache: PreparedCache, text: str, tree_of: Callable[[], ast.Script],
-    writes_of: Callable[[ast.Script], bool] | None = None,
+    cache: PreparedCache, text: str, cancel: Any = None, writes_of: Callable[[ast.Script], bool] | None = None,
 ) -> ScriptText:
-    """The `ScriptText` of `text`, made from `tree_of()` (the parsed, sandbox-checked tree)
-    on first sight; `writes_of(tree)` fills `writes` when given."""
-    found: ScriptText | None = cache.get((_SHAPE, text))
+    """The `ScriptText` of `text`, made from its parsed, sandbox-checked tree (`checked`,
+    polling `cancel`) on first sight; `writes_of(tree)` fills `writes` when given. A hit
+    is one cache read."""
+    key = (_SHAPE, text)
+    found: ScriptText | None = cache.get(key)
     if found is None or (found.writes is None and writes_of is not None):
-        tree = tree_of()
+        tree = checked(text, cancel)
         if found is None:
-            found = _shape(tree)
-            cache.put((_SHAPE, text), found)
+            found = _shape(text, tree)
+            cache.put(key, found)
         if writes_of is not None:
             found.writes = writes_of(tree)
     return found
 
 
-def lookup(
-    cache: PreparedCache, text: str, record: ScriptText, host: Any, interpreter: Any,
-    tree_of: Callable[[], ast.Script],
-) -> Prepared | None:
-    """The prepared entry for `text` under `host`'s current names and binding types, made on
-    first use (from `tree_of()`); None when the script must run through the interpreter."""
+def lookup(cache: PreparedCache, record: ScriptText, host: Any, make_interpreter: Callable[[Any], Any]) -> Prepared | None:
+    """The prepared entry for `record`'s text under `host`'s current names and binding types,
+    made on first use (with `make_interpreter(host)` evaluating its constant arguments);
+    None when the script must run through the interpreter."""
     if record.root is None:
         return None
-    bindings = getattr(host, "bindings", None)
+    bindings = host.bindings
     if type(bindings) is not dict:
         return None
     classes = _classify(record, bindings, host)
@@ -123,7 +125,8 @@ def lookup(
     found = entries.get(classes)
     if found is None:
         try:
-            found = _build(tree_of(), classes, record, interpreter, bindings, host)
+            tree = checked(record.text, getattr(getattr(host, "session", None), "cancel", None))
+            found = _build(tree, classes, record, make_interpreter(host), bindings, host)
         except _Refuse:
             found = REFUSED
         except Exception:  # the interpreter raises the real error when it runs the script
@@ -138,7 +141,7 @@ def _classify(shape: ScriptText, bindings: dict[str, Any], host: Any) -> tuple[A
     """How each name resolves now: a binding (with its value's slot class), the source the
     root names, or unbound."""
     out: list[Any] = []
-    plain = getattr(host, "plain_source", None)
+    plain = host.plain_source  # every host that has a prepared cache (RuntimeHost) says
     for name in shape.names:
         if name in bindings:
             if name == shape.root:
@@ -175,8 +178,8 @@ def _links(expr: ast.Expr) -> tuple[str, list[ast.MethodCall]]:
     return cur.name, links
 
 
-def _shape(tree: ast.Script) -> ScriptText:
-    refused = ScriptText(None, (), None)
+def _shape(text: str, tree: ast.Script) -> ScriptText:
+    refused = ScriptText(text, None, (), None)
     if len(tree.statements) != 1 or not isinstance(tree.statements[0], ast.ExprStmt):
         return refused
     try:
@@ -194,7 +197,7 @@ def _shape(tree: ast.Script) -> ScriptText:
         if isinstance(node, ast.VarRef):
             found.setdefault(node.name, None)
         stack.extend(ast.children(node))
-    return ScriptText(root, tuple(found), None)
+    return ScriptText(text, root, tuple(found), None)
 
 
 def _build(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal, overload
 
 from gremlin_engine.access import GraphAccess
 from gremlin_engine.errors import StepArgumentError
@@ -88,9 +88,24 @@ def _seed(strategies: dict[str, dict[str, Any]]) -> int | None:
         raise StepArgumentError(f"SeedStrategy: the seed is a long, not {config.get('seed')!r}") from None
 
 
+@overload
 def run_compiled(
-    traversal: CompiledTraversal | BoundAnswer, access: GraphAccess, *, cancel: CancelToken | None = None
-) -> Iterable[Any]:
+    traversal: CompiledTraversal | BoundAnswer, access: GraphAccess, *, cancel: CancelToken | None = None,
+    answer_only: Literal[False] = False,
+) -> Iterable[Any]: ...
+
+
+@overload
+def run_compiled(
+    traversal: CompiledTraversal | BoundAnswer, access: GraphAccess, *, cancel: CancelToken | None = None,
+    answer_only: Literal[True],
+) -> list[Any] | None: ...
+
+
+def run_compiled(
+    traversal: CompiledTraversal | BoundAnswer, access: GraphAccess, *, cancel: CancelToken | None = None,
+    answer_only: bool = False,
+) -> Iterable[Any] | None:
     """Runs a compiled traversal; a generator of result objects (bulk expanded), or the
     finished list of them.
 
@@ -98,13 +113,19 @@ def run_compiled(
     `steps/point.py`: a list of results, or None to run as usual) with the default source
     options is answered by that method: its results are plain objects of bulk one, so
     no context, traverser or generator is needed to produce them, and its list is returned
-    as it is."""
+    as it is.
+
+    `answer_only`: the fused step's answer alone, or its None (declined, or no fused step):
+    for an access over a single-statement read (`Session.answer_once`), on which the
+    general path must never run, since its statement may have been spent already."""
     if traversal.answers:
         if cancel is not None:
             cancel.check()
         found = traversal.answer(access, cancel)
-        if found is not None:
+        if found is not None or answer_only:
             return found
+    elif answer_only:
+        return None
     whole = traversal.whole()
     ctx = _context(whole, access, cancel)
     return objects(execute(whole, (), ctx), ctx.cancel)

@@ -39,6 +39,10 @@ class CompiledTraversal:
     #: one fused step offering `answer(access)` under the default source options: the
     #: runner asks that method (`traversal.run_compiled`); set once the traversal is final
     answers: bool = field(default=False, compare=False, repr=False)
+    #: `answers`, and the step's answer runs at most one storage statement and gives plain
+    #: values (its class says `reads_once`): a read-only run may ask it inside a
+    #: single-statement read (`runtime/session.Session.answer_once`)
+    reads_once: bool = field(default=False, compare=False, repr=False)
 
     def answer(self, access: Any, cancel: CancelToken | None = None) -> list[Any] | None:
         """The one fused step's answer (when `answers`): its results, or None to run."""

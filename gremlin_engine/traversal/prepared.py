@@ -75,6 +75,7 @@ def compile_traversal(ir: TraversalIR, *, strategies: bool = True) -> CompiledTr
         len(steps) == 1 and getattr(steps[0], "answer", None) is not None and not steps[0].labels
         and not opts.side_effects and opts.sack is None and not opts.strategies and opts.bulk
     )
+    traversal.reads_once = traversal.answers and getattr(steps[0], "reads_once", False) is True
     return traversal
 
 
@@ -140,12 +141,13 @@ class BoundAnswer:
     does `whole()` bind the full traversal for the executor. Per run, that saves copying
     the four or five objects between the traversal and the source that hold the slot."""
 
-    __slots__ = ("entry", "values")
+    __slots__ = ("entry", "values", "reads_once")
     answers = True
 
     def __init__(self, entry: Prepared, values: list[Any]) -> None:
         self.entry = entry
         self.values = values
+        self.reads_once: bool = entry.traversal.reads_once  # type: ignore[union-attr]
 
     def answer(self, access: Any, cancel: Any = None) -> list[Any] | None:
         entry = self.entry
@@ -363,13 +365,19 @@ def ir_shape(ir: TraversalIR, values: list[Any]) -> Any:
     for n, ins in enumerate(ir.steps):
         name, args = ins.name, ins.args
         kind = slot_kind(ir, n, name, args) if args and (name == "has" or n == 0) else None
+        # no argument or one (the usual steps) without a comprehension: every bytecode call keys here
         if kind is None:
-            out.append((name, tuple([_shape_arg(a, values) for a in args])))
+            if not args:
+                out.append((name, ()))
+            elif len(args) == 1:
+                out.append((name, (_shape_arg(args[0], values),)))
+            else:
+                out.append((name, tuple([_shape_arg(a, values) for a in args])))
         elif kind == "ids":
             values.extend(args)
-            out.append((name, _SLOT, tuple(slot_class(a) for a in args)))
+            out.append((name, _SLOT, (slot_class(args[0]),) if len(args) == 1 else tuple([slot_class(a) for a in args])))
         else:
-            out.append((name, tuple(_arg_key(a) for a in args[:-1]), _SLOT, slot_class(args[-1])))
+            out.append((name, tuple([_arg_key(a) for a in args[:-1]]), _SLOT, slot_class(args[-1])))
             values.append(args[-1])
     return (ir.anonymous, tuple([_ins_key(i) for i in ir.source]) if ir.source else (), tuple(out))
 

@@ -45,6 +45,8 @@ class PointStep(Step):
 
     #: the attribute holding the step whose values a prepared run binds (`prepared.BoundAnswer`)
     answer_source = "source"
+    #: `answer` runs one statement (`point_vertex`: one `find`) and gives plain values
+    reads_once = True
 
     def answer(self, access: GraphAccess, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
         """Every result of this step, or None when the access cannot answer exactly (see
@@ -151,6 +153,8 @@ class HopIdsStep(_FusedIdsStep):
 
     name = "hopIds"
     fast_method = "point_neighbour_ids"
+    #: one adjacency statement, ids out
+    reads_once = True
 
     def __init__(self, source: GraphStep, hop: Any, tail: Step) -> None:
         super().__init__(source, tail)
@@ -173,6 +177,9 @@ class IndexIdsStep(_FusedIdsStep):
 
     name = "indexIds"
     fast_method = "point_index_ids"
+    #: one statement for one index and one value; the access declines any other lookup
+    #: before its first statement when its transaction runs one (`StoreAccess.one_statement`)
+    reads_once = True
 
     def ask(self, access: PointAccess, source: GraphStep) -> list[Any] | None:
         return access.point_index_ids(source.label_filter, tuple(source.conditions))

@@ -70,6 +70,8 @@ class WalkCountStep(Step):
 
     #: the attribute holding the step whose values a prepared run binds (`prepared.BoundAnswer`)
     answer_source = "start"
+    #: `answer` is one counting statement (`walk_count_from_id`) and a number
+    reads_once = True
 
     def __init__(self, original: list[Step], hops: list[Hop], first: str, source: GraphStep | None = None,
                  start: GraphStep | None = None) -> None:
