@@ -8,9 +8,9 @@ runs pytest in a child process, and stops and removes the cluster whatever happe
     python -m tests.run_postgres                # the suites below
     python -m tests.run_postgres tests/rest -x  # other tests (options alone keep the suites)
 
-Which suites: storage, the engine (schema, runtime, traversal, algorithms, tasks), REST, the
-WebSocket, the TinkerPop conformance corpus, the client examples, the kill -9 trial of a
-PostgreSQL batch load and the scale-out schema rules. The rest of `make test` (grammar,
+Which suites: storage, the engine (schema, runtime, traversal, algorithms, tasks), REST,
+authentication and permissions, the WebSocket, the TinkerPop conformance corpus, the client
+examples, the kill -9 trial of a PostgreSQL batch load and the scale-out schema rules. The rest of `make test` (grammar,
 fuzzing, the console's browser, docs) does not touch a store's backend and is not run twice.
 """
 
@@ -35,6 +35,7 @@ SUITES = (
     "tests/algorithms",
     "tests/tasks",
     "tests/rest",
+    "tests/auth",
     "tests/wire",
     "tests/features",
     "tests/test_examples_rest.py",

@@ -91,7 +91,8 @@ def start_with_users(tmp_path_factory: pytest.TempPathFactory,
     conf = write_conf(tmp_path_factory.mktemp("matrix"), port,
                       graphs={"hugegraph": "backend=sqlite\nstore=hugegraph.db\nschema.mode=strict\n"},
                       extra="auth.authenticator=org.apache.hugegraph.auth.StandardAuthenticator\n"
-                            "auth.graph_store=hugegraph\n")
+                            "auth.graph_store=hugegraph\n",
+                      init=False)  # its own init-store below names the administrator's password
     init = _cli(conf, "init-store", "--admin-password", ADMIN_PASSWORD)
     if init.returncode != 0 and "admin-password" in init.stderr:  # a tree without auth: the probe below says so
         init = _cli(conf, "init-store")

@@ -20,10 +20,12 @@ from gremlin_python.driver.protocol import GremlinServerError
 
 from rest_adapter.settings import Settings, SettingsError
 from tests.auth.conftest import ADMIN_PASSWORD, GRAPHS, STANDARD, start_auth_server
+from tests.backends import sqlite_only
 from tests.conftest import ROOT, RunningServer, ServerFactory, run_cli, write_conf
 from tests.hostile.test_login import _sasl
 
 
+@sqlite_only("reads the auth records' rows straight from the SQLite file")
 def test_records_survive_a_restart_and_no_password_is_stored_in_clear(server_factory: ServerFactory) -> None:
     server = start_auth_server(server_factory)
     with httpx.Client(base_url=server.base_url, auth=("admin", ADMIN_PASSWORD), timeout=30) as admin:

@@ -27,12 +27,13 @@ def free_port() -> int:
 
 
 def write_conf(base: Path, port: int, graphs: dict[str, str] | None = None, extra: str = "",
-               timeout_ms: int = 30000) -> Path:
+               timeout_ms: int = 30000, init: bool = True) -> Path:
     """A conf folder: `rest-server.properties` plus one `graphs/<name>.properties` per entry
     of `graphs` (name -> properties text; default: memory graphs `hugegraph` and `modern`).
     Under `make test-postgres` every memory or sqlite graph becomes a PostgreSQL one, in a
     database of its own that `init-store` creates here (`tests/backends.py`): the WebSocket
-    suite then runs on PostgreSQL-backed graphs."""
+    suite then runs on PostgreSQL-backed graphs. `init=False` leaves that `init-store` to the
+    caller (a server with auth on runs its own, with the administrator's password)."""
     if graphs is None:
         graphs = {name: "backend=memory\nschema.mode=auto\n" for name in ("hugegraph", "modern")}
     gdir = base / "graphs"
@@ -43,7 +44,7 @@ def write_conf(base: Path, port: int, graphs: dict[str, str] | None = None, extr
         f"restserver.url=http://127.0.0.1:{port}\ngraphs={gdir}\n"
         f"gremlinserver.evaluation_timeout_ms={timeout_ms}\n{extra}"
     )
-    if ON_POSTGRES:
+    if ON_POSTGRES and init:
         done = subprocess.run([sys.executable, "-m", "rest_adapter", "init-store", "--conf", str(base)],
                               cwd=base, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
         assert done.returncode == 0, done.stderr
