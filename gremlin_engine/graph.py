@@ -293,12 +293,9 @@ class Graph:
     def traverse(self, ir: Any, timeout_ms: float | None = None, cancel: Any = None, *, ctx: Any = None) -> list[Any]:
         """Runs a traversal IR; `ctx` is the door's `ExecutionContext` (None: an internal
         call, run as the administrator)."""
-        if timeout_ms is None:
-            # `server_timeout_ms`, inline: every bytecode and REST read passes here
-            timeout_ms = ctx.timeout_ms if ctx is not None else None
-            if timeout_ms is None and self.registry is not None:
-                timeout_ms = self.registry.evaluation_timeout_ms
-        return api.run_traversal(self, ir, timeout_ms=timeout_ms, cancel=cancel, ctx=ctx)
+        if timeout_ms is None and ctx is not None:
+            timeout_ms = ctx.timeout_ms
+        return api.run_traversal(self, ir, timeout_ms=self.server_timeout_ms(timeout_ms), cancel=cancel, ctx=ctx)
 
     def traverse_together(
         self, irs: list[Any], note: tuple[str, str] | None = None, *, ctx: Any = None

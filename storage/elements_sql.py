@@ -167,7 +167,6 @@ INSERT_VALUES = {
 }
 # the row positions of each table's NOT NULL columns (key, id, label_id, ...)
 NOT_NULL = {"vertices": range(3), "edges": range(6)}
-# what the refusing unique index covers, in SQLite's words
 # PostgreSQL's batches of `COPY_MIN_ROWS` rows or more go in by COPY (`PgRaw.copy_rows`):
 # table -> its columns in the rows' order; an edge row gets its dup (0, or the key) last
 COPY_COLUMNS = {
@@ -177,6 +176,7 @@ COPY_COLUMNS = {
 #: below this many rows a multi-row INSERT is as quick (COPY costs two more round trips:
 #: its savepoint; bench/README.md, "COPY on PostgreSQL")
 COPY_MIN_ROWS = 16
+# what the refusing unique index covers, in SQLite's words
 UNIQUE = {
     ("vertices", True): "vertices.id",
     ("edges", True): "edges.out_key, edges.label_id, edges.sort_values, edges.in_key, edges.dup",

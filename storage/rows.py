@@ -4,8 +4,9 @@ They are `NamedTuple`s rather than dataclasses: building one from a cursor row i
 call (`make_vertex(row)`: ``tuple.__new__`` of the row type, through `functools.partial`),
 which matters on the hot paths that return thousands of rows and on every point read, and
 they still read as named records. (`VertexRow._make` is a Python function that also checks
-the row's length: ~30% more per row, for a check the store's own statements never fail.) Storage never interprets `props`: it is whatever text or
-bytes the engine stored (the engine's JSON encoding).
+the row's length: ~30% more per row, for a check the store's own statements never fail.)
+Storage never interprets `props`: it is whatever text or bytes the engine stored (the
+engine's JSON encoding).
 """
 
 from __future__ import annotations

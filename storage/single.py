@@ -57,7 +57,10 @@ class OneStatement:
         return cur
 
     def executemany(self, sql: str, rows: Any) -> Any:
-        self.spend()
+        # as `execute`: this budget only, the forward to `raw` spends an enclosing one
+        if self.used:
+            raise StoreError(MISUSE)
+        self.used = True
         cur = self.cursor = self.raw.executemany(sql, rows)
         return cur
 

@@ -324,20 +324,14 @@ class _Scope:
         if self.readonly and not store.memory:  # a reader's connection
             pair = self.pair = store._readers.checkout(traced)
             if not self.single:
-                try:
-                    pair[2].execute(self.begin)
-                except DRIVER_ERRORS as exc:
-                    self._begin_failed(exc)
+                self._send_begin(pair)
         else:  # the writer's connection: writes, and every transaction of a memory store
             store._writer.acquire(wait=not self.readonly)
             self.locked = True
             try:
                 pair = self.pair = store._writer.checkout(traced)
                 if not self.single:
-                    try:
-                        pair[2].execute(self.begin)
-                    except DRIVER_ERRORS as exc:
-                        self._begin_failed(exc)
+                    self._send_begin(pair)
             except BaseException:
                 self._release()
                 raise
@@ -349,10 +343,15 @@ class _Scope:
         store._local.tx = tx
         return tx
 
-    def _begin_failed(self, exc: Exception) -> None:
-        _end(self.pair[1], "ROLLBACK")
-        self._checkin()
-        raise StoreError(f"store at {self.store.display_path}: {self.begin} failed: {exc}") from exc
+    def _send_begin(self, pair: Any) -> None:
+        """Opens the transaction on `pair` (its control cursor); a failure gives the
+        connection back and raises `StoreError`."""
+        try:
+            pair[2].execute(self.begin)
+        except DRIVER_ERRORS as exc:
+            _end(pair[1], "ROLLBACK")
+            self._checkin()
+            raise StoreError(f"store at {self.store.display_path}: {self.begin} failed: {exc}") from exc
 
     def _view(self, outer: Tx) -> Tx:
         """A read view of the same thread's open transaction `outer` (nested)."""

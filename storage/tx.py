@@ -45,14 +45,7 @@ class Tx(TxCore):
     __slots__ = ("_elements", "_adjacency", "_aggregates", "_index", "_schema", "_records")
 
     def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE) -> None:
-        # `TxCore.__init__`'s assignments written out: one is made per transaction, and
-        # the call up to it cost a tenth of a point read's Python
-        self.conn = conn
-        self.raw = raw
-        self.readonly = readonly
-        self.dialect = dialect
-        self.found_vertex_keys = None
-        self.ctx = None
+        super().__init__(conn, raw, readonly, dialect)
         self._elements: Elements | None = None
         self._adjacency: Adjacency | None = None
         self._aggregates: Aggregates | None = None

@@ -384,7 +384,7 @@ class Elements:
         `seq`: the table's key sequence before the batch (None: it had no row).
         On PostgreSQL a batch of `COPY_MIN_ROWS` or more goes in by COPY instead (`_pg_copy`)."""
         raw = self.raw
-        if isinstance(base, list) and len(params) >= COPY_MIN_ROWS:
+        if self.pg and len(params) >= COPY_MIN_ROWS:
             self._pg_copy(table, params, by_parts)
             return
         try:

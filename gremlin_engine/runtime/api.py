@@ -110,8 +110,7 @@ def execute_script(
     or with `as_value` the bare value of a script that does not end in a traversal.
     The principal of `ctx` needs EXECUTE on GREMLIN."""
     ctx = begin(ctx, timeout_ms, cancel)
-    if not ctx.principal.admin:
-        require_gremlin(ctx, _aliased(aliases, graph_name))
+    require_gremlin(ctx, _aliased(aliases, graph_name))
     # what the text says whatever its bindings (parsed and checked on first sight only)
     cache = registry.prepared  # None: every script through the interpreter (tests compare)
     text: script_shape.ScriptText | None = None
@@ -165,8 +164,7 @@ def run_traversal(
 ) -> list[Any]:
     """Runs a traversal IR (bytecode, REST handlers) to a fully loaded result list."""
     ctx = begin(ctx, timeout_ms, cancel)
-    if not ctx.principal.admin:
-        require_gremlin_door(ctx, graph.name)
+    require_gremlin_door(ctx, graph.name)
     token = ctx.token
     compiled, write = _prepare(graph, ir)
     while True:

@@ -15,7 +15,7 @@ from typing import Any
 
 from gremlin_engine import traversal as engine
 from gremlin_engine.auth.guard import guarded
-from gremlin_engine.context import ENGINE, ExecutionContext
+from gremlin_engine.context import ENGINE, ExecutionContext, context_for
 from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
 from gremlin_engine.graph_handle import GraphHandle, GraphLookup
 from gremlin_engine.limits import RUNNING, CancelToken
@@ -66,23 +66,12 @@ def begin(
     ctx: ExecutionContext | None, timeout_ms: float | None = None, cancel: CancelToken | None = None,
     door: str = ENGINE,
 ) -> ExecutionContext:
-    """`start(context_for(ctx, timeout_ms, cancel, door))` in one call: the context every
-    engine entry point runs with (a fresh administrator context when the caller made none),
-    its token made and registered with `limits.RUNNING` as `make_token` makes it. Every
-    request passes here, so the three steps are one function."""
-    if ctx is None:
-        ctx = ExecutionContext(door=door, timeout_ms=timeout_ms, cancel=cancel)
-    elif timeout_ms is not None or cancel is not None:
-        ctx = ctx.with_limits(timeout_ms, cancel)
-    limit = ctx.timeout_ms
-    outer = ctx.cancel
-    if limit is not None and limit <= 0:
-        limit = None
-    if outer is None:
-        ctx.token = RUNNING.add(CancelToken(limit))
-    else:
-        ctx.token = RUNNING.add(outer if limit is None else LinkedToken(limit, outer))
-    return ctx
+    """The context every engine entry point runs with, started (`start`: its token made
+    and registered with `limits.RUNNING`): `context_for` of the caller's, or the door's own
+    context itself when there are no loose limits to fold in (no copy per request)."""
+    if ctx is None or timeout_ms is not None or cancel is not None:
+        ctx = context_for(ctx, timeout_ms, cancel, door)
+    return start(ctx)
 
 
 class _GraphTx:
@@ -104,8 +93,7 @@ class _GraphTx:
                 graph.schema.sync(self.tx)
             access = StoreAccess.for_graph(graph, self.tx, schema)
             access.one_statement = single
-            # the administrator sees the access itself (`guarded` would say so, one call later)
-            self.access = access if ctx.principal.admin else guarded(access)
+            self.access = guarded(access)
         except BaseException as exc:
             self.cm.__exit__(type(exc), exc, exc.__traceback__)
             raise

@@ -365,17 +365,11 @@ def ir_shape(ir: TraversalIR, values: list[Any]) -> Any:
     for n, ins in enumerate(ir.steps):
         name, args = ins.name, ins.args
         kind = slot_kind(ir, n, name, args) if args and (name == "has" or n == 0) else None
-        # no argument or one (the usual steps) without a comprehension: every bytecode call keys here
         if kind is None:
-            if not args:
-                out.append((name, ()))
-            elif len(args) == 1:
-                out.append((name, (_shape_arg(args[0], values),)))
-            else:
-                out.append((name, tuple([_shape_arg(a, values) for a in args])))
+            out.append((name, tuple([_shape_arg(a, values) for a in args])))
         elif kind == "ids":
             values.extend(args)
-            out.append((name, _SLOT, (slot_class(args[0]),) if len(args) == 1 else tuple([slot_class(a) for a in args])))
+            out.append((name, _SLOT, tuple([slot_class(a) for a in args])))
         else:
             out.append((name, tuple([_arg_key(a) for a in args[:-1]]), _SLOT, slot_class(args[-1])))
             values.append(args[-1])

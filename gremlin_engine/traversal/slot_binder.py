@@ -62,14 +62,8 @@ class Unslottable(Exception):
 
 def slot_class(value: Any) -> Any:
     """The part of a slot value that stays in the cache key (None: not slottable). A dict
-    is keyed by its type alone: only `_request_slot` ever makes one a slot. (`_scalar_class`
-    without the dict, written out: every prepared script call asks this per binding.)"""
-    t = type(value)
-    if t in _INT_TYPES:
-        return (t, -(2**31) <= value < 2**31) if -(2**63) <= value < 2**63 else None
-    if t is dict:
-        return dict
-    return t if t in SLOT_TYPES else None
+    is keyed by its type alone: only `_request_slot` ever makes one a slot."""
+    return dict if type(value) is dict else _scalar_class(value)
 
 
 def _scalar_class(value: Any) -> Any:
@@ -318,7 +312,7 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
     if pid in made:
         return made[pid]
     kind, orig = plan[0], plan[1]
-    parts = tuple(_part(pos, sub, shared, made) for pos, sub in plan[2])
+    parts = tuple((pos, sub[1], None) if sub[0] == "slot" else (pos, -1, _maker(sub, shared, made)) for pos, sub in plan[2])
     memoised = pid in shared
     make: Any
 
@@ -334,14 +328,7 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
                 d = new.__dict__
                 d.update(state)
                 for name, i, fn in parts:
-                    if fn is None:
-                        d[name] = values[i]
-                    elif fn is _ONE_LIST:  # `[id]`: made here, without a call
-                        d[name] = [values[i]]
-                    elif fn is _ONE_TUPLE:  # `(id,)`
-                        d[name] = (values[i],)
-                    else:
-                        d[name] = fn(values, memo)
+                    d[name] = values[i] if fn is None else fn(values, memo)
                 return new
         else:
             def make(values: list[Any], memo: Any = None) -> Any:
@@ -355,7 +342,7 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
                 if memoised:
                     memo[pid] = new  # before the children: a back reference finds the copy
                 for name, i, fn in parts:
-                    object.__setattr__(new, name, values[i] if fn is None else _made(fn, i, values, memo))
+                    object.__setattr__(new, name, values[i] if fn is None else fn(values, memo))
                 return new
     else:
         rebuild = tuple if kind == "tuple" else None
@@ -374,7 +361,7 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
                     return memo[pid]
                 filled = copy_of(orig)
                 for pos, i, fn in parts:
-                    filled[pos] = values[i] if fn is None else _made(fn, i, values, memo)
+                    filled[pos] = values[i] if fn is None else fn(values, memo)
                 new = filled if rebuild is None else rebuild(filled)
                 if memoised:
                     memo[pid] = new
@@ -383,24 +370,3 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
     made[pid] = make
     return make
 
-
-#: a part that is a one-item list (tuple) holding one slot (`GraphStep.ids` (`.args`) of
-#: `V(id)`): the plain-object maker builds it inline
-_ONE_LIST: Any = object()
-_ONE_TUPLE: Any = object()
-
-
-def _part(pos: Any, sub: Any, shared: set[int], made: dict[int, Any]) -> tuple[Any, int, Any]:
-    """(position, slot index or -1, maker, None for a bare slot or `_ONE_LIST`) of a part."""
-    if sub[0] == "slot":
-        return pos, sub[1], None
-    if sub[0] in ("list", "tuple") and len(sub[1]) == 1 and len(sub[2]) == 1 and sub[2][0][1][0] == "slot" \
-            and id(sub) not in shared:
-        return pos, sub[2][0][1][1], _ONE_LIST if sub[0] == "list" else _ONE_TUPLE
-    return pos, -1, _maker(sub, shared, made)
-
-
-def _made(fn: Any, i: int, values: list[Any], memo: Any) -> Any:
-    if fn is _ONE_LIST:
-        return [values[i]]
-    return (values[i],) if fn is _ONE_TUPLE else fn(values, memo)
