@@ -8,6 +8,7 @@ batch of vertices.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -63,6 +64,11 @@ def _stored_id(ident: Any) -> Any:
         return ident
     wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
     return None if wanted is None else idc.to_storage(wanted)
+
+
+#: a text id that has a number twin: ASCII digits only (`str.isdigit` also takes "²", which
+#: `int` refuses), one optional minus sign
+_DECIMAL = re.compile(r"-?[0-9]+")
 
 
 class ReadsMixin(ElementLoader):
@@ -312,7 +318,7 @@ class ReadsMixin(ElementLoader):
         convert ids given as strings."""
         out = {}
         for w in wanted:
-            if isinstance(w, str) and w.lstrip("-").isdigit() and LONG_MIN <= (n := int(w)) <= LONG_MAX:
+            if isinstance(w, str) and _DECIMAL.fullmatch(w) and LONG_MIN <= (n := int(w)) <= LONG_MAX:
                 out[w] = Long(n)  # past a Java long a text id has no number twin
         return out
 

@@ -40,6 +40,17 @@ def test_an_edge_id_past_64_bits_is_not_found(client: httpx.Client) -> None:
     assert client.get("/graphs/modern/graph/edges/7").json()["label"] == "knows"
 
 
+def test_an_id_of_non_ascii_digits_is_not_found(client: httpx.Client) -> None:
+    """Before: 500 for `DELETE .../edges/%C2%B2` ("²" is a digit to `str.isdigit`, and auto
+    mode's number twin of a text id then called `int` on it); "--1" likewise. Such an id is a
+    text id that no element has (as a vertex path, an unquoted id that is no number: 400)."""
+    for eid in ("%C2%B2", "--1", "%D9%A3"):  # "²", "--1", Arabic-Indic three
+        error(client.get(f"/graphs/modern/graph/edges/{eid}"), 404)
+        assert error(client.delete(f"/graphs/modern/graph/edges/{eid}"), 400).startswith("No such edge with id")
+        vertex = client.get(f"/graphs/modern/graph/vertices/{eid}")  # an unquoted id that is no number
+        assert vertex.status_code == 400 and "message" in vertex.json(), vertex.text
+
+
 def test_a_query_integer_past_64_bits_is_a_400(client: httpx.Client) -> None:
     """Before: `GET .../traversers/edges/shards?split_size=9999...` (40 digits) answered 500."""
     huge = "9" * 40
