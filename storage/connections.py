@@ -1,11 +1,11 @@
 """The connections of a store: checking them out of the SQLAlchemy pool, the one writer's,
 and the idle readers' (`store.py`'s docstring says the concurrency model they serve).
 
-Every transaction asks `Connections.traced` once, when it starts, and hands the answer to
-the checkout and the checkin: while a pool checkout listener is registered (statement
-tracing), every transaction checks a connection out of the pool and gives it back, so the
-listener sees one checkout per transaction; otherwise connections are kept between
-transactions (SQLAlchemy's ``connect()``/``close()`` pair costs ~20 us, more than a point
+Every checkout asks `Connections.traced` once, and the connection it hands out records the
+answer (`Link.traced`) for its checkin: while a pool checkout listener is registered
+(statement tracing), every transaction checks a connection out of the pool and gives it
+back, so the listener sees one checkout per transaction; otherwise connections are kept
+between transactions (SQLAlchemy's ``connect()``/``close()`` pair costs ~20 us, more than a point
 lookup's SQL).
 """
 
@@ -23,12 +23,34 @@ from storage.errors import StoreBusy, StoreError, StoreNotInitialised
 #: idle read connections a file store keeps between transactions
 IDLE_CONNECTIONS = 8
 
-Pair = tuple[Any, sqlite3.Connection, Any]
-"""One database connection: (SQLAlchemy connection, the driver connection under it, what
-runs the store's ``BEGIN``/``ROLLBACK``/``COMMIT`` on it). The last is a cursor kept for
-the connection's life on SQLite (``raw.execute`` makes a cursor per call: ~0.15 us of each
-statement, two or three of which every transaction sends) and the driver connection itself
-on PostgreSQL (`engine_pg.PgRaw`)."""
+class Link:
+    """One database connection and what is kept with it for its life: the SQLAlchemy
+    connection, the driver connection under it, what runs the store's ``BEGIN`` /
+    ``ROLLBACK`` / ``COMMIT`` on it, and the transaction objects of its reads and writes.
+
+    ``ctl`` is a cursor kept for the connection's life on SQLite (``raw.execute`` makes a
+    cursor per call: ~0.15 us of each statement, two or three of which every transaction
+    sends) and the driver connection itself on PostgreSQL (`engine_pg.PgRaw`).
+
+    The transaction objects (`Tx`: a read one, a single-statement read one over its
+    `single.OneStatement` budget, a write one) are made by the store on this connection's
+    first transaction of each kind and reused by every later one: a transaction is one
+    connection's for its whole length, and what a `Tx` holds besides the connection (the
+    caller's context, the write path's found vertex keys, the budget's count) is reset
+    when the next one starts, so a read allocates nothing per connection again (~1 us of a
+    point lookup). `traced`: made while a pool checkout listener was registered; it is
+    closed after its transaction instead of kept (`Connections.traced`)."""
+
+    __slots__ = ("conn", "raw", "ctl", "traced", "reads", "single", "writes")
+
+    def __init__(self, conn: Any, raw: Any, ctl: Any, traced: bool) -> None:
+        self.conn = conn
+        self.raw: sqlite3.Connection = raw
+        self.ctl = ctl
+        self.traced = traced
+        self.reads: Any = None
+        self.single: Any = None
+        self.writes: Any = None
 
 
 class Connections:
@@ -51,7 +73,7 @@ class Connections:
         listeners = self.dispatch.checkout
         return listeners is not self.untraced and bool(listeners)
 
-    def connect(self) -> Pair:
+    def connect(self, traced: bool) -> Link:
         try:
             conn = self.engine.connect()
         except DBAPIError as exc:
@@ -66,16 +88,16 @@ class Connections:
             from storage.engine_pg import PgRaw
 
             pg = PgRaw(cast(Any, raw))  # the calls the store makes of either
-            return conn, cast(sqlite3.Connection, pg), pg
-        return conn, cast(sqlite3.Connection, raw), cast(sqlite3.Connection, raw).cursor()
+            return Link(conn, pg, pg, traced)
+        return Link(conn, raw, cast(sqlite3.Connection, raw).cursor(), traced)
 
 
-def reusable(pair: Pair) -> bool:
+def reusable(link: Link) -> bool:
     """Tidy a connection whose transaction ended; False (and closed) when it is still inside
     a transaction and must not be handed out again (the pool does not reset connections,
     engine.py)."""
-    conn, raw, _ctl = pair
-    if raw.in_transaction:
+    conn = link.conn
+    if link.raw.in_transaction:
         conn.invalidate()
         conn.close()
         return False
@@ -92,7 +114,7 @@ class Writer:
         self.connections = connections
         self.lock = lock
         self.wait_s = wait_s
-        self.pair: Pair | None = None
+        self.link: Link | None = None
 
     def acquire(self, wait: bool) -> None:
         if not wait:
@@ -100,28 +122,31 @@ class Writer:
         elif not self.lock.acquire(timeout=self.wait_s):
             raise StoreBusy(f"store at {self.connections.display_path}: no write lock after {self.wait_s:g}s")
 
-    def checkout(self, traced: bool) -> Pair:
+    def checkout(self) -> Link:
         """The writer's connection (the lock is held)."""
-        pair = self.pair
-        if pair is None or traced:
-            pair = self.connections.connect()
+        link = self.link
+        traced = self.connections.traced()
+        if link is None or traced:
+            link = self.connections.connect(traced)
             if not traced:
-                self.pair = pair
-        return pair
+                self.link = link
+        return link
 
-    def checkin(self, pair: Pair, closed: bool, traced: bool) -> None:
-        """After a transaction on `pair` ended (the lock is still held): kept for the next
+    def checkin(self, link: Link, closed: bool) -> None:
+        """After a transaction on `link` ended (the lock is still held): kept for the next
         one unless it is broken, the store closed, or a listener wants a checkout each."""
-        if not reusable(pair):
-            self.pair = None
-        elif closed or traced:
-            self.pair = None
-            pair[0].close()
+        if not reusable(link):
+            if link is self.link:
+                self.link = None
+        elif closed or link.traced:
+            if link is self.link:
+                self.link = None
+            link.conn.close()
 
     def close(self) -> None:
-        if self.pair is not None:
-            self.pair[0].close()
-            self.pair = None
+        if self.link is not None:
+            self.link.conn.close()
+            self.link = None
 
 
 class Readers:
@@ -129,28 +154,27 @@ class Readers:
 
     def __init__(self, connections: Connections) -> None:
         self.connections = connections
-        self.idle: list[Pair] = []
+        self.idle: list[Link] = []
 
-    def checkout(self, traced: bool) -> Pair:
-        if not traced:
+    def checkout(self) -> Link:
+        """An idle connection, unless a checkout listener wants one of the pool's each time
+        (`Connections.traced`, inline: this runs before every read)."""
+        connections = self.connections
+        listeners = connections.dispatch.checkout
+        if listeners is connections.untraced or not listeners:
             try:
                 return self.idle.pop()
             except IndexError:
-                pass
-        return self.connections.connect()
+                return connections.connect(False)
+        return connections.connect(True)
 
-    def checkin(self, pair: Pair, closed: bool, traced: bool) -> None:
-        conn, raw, _ctl = pair
-        if raw.in_transaction:  # `reusable`, inline: this runs after every read
-            conn.invalidate()
-            conn.close()
+    def checkin(self, link: Link, closed: bool) -> None:
+        if not reusable(link):
             return
-        if conn.in_transaction():
-            conn.rollback()
-        if closed or traced or len(self.idle) >= IDLE_CONNECTIONS:
-            conn.close()
+        if closed or link.traced or len(self.idle) >= IDLE_CONNECTIONS:
+            link.conn.close()
             return
-        self.idle.append(pair)
+        self.idle.append(link)
 
     def ready(self) -> bool:
         """An idle connection, or room in the pool for one without waiting."""
@@ -160,7 +184,7 @@ class Readers:
     def close(self) -> None:
         while self.idle:
             try:
-                conn = self.idle.pop()[0]
+                conn = self.idle.pop().conn
             except IndexError:
                 break
             conn.close()

@@ -69,7 +69,7 @@ from typing import Any, cast
 from sqlalchemy.exc import DBAPIError
 
 from storage import files, migrations
-from storage.connections import Connections, Readers, Writer
+from storage.connections import Connections, Link, Readers, Writer
 from storage.dialects import POSTGRESQL, SQLITE, is_server_url
 from storage.engine import create_sqlite_engine
 from storage.errors import (
@@ -136,7 +136,7 @@ class Store:
         # memory: one lock for everything (one shared connection); file: the writer's lock
         self._writer = Writer(connections, threading.RLock() if self.memory else threading.Lock(), write_wait_s)
         self._readers = Readers(connections)
-        self._local = threading.local()
+        self._local = _Open()
         self._closed = False
 
     @property
@@ -157,17 +157,17 @@ class Store:
         ``single=True``: the caller promises at most one statement (one `find`, one
         adjacency read...), and the transaction sends no ``BEGIN``/``ROLLBACK`` around it
         (see "Single-statement reads" above); a second statement raises `StoreError`."""
-        return _Scope(self, self._begin_read, True, ctx, single)
+        return _Scope(self, True, ctx, single)
 
     def write(self, ctx: object = None) -> _Scope:
         """The single write transaction (``BEGIN IMMEDIATE``): commit on exit, rollback on
         error. Use as ``with store.write(ctx) as tx:`` (`ctx` as for `read`)."""
-        return _Scope(self, self._begin_write, False, ctx)
+        return _Scope(self, False, ctx)
 
     def in_transaction(self) -> bool:
         """Whether the calling thread has a transaction of this store open (then it must
         not open a write transaction: that would raise)."""
-        return getattr(self._local, "tx", None) is not None
+        return self._local.tx is not None
 
     def read_ready(self) -> bool:
         """True when `read()` would start without waiting: a file store (its readers never
@@ -295,63 +295,80 @@ def _failed(store: Store, what: str, err: BaseException) -> StoreError:
     return StoreError(f"store at {store.display_path}: {what}{orig}")
 
 
+class _Open(threading.local):
+    """The transaction the calling thread has open on a store (None: none), a class default
+    so that asking needs no ``getattr`` probe."""
+
+    tx: Tx | None = None
+
+
 class _Scope:
     """One transaction's `with` block (a class, not a generator: it runs on every call,
     and two nested generator context managers cost several microseconds). A file store's
-    read, the common case, takes the short ways through `__enter__` and `__exit__`."""
+    read, the common case, takes the short ways through `__enter__` and `__exit__`. The
+    `Tx` it hands out is its connection's (`connections.Link`), reset for this transaction."""
 
-    __slots__ = ("store", "begin", "readonly", "ctx", "single", "budget", "nested", "locked", "pair", "traced")
+    __slots__ = ("store", "readonly", "ctx", "single", "link", "tx", "nested", "locked")
 
-    def __init__(self, store: Store, begin: str, readonly: bool, ctx: object = None, single: bool = False) -> None:
+    def __init__(self, store: Store, readonly: bool, ctx: object = None, single: bool = False) -> None:
         self.store = store
-        self.begin = begin
         self.readonly = readonly
         self.ctx = ctx
         self.single = single
-        #: a single-statement read's budget (`single.OneStatement`), made on entry
-        self.budget: OneStatement | None = None
-        self.nested = False
-        self.locked = False
 
     def __enter__(self) -> Tx:
         store = self.store
-        outer: Tx | None = getattr(store._local, "tx", None)
+        outer = store._local.tx
         if outer is not None:
             return self._view(outer)
         if store._closed:
             store._ensure_open()
-        traced = self.traced = store._readers.connections.traced()
+        self.nested = False
         if self.readonly and not store.memory:  # a reader's connection
-            pair = self.pair = store._readers.checkout(traced)
+            self.locked = False
+            link = self.link = store._readers.checkout()
             if not self.single:
-                self._send_begin(pair)
+                self._send_begin(link, store._begin_read)
         else:  # the writer's connection: writes, and every transaction of a memory store
             store._writer.acquire(wait=not self.readonly)
             self.locked = True
             try:
-                pair = self.pair = store._writer.checkout(traced)
+                link = self.link = store._writer.checkout()
                 if not self.single:
-                    self._send_begin(pair)
+                    self._send_begin(link, store._begin_read if self.readonly else store._begin_write)
             except BaseException:
                 self._release()
                 raise
         if self.single:
-            tx = self._guarded(pair[0], pair[1], store.dialect)
+            tx = link.single
+            if tx is None:
+                tx = link.single = Tx(link.conn, cast(sqlite3.Connection, OneStatement(link.raw)), True, store.dialect)
+            else:
+                cast(OneStatement, tx.raw).used = False
+        elif self.readonly:
+            tx = link.reads
+            if tx is None:
+                tx = link.reads = Tx(link.conn, link.raw, True, store.dialect)
         else:
-            tx = Tx(pair[0], pair[1], self.readonly, store.dialect)
+            tx = link.writes
+            if tx is None:
+                tx = link.writes = Tx(link.conn, link.raw, False, store.dialect)
+            else:
+                tx.found_vertex_keys = None
+        self.tx = tx
         tx.ctx = self.ctx
         store._local.tx = tx
         return tx
 
-    def _send_begin(self, pair: Any) -> None:
-        """Opens the transaction on `pair` (its control cursor); a failure gives the
+    def _send_begin(self, link: Link, begin: str) -> None:
+        """Opens the transaction on `link` (its control cursor); a failure gives the
         connection back and raises `StoreError`."""
         try:
-            pair[2].execute(self.begin)
+            link.ctl.execute(begin)
         except DRIVER_ERRORS as exc:
-            _end(pair[1], "ROLLBACK")
+            _end(link.raw, "ROLLBACK")
             self._checkin()
-            raise StoreError(f"store at {self.store.display_path}: {self.begin} failed: {exc}") from exc
+            raise StoreError(f"store at {self.store.display_path}: {begin} failed: {exc}") from exc
 
     def _view(self, outer: Tx) -> Tx:
         """A read view of the same thread's open transaction `outer` (nested)."""
@@ -359,38 +376,34 @@ class _Scope:
             raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
         self.nested = True
         if self.single:
-            view = self._guarded(outer.conn, outer.raw, outer.dialect)
+            raw = cast(sqlite3.Connection, OneStatement(outer.raw))
+            view = self.tx = Tx(outer.conn, raw, True, outer.dialect)
         else:
-            view = Tx(outer.conn, outer.raw, True, outer.dialect)
+            view = self.tx = Tx(outer.conn, outer.raw, True, outer.dialect)
         view.ctx = self.ctx if self.ctx is not None else outer.ctx
         return view
 
-    def _guarded(self, conn: Any, raw: Any, dialect: Any) -> Tx:
-        """A single-statement read's transaction object: its statements go through its
-        budget (`single.OneStatement`), Core ones too (`TxCore.core_execute`)."""
-        budget = self.budget = OneStatement(raw)
-        return Tx(conn, cast(sqlite3.Connection, budget), True, dialect)
-
     def __exit__(self, _type: Any, exc: BaseException | None, _tb: Any) -> None:
-        if self.budget is not None:
-            self.budget.close()  # end its statement before the connection goes back
+        tx = self.tx
+        if self.single:  # end its statement before the connection goes back
+            cast(OneStatement, tx.raw).close()
         if self.nested:
             return
-        store, pair = self.store, self.pair
-        if exc is None and self.readonly and not self.locked:
+        tx.ctx = None  # the connection's `Tx` outlives the transaction: not its caller's context
+        store, link = self.store, self.link
+        store._local.tx = None
+        if exc is None and not self.locked:
             # the common case (a file store's read ending cleanly), without the general
             # path's repeated checks: ROLLBACK ends the snapshot, the connection goes back
-            store._local.tx = None
-            if pair[1].in_transaction:  # not after a single-statement read
+            if link.raw.in_transaction:  # not after a single-statement read
                 try:
-                    pair[2].execute("ROLLBACK")
+                    link.ctl.execute("ROLLBACK")
                 except DRIVER_ERRORS:
                     pass
-            store._readers.checkin(pair, store._closed, self.traced)
+            store._readers.checkin(link, store._closed)
             return
-        raw = pair[1]
+        raw = link.raw
         try:
-            store._local.tx = None
             if exc is not None:
                 _end(raw, "ROLLBACK")
                 if isinstance(exc, (*DRIVER_ERRORS, DBAPIError)):
@@ -399,7 +412,7 @@ class _Scope:
                 _end(raw, "ROLLBACK")
             else:
                 try:
-                    pair[2].execute("COMMIT")
+                    link.ctl.execute("COMMIT")
                 except DRIVER_ERRORS as err:
                     _end(raw, "ROLLBACK")
                     raise _failed(store, "commit failed: ", err) from err
@@ -416,9 +429,9 @@ class _Scope:
     def _checkin(self) -> None:
         store = self.store
         if self.locked:
-            store._writer.checkin(self.pair, store._closed, self.traced)
+            store._writer.checkin(self.link, store._closed)
         else:
-            store._readers.checkin(self.pair, store._closed, self.traced)
+            store._readers.checkin(self.link, store._closed)
 
     def _release(self) -> None:
         if self.locked:
