@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from storage.errors import StoreBusy, StoreError, StoreNotInitialised
+
+if TYPE_CHECKING:  # the store makes them; a connection only keeps them
+    from storage.tx import Tx
 
 #: idle read connections a file store keeps between transactions
 IDLE_CONNECTIONS = 8
@@ -48,9 +51,9 @@ class Link:
         self.raw: sqlite3.Connection = raw
         self.ctl = ctl
         self.traced = traced
-        self.reads: Any = None
-        self.single: Any = None
-        self.writes: Any = None
+        self.reads: Tx | None = None
+        self.single: Tx | None = None
+        self.writes: Tx | None = None
 
 
 class Connections:
