@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from storage.errors import StoreBusy, StoreError, StoreNotInitialised
 
 if TYPE_CHECKING:  # the store makes them; a connection only keeps them
+    from storage.single import OneStatement
     from storage.tx import Tx
 
 #: idle read connections a file store keeps between transactions
@@ -44,7 +45,7 @@ class Link:
     point lookup). `traced`: made while a pool checkout listener was registered; it is
     closed after its transaction instead of kept (`Connections.traced`)."""
 
-    __slots__ = ("conn", "raw", "ctl", "traced", "reads", "single", "writes")
+    __slots__ = ("conn", "raw", "ctl", "traced", "reads", "single", "budget", "writes")
 
     def __init__(self, conn: Any, raw: Any, ctl: Any, traced: bool) -> None:
         self.conn = conn
@@ -53,6 +54,7 @@ class Link:
         self.traced = traced
         self.reads: Tx | None = None
         self.single: Tx | None = None
+        self.budget: OneStatement | None = None
         self.writes: Tx | None = None
 
 
@@ -172,8 +174,13 @@ class Readers:
         return connections.connect(True)
 
     def checkin(self, link: Link, closed: bool) -> None:
-        if not reusable(link):
+        conn = link.conn
+        if link.raw.in_transaction:  # `reusable`, inline: this runs after every read
+            conn.invalidate()
+            conn.close()
             return
+        if conn.in_transaction():
+            conn.rollback()
         if closed or link.traced or len(self.idle) >= IDLE_CONNECTIONS:
             link.conn.close()
             return

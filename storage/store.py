@@ -61,7 +61,6 @@ task manager's workers (`/jobs/gremlin` runs beside requests).
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from pathlib import Path
 from typing import Any, cast
@@ -308,7 +307,8 @@ class _Scope:
     read, the common case, takes the short ways through `__enter__` and `__exit__`. The
     `Tx` it hands out is its connection's (`connections.Link`), reset for this transaction."""
 
-    __slots__ = ("store", "readonly", "ctx", "single", "link", "tx", "nested", "locked")
+    __slots__ = ("store", "readonly", "ctx", "single", "link", "tx", "budget", "nested", "locked")
+    budget: OneStatement  # a single-statement read's (set on entry)
 
     def __init__(self, store: Store, readonly: bool, ctx: object = None, single: bool = False) -> None:
         self.store = store
@@ -340,11 +340,12 @@ class _Scope:
                 self._release()
                 raise
         if self.single:
-            tx = link.single
-            if tx is None:
-                tx = link.single = Tx(link.conn, cast(sqlite3.Connection, OneStatement(link.raw)), True, store.dialect)
-            else:
-                cast(OneStatement, tx.raw).used = False
+            tx, budget = link.single, link.budget
+            if tx is None or budget is None:
+                budget = link.budget = OneStatement(link.raw)
+                tx = link.single = Tx(link.conn, budget, True, store.dialect)  # type: ignore[arg-type]
+            self.budget = budget
+            budget.used = False
         elif self.readonly:
             tx = link.reads
             if tx is None:
@@ -376,20 +377,19 @@ class _Scope:
             raise StoreError("a write transaction cannot be opened inside another transaction of the same thread")
         self.nested = True
         if self.single:
-            raw = cast(sqlite3.Connection, OneStatement(outer.raw))
-            view = self.tx = Tx(outer.conn, raw, True, outer.dialect)
+            budget = self.budget = OneStatement(outer.raw)
+            view = self.tx = Tx(outer.conn, budget, True, outer.dialect)  # type: ignore[arg-type]
         else:
             view = self.tx = Tx(outer.conn, outer.raw, True, outer.dialect)
         view.ctx = self.ctx if self.ctx is not None else outer.ctx
         return view
 
     def __exit__(self, _type: Any, exc: BaseException | None, _tb: Any) -> None:
-        tx = self.tx
         if self.single:  # end its statement before the connection goes back
-            cast(OneStatement, tx.raw).close()
+            self.budget.close()
         if self.nested:
             return
-        tx.ctx = None  # the connection's `Tx` outlives the transaction: not its caller's context
+        self.tx.ctx = None  # the connection's `Tx` outlives the transaction: not its caller's context
         store, link = self.store, self.link
         store._local.tx = None
         if exc is None and not self.locked:

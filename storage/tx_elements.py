@@ -78,30 +78,6 @@ class Elements:
         return _FINDERS[lookup](self, values)
 
     # ---- shared helpers ------------------------------------------------------------------
-    def _by_ids(self, table: str, ids: Iterable[Any]) -> list[Any]:
-        if type(ids) is list and len(ids) == 1:  # a point lookup: one probe of the id index
-            row = self.raw.execute(ONE_SQL[table], [encode(ids[0])] if self.pg else ids).fetchone()
-            return [] if row is None else [ROW[table](row)]
-        wanted = unique(ids)
-        if not wanted:
-            return []
-        make = ROW[table]
-        found: dict[Any, Any] = {}
-        for size, part in padded_chunks(wanted):
-            for row in self.raw.execute(by_ids_sql(table, size), list(map(encode, part)) if self.pg else part):
-                found[row[1]] = row
-        return [make(found[i]) for i in wanted if i in found]
-
-    def _by_keys(self, table: str, keys: Iterable[int]) -> list[Any]:
-        if type(keys) is list and len(keys) == 1:  # one row by primary key
-            row = self.raw.execute(ONE_KEY_SQL[table], (int(keys[0]),)).fetchone()
-            return [] if row is None else [ROW[table](row)]
-        wanted = unique(keys)
-        if not wanted:
-            return []
-        make = ROW[table]
-        return [make(r) for r in self.raw.execute(by_keys_sql(table), (json_keys(wanted),))]
-
     def _scan(self, table: str, label_ids: Sequence[int] | None, after_key: int | None, limit: int | None) -> list[Any]:
         if label_ids is not None and len(label_ids) == 0:
             return []
@@ -139,9 +115,6 @@ class Elements:
         return sorted(keys), None
 
     # ---- vertices ------------------------------------------------------------------------
-    def _vertices_by_ids(self, ids: Iterable[Any]) -> list[VertexRow]:
-        return self._by_ids("vertices", ids)
-
     def _vertex_ids_by_keys(self, keys: Sequence[int]) -> list[Any]:
         """The stored ids of the vertices among `keys` that exist, in the order of `keys`
         (a key given twice gives its id twice): the ids-only projection of what a walk
@@ -159,9 +132,6 @@ class Elements:
             if "BLOB" not in str(e):
                 raise
         return [r[1] for r in self.raw.execute(IDS_OF_KEYS_SQL, (arg,))]
-
-    def _vertices_by_keys(self, keys: Iterable[int]) -> list[VertexRow]:
-        return self._by_keys("vertices", keys)
 
     def _vertex_heads_by_ids(self, ids: Iterable[Any]) -> list[tuple[int, Any, int]]:
         """(key, id, label_id) of the vertices with these ids, in no particular order: the
@@ -268,11 +238,6 @@ class Elements:
         return self._delete("vertices", keys)
 
     # ---- edges ---------------------------------------------------------------------------
-    def _edges_by_ids(self, ids: Iterable[Any]) -> list[EdgeRow]:
-        """Id-identified edges (auto mode, v1 rows) by id; HugeGraph-mode edges (inserted
-        with ``unique_parts=True``) are not found here: see `edges_by_parts`."""
-        return self._by_ids("edges", ids)
-
     def _edges_by_parts(self, parts: Iterable[tuple[int, int, str, int]]) -> list[EdgeRow]:
         """The edges with these (out_key, label_id, sort_values, in_key), in order of first
         occurrence of each distinct tuple; per tuple the ``dup = 0`` edge first, then any
@@ -293,9 +258,6 @@ class Elements:
             rows = self.raw.execute(BY_END_IDS_SQL, (int(label_id), sort_values or "", out_id, in_id))
             out += map(make_edge, rows)
         return out
-
-    def _edges_by_keys(self, keys: Iterable[int]) -> list[EdgeRow]:
-        return self._by_keys("edges", keys)
 
     def edges_scan(
         self, label_ids: Sequence[int] | None = None, after_key: int | None = None, limit: int | None = None
@@ -486,13 +448,53 @@ def _pg_edge_row(row: tuple[Any, ...]) -> tuple[Any, ...]:
     return (k, encode(id_), label_id, out_key, in_key, sort_values, encode(props), encode(out_id), encode(in_id))
 
 
+def _by_ids(table: str) -> Callable[[Elements, Any], list[Any]]:
+    """The finder of `table`'s rows by stored id (``VERTICES_BY_IDS``, ``EDGES_BY_IDS``:
+    id-identified edges only, auto mode's and v1 rows; HugeGraph-mode edges are found by
+    their parts), its statements and row type bound once: a point lookup is one call from
+    `Elements.find` to the driver."""
+    one, make = ONE_SQL[table], ROW[table]
+
+    def find(self: Elements, ids: Any) -> list[Any]:
+        if type(ids) is list and len(ids) == 1:  # a point lookup: one probe of the id index
+            row = self.raw.execute(one, [encode(ids[0])] if self.pg else ids).fetchone()
+            return [] if row is None else [make(row)]
+        wanted = unique(ids)
+        if not wanted:
+            return []
+        found: dict[Any, Any] = {}
+        for size, part in padded_chunks(wanted):
+            for row in self.raw.execute(by_ids_sql(table, size), list(map(encode, part)) if self.pg else part):
+                found[row[1]] = row
+        return [make(found[i]) for i in wanted if i in found]
+
+    return find
+
+
+def _by_keys(table: str) -> Callable[[Elements, Any], list[Any]]:
+    """The finder of `table`'s rows by key (``VERTICES_BY_KEYS``, ``EDGES_BY_KEYS``), bound
+    once as `_by_ids`'."""
+    one, many, make = ONE_KEY_SQL[table], by_keys_sql(table), ROW[table]
+
+    def find(self: Elements, keys: Any) -> list[Any]:
+        if type(keys) is list and len(keys) == 1:  # one row by primary key
+            row = self.raw.execute(one, (int(keys[0]),)).fetchone()
+            return [] if row is None else [make(row)]
+        wanted = unique(keys)
+        if not wanted:
+            return []
+        return [make(r) for r in self.raw.execute(many, (json_keys(wanted),))]
+
+    return find
+
+
 _FINDERS: dict[Lookup, Callable[[Elements, Any], list[Any]]] = {
-    Lookup.VERTICES_BY_IDS: Elements._vertices_by_ids,
-    Lookup.VERTICES_BY_KEYS: Elements._vertices_by_keys,
+    Lookup.VERTICES_BY_IDS: _by_ids("vertices"),
+    Lookup.VERTICES_BY_KEYS: _by_keys("vertices"),
     Lookup.VERTEX_HEADS_BY_IDS: Elements._vertex_heads_by_ids,
     Lookup.VERTEX_IDS_BY_KEYS: Elements._vertex_ids_by_keys,
-    Lookup.EDGES_BY_IDS: Elements._edges_by_ids,
-    Lookup.EDGES_BY_KEYS: Elements._edges_by_keys,
+    Lookup.EDGES_BY_IDS: _by_ids("edges"),
+    Lookup.EDGES_BY_KEYS: _by_keys("edges"),
     Lookup.EDGES_BY_PARTS: Elements._edges_by_parts,
     Lookup.EDGES_BY_END_IDS: Elements._edges_by_end_ids,
 }
