@@ -9,9 +9,10 @@ caller's programming error, and it must fail loudly in tests rather than answer 
 points in time.
 
 `OneStatement` stands in for the driver connection (`TxCore.raw`) of such a transaction,
-counts what is sent through it and forwards everything else; the SQLAlchemy Core statements
-of the cold paths (task records) go through `TxCore.core_execute`, which spends the same
-budget.
+counts what is sent through it and forwards everything else; `Drained` stands in for the
+connection's reused cursor (`TxCore.cur`, statements read to their end at once) and spends
+the same budget; the SQLAlchemy Core statements of the cold paths (task records) go through
+`TxCore.core_execute`, which spends it too.
 """
 
 from __future__ import annotations
@@ -80,3 +81,24 @@ class OneStatement:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.raw, name)
+
+
+class Drained:
+    """A single-statement read's `TxCore.cur`: a statement read to its end at once (a
+    point lookup's one row, a ``fetchall``) spends `budget` and runs on `cur`, the
+    connection's reused cursor (or, nested, the enclosing read's `cur`, which spends the
+    enclosing budget in turn). The driver resets a statement when its last row is read,
+    so nothing is left for `OneStatement.close` to end, and no cursor is made for it."""
+
+    __slots__ = ("budget", "cur")
+
+    def __init__(self, budget: OneStatement, cur: Any) -> None:
+        self.budget = budget
+        self.cur = cur
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        budget = self.budget
+        if budget.used:
+            raise StoreError(MISUSE)
+        budget.used = True
+        return self.cur.execute(sql, params)

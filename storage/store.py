@@ -79,7 +79,7 @@ from storage.errors import (
     StoreNotInitialised,
     StoreVersionMismatch,
 )
-from storage.single import OneStatement
+from storage.single import Drained, OneStatement
 from storage.tables import STORE_VERSION, metadata
 from storage.tx import Tx
 from storage.tx_base import DRIVER_ERRORS, PG_RETRY
@@ -343,17 +343,17 @@ class _Scope:
             tx, budget = link.single, link.budget
             if tx is None or budget is None:
                 budget = link.budget = OneStatement(link.raw)
-                tx = link.single = Tx(link.conn, budget, True, store.dialect)  # type: ignore[arg-type]
+                tx = link.single = Tx(link.conn, budget, True, store.dialect, Drained(budget, link.ctl))  # type: ignore[arg-type]
             self.budget = budget
             budget.used = False
         elif self.readonly:
             tx = link.reads
             if tx is None:
-                tx = link.reads = Tx(link.conn, link.raw, True, store.dialect)
+                tx = link.reads = Tx(link.conn, link.raw, True, store.dialect, link.ctl)
         else:
             tx = link.writes
             if tx is None:
-                tx = link.writes = Tx(link.conn, link.raw, False, store.dialect)
+                tx = link.writes = Tx(link.conn, link.raw, False, store.dialect, link.ctl)
             else:
                 tx.found_vertex_keys = None
         self.tx = tx
@@ -378,9 +378,9 @@ class _Scope:
         self.nested = True
         if self.single:
             budget = self.budget = OneStatement(outer.raw)
-            view = self.tx = Tx(outer.conn, budget, True, outer.dialect)  # type: ignore[arg-type]
+            view = self.tx = Tx(outer.conn, budget, True, outer.dialect, Drained(budget, outer.cur))  # type: ignore[arg-type]
         else:
-            view = self.tx = Tx(outer.conn, outer.raw, True, outer.dialect)
+            view = self.tx = Tx(outer.conn, outer.raw, True, outer.dialect, outer.cur)
         view.ctx = self.ctx if self.ctx is not None else outer.ctx
         return view
 

@@ -18,6 +18,7 @@ kept for type hints that say which one a function expects.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -44,8 +45,10 @@ class Tx(TxCore):
 
     __slots__ = ("_elements", "_adjacency", "_aggregates", "_index", "_schema", "_records")
 
-    def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE) -> None:
-        super().__init__(conn, raw, readonly, dialect)
+    def __init__(
+        self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE, cur: Any = None,
+    ) -> None:
+        super().__init__(conn, raw, readonly, dialect, cur)
         self._elements: Elements | None = None
         self._adjacency: Adjacency | None = None
         self._aggregates: Aggregates | None = None

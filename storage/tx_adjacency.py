@@ -68,11 +68,12 @@ class Adjacency:
     edge each (from, to) pair takes. Each projection has one private reader below; the
     statements they run are built per shape in `adjacency_sql` and cached there."""
 
-    __slots__ = ("core", "raw", "pg")
+    __slots__ = ("core", "raw", "cur", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        self.cur = core.cur  # statements read to their end at once (`TxCore.cur`)
         #: PostgreSQL: every statement says its ORDER BY (no loop order to rely on), and the
         #: projections SQLite reads as JSON arrays are taken from ordered pairs
         self.pg = core.dialect.pg
@@ -96,7 +97,7 @@ class Adjacency:
             return []
         if self.pg:
             vertex_id = encode(vertex_id)
-        rows = self.raw.execute(neighbour_ids_sql(d, query.label_key), (vertex_id,) * len(SIDES[d])).fetchall()
+        rows = self.cur.execute(neighbour_ids_sql(d, query.label_key), (vertex_id,) * len(SIDES[d])).fetchall()
         if d == "both":
             return [(r[0], r[1]) for r in rows]
         return rows
@@ -134,7 +135,7 @@ class Adjacency:
         else:
             sql = adjacent_sql(d, q.label_key, limited, keys_only, self.pg)
             params = _side_params(d, wanted, q.per_vertex)
-        rows = self.raw.execute(sql, params).fetchall()
+        rows = self.cur.execute(sql, params).fetchall()
         if d != "both":
             return rows, False
         if limited:
@@ -174,7 +175,7 @@ class Adjacency:
             return []
         one = len(wanted) == 1
         params: list[Any] = [int(wanted[0])] if one else [orjson.dumps([int(k) for k in wanted]).decode()]
-        return orjson.loads(self.raw.execute(to_keys_sql(d, labels, one), params).fetchone()[0])  # type: ignore[no-any-return]
+        return orjson.loads(self.cur.execute(to_keys_sql(d, labels, one), params).fetchone()[0])  # type: ignore[no-any-return]
 
     def _to_key_ids(self, q: AdjacencyQuery, keys: Iterable[int]) -> tuple[list[int], dict[int, Any]]:
         """One statement reads both from the covering adjacency index where it holds the
@@ -216,7 +217,7 @@ class Adjacency:
         wanted = unique(keys) if not (q.labels is not None and not q.labels) else []
         if not wanted:
             return {}
-        return dict(self.raw.execute(count_sql(q.direction, q.label_key), [json_keys(wanted)]).fetchall())
+        return dict(self.cur.execute(count_sql(q.direction, q.label_key), [json_keys(wanted)]).fetchall())
 
     def _heads(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[tuple[int, int, Any, int]]:
         """The neighbours' identities joined in by primary key, without their props (the
@@ -226,7 +227,7 @@ class Adjacency:
         wanted = _start_keys(q, keys)
         if not wanted:
             return []
-        return self.raw.execute(heads_sql(q.direction, q.label_key, self.pg), [json_keys(wanted)]).fetchall()
+        return self.cur.execute(heads_sql(q.direction, q.label_key, self.pg), [json_keys(wanted)]).fetchall()
 
     def _targets(self, q: AdjacencyQuery, keys: Iterable[int]) -> list[int]:
         """The multiset of ``TO_KEYS`` (one entry per edge, each vertex's first

@@ -191,11 +191,12 @@ def member_path(key: str) -> str | None:
 
 
 class Aggregates:
-    __slots__ = ("core", "raw", "pg")
+    __slots__ = ("core", "raw", "cur", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        self.cur = core.cur  # statements read to their end at once (`TxCore.cur`)
         #: PostgreSQL: no progress handler (`stop` is not polled inside a statement there),
         #: and a failed statement ends the transaction, so nothing is tried to fall back from
         self.pg = core.dialect.pg
@@ -220,7 +221,7 @@ class Aggregates:
                 raw.set_progress_handler(None, 0)
 
     def _aggregate(self, sql: str, params: list[Any], stop: Callable[[], bool] | None) -> list[Any] | None:
-        return self._stoppable(lambda raw: raw.execute(sql, params).fetchall(), stop)
+        return self._stoppable(lambda _raw: self.cur.execute(sql, params).fetchall(), stop)
 
     def count(self, query: WalkCount, operand: Any = None, stop: Callable[[], bool] | None = None) -> int | None:
         """The number of walks `query` describes from its start (`queries.WalkStart`): the

@@ -63,11 +63,20 @@ class TxCore:
     ...): each holds this object, never another family, so a family is one module and one
     slot of `Tx`, and a new one (auth records) adds both without touching the others."""
 
-    __slots__ = ("conn", "raw", "readonly", "found_vertex_keys", "ctx", "dialect")
+    __slots__ = ("conn", "raw", "cur", "readonly", "found_vertex_keys", "ctx", "dialect")
 
-    def __init__(self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE) -> None:
+    def __init__(
+        self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE, cur: Any = None,
+    ) -> None:
         self.conn = conn
         self.raw = raw
+        #: what runs a statement the caller reads to its end at once (one row of a unique
+        #: key, a ``fetchall``, a loop over every row): the connection's reused cursor
+        #: (`connections.Link.ctl`: no cursor made per statement; the driver resets the
+        #: statement when its last row is read), or `single.Drained` over it in a
+        #: single-statement read. Anything else (a ``fetchone`` of several rows, a loop
+        #: that may stop early) runs on `raw`, whose cursor per statement ends with it.
+        self.cur: sqlite3.Cursor = raw if cur is None else cur  # type: ignore[assignment]
         self.readonly = readonly
         #: the store's SQL dialect (`dialects.SQLITE` or `dialects.POSTGRESQL`)
         self.dialect = dialect

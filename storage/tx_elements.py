@@ -65,11 +65,12 @@ from storage.values import encode
 
 
 class Elements:
-    __slots__ = ("core", "raw", "pg")
+    __slots__ = ("core", "raw", "cur", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        self.cur = core.cur  # statements read to their end at once (`TxCore.cur`)
         #: PostgreSQL: ids and props are bound `encode`d, keys come from sequences
         self.pg = core.dialect.pg
 
@@ -457,14 +458,14 @@ def _by_ids(table: str) -> Callable[[Elements, Any], list[Any]]:
 
     def find(self: Elements, ids: Any) -> list[Any]:
         if type(ids) is list and len(ids) == 1:  # a point lookup: one probe of the id index
-            row = self.raw.execute(one, [encode(ids[0])] if self.pg else ids).fetchone()
+            row = self.cur.execute(one, [encode(ids[0])] if self.pg else ids).fetchone()  # a unique id: one row at most
             return [] if row is None else [make(row)]
         wanted = unique(ids)
         if not wanted:
             return []
         found: dict[Any, Any] = {}
         for size, part in padded_chunks(wanted):
-            for row in self.raw.execute(by_ids_sql(table, size), list(map(encode, part)) if self.pg else part):
+            for row in self.cur.execute(by_ids_sql(table, size), list(map(encode, part)) if self.pg else part):
                 found[row[1]] = row
         return [make(found[i]) for i in wanted if i in found]
 
@@ -478,12 +479,12 @@ def _by_keys(table: str) -> Callable[[Elements, Any], list[Any]]:
 
     def find(self: Elements, keys: Any) -> list[Any]:
         if type(keys) is list and len(keys) == 1:  # one row by primary key
-            row = self.raw.execute(one, (int(keys[0]),)).fetchone()
+            row = self.cur.execute(one, (int(keys[0]),)).fetchone()  # the primary key: one row at most
             return [] if row is None else [make(row)]
         wanted = unique(keys)
         if not wanted:
             return []
-        return [make(r) for r in self.raw.execute(many, (json_keys(wanted),))]
+        return [make(r) for r in self.cur.execute(many, (json_keys(wanted),))]
 
     return find
 

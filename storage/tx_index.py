@@ -119,11 +119,12 @@ def _distinct(rows: Iterable[Any], limit: int | None, seen: dict[int, None] | No
 
 
 class Index:
-    __slots__ = ("core", "raw", "pg")
+    __slots__ = ("core", "raw", "cur", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
+        self.cur = core.cur  # statements read to their end at once (`TxCore.cur`)
         #: PostgreSQL: values are bound `encode`d (`values`), which keeps SQLite's order
         self.pg = core.dialect.pg
 
@@ -153,13 +154,13 @@ class Index:
         would sort the rows with their property JSON in a temp b-tree."""
         make = make_vertex
         if len(values) == 1:  # one value: entries come once per element, in key order
-            return [make(r) for r in self.raw.execute(_INDEX_ROWS_ONE, (index_id, *self._values([values[0]])))]
+            return [make(r) for r in self.cur.execute(_INDEX_ROWS_ONE, (index_id, *self._values([values[0]])))]
         wanted = unique(values)
         if not wanted:
             return []
         found: dict[int, Any] = {}
         for size, part in padded_chunks(wanted):
-            for r in self.raw.execute(_index_rows_sql(size), [index_id, *self._values(part)]):
+            for r in self.cur.execute(_index_rows_sql(size), [index_id, *self._values(part)]):
                 found[r[0]] = r
         return [make(found[k]) for k in sorted(found)]
 
