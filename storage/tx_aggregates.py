@@ -12,7 +12,7 @@ whole walk on the adjacency index, and one scan groups the whole table.
   expanded once, with the walks' sum as its multiplicity), and the last hop is a join that
   sums multiplicities, so it needs no grouping. 'both' is the out side and the in side
   with ``UNION ALL`` (a self-loop counts twice, as `adjacent` lists it twice).
-* `walk_count_from_id` counts the walks of at most `CHAIN_MAX_HOPS` hops from ONE vertex
+* a count from ONE vertex (``WalkStart.ID``, at most `CHAIN_MAX_HOPS` hops), the vertex
   named by its public id, in one statement with no frontier: a join chain per choice of
   side at each 'both' hop (``UNION ALL``, so a self-loop again counts twice), the start
   found by the id index. For one start this is about half the CTE's cost, and being one
@@ -58,7 +58,7 @@ POLL_EVERY = 20_000
 #: hands back and the list it decodes to (~0.4 MiB at 5k texts; 20k held ~1.4 MiB at the
 #: querying peak) at no cost in time (5k, 10k and 20k within noise at 10k and 100k rows)
 GROUP_CHUNK = 5_000
-#: the longest walk `walk_count_from_id` answers with one join chain ('both' hops double
+#: the longest walk a count from one id (``WalkStart.ID``) answers with one join chain ('both' hops double
 #: the branches: 2**hops at most)
 CHAIN_MAX_HOPS = 3
 #: the longest walk `walk_count` answers in one statement: one CTE per hop, so the statement
@@ -116,9 +116,15 @@ def _walk_sql(
 
 @lru_cache(maxsize=128)
 def _chain_sql(hops: tuple[Hop, ...], pg: bool = False) -> str:
-    """`walk_count_from_id`'s statement: per choice of side at every 'both' hop, one join
-    chain from the start vertex (found by its public id, ``?1``) counting its rows; CROSS
-    JOINs pin the loop order (id index probe, then one adjacency-index range per row)."""
+    """The statement of a walk count from one vertex (``WalkStart.ID``): per choice of side
+    at every 'both' hop, one join chain from the start vertex (found by its public id,
+    ``?1``) counting its rows; CROSS JOINs pin the loop order (id index probe, then one
+    adjacency-index range per row). One statement, so no transaction is needed around it;
+    0 when there is no such vertex. A join row is one walk, so parallel edges count once
+    each and a 'both' self-loop twice (its out side and its in side), as the frontier CTE
+    counts. For a point start the chain beats the CTE (no JSON start list, no GROUP BY temp
+    b-tree); deeper walks keep the CTE, whose grouping keeps a hub's fan-out from
+    multiplying rows."""
     branches = []
     for sides in itertools.product(*(_SIDES[d] for d, _labels in hops)):
         joins, prev = [], "s.key"
@@ -231,7 +237,12 @@ class Aggregates:
         if hops is None:
             return 0
         if query.start is WalkStart.ID:
-            return self._walk_count_from_id(operand, hops, stop)
+            if len(hops) > CHAIN_MAX_HOPS:
+                raise StoreError(f"walk_count_from_id takes at most {CHAIN_MAX_HOPS} hops, not {len(hops)}")
+            # the query's hops are normalised already: its statement is one cache probe away
+            sql = _chain_sql(hops, self.pg)
+            rows = self._aggregate(sql, [encode(operand) if self.pg else operand], stop)
+            return None if rows is None else int(rows[0][0] or 0)
         if query.start is WalkStart.ALL:
             labels = query.start_labels
             return self._walk_count(None, hops, stop, labels)
@@ -243,24 +254,6 @@ class Aggregates:
         if query.key is None:
             return self._label_groups(query.kind, query.labels, stop)
         return self._property_groups(query.kind, query.labels, query.key, stop)
-
-    def _walk_count_from_id(
-        self, vertex_id: Any, hops: Sequence[tuple[str, Sequence[int] | None]], stop: Callable[[], bool] | None = None,
-    ) -> int | None:
-        """`walk_count` from the one vertex whose stored id is `vertex_id` (0 when there is
-        none), for at most `CHAIN_MAX_HOPS` hops, as ONE statement (so no transaction is needed
-        around it): a join chain per choice of side at 'both' hops, each counting its rows.
-        A join row is one walk, so parallel edges count once each and a 'both' self-loop
-        twice (its out side and its in side), as in `walk_count`. For a point start the
-        chain beats the frontier CTE (no JSON start list, no GROUP BY temp b-tree); deeper
-        walks keep the CTE, whose grouping keeps a hub's fan-out from multiplying rows."""
-        norm = _normalise(hops)
-        if norm is None:
-            return 0
-        if len(norm) > CHAIN_MAX_HOPS:
-            raise StoreError(f"walk_count_from_id takes at most {CHAIN_MAX_HOPS} hops, not {len(norm)}")
-        rows = self._aggregate(_chain_sql(tuple(norm), self.pg), [encode(vertex_id) if self.pg else vertex_id], stop)
-        return None if rows is None else int(rows[0][0] or 0)
 
     def _walk_count(
         self, start: Sequence[tuple[int, int]] | None, hops: Sequence[tuple[str, Sequence[int] | None]],

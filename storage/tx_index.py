@@ -136,15 +136,16 @@ class Index:
         (range). ``KEYS`` -> element keys in (value, key) order, each once, at most
         `query.limit`; ``COUNT`` -> distinct elements matching; ``VERTICES`` -> vertex rows,
         each once, in key order."""
-        if query.range:
+        index_id, range_, project, limit, lo_incl, hi_incl = query
+        if range_:
             lo, hi = operand
-            keys = self._range(query.index_id, lo, hi, query.lo_incl, query.hi_incl, query.limit)
-            return len(keys) if query.project is IndexProject.COUNT else keys
-        if query.project is IndexProject.KEYS:
-            return self._eq(query.index_id, operand, query.limit)
-        if query.project is IndexProject.COUNT:
-            return self._eq_count(query.index_id, operand)
-        return self._rows(query.index_id, operand)
+            keys = self._range(index_id, lo, hi, lo_incl, hi_incl, limit)
+            return len(keys) if project is IndexProject.COUNT else keys
+        if project is IndexProject.VERTICES:
+            return self._rows(index_id, operand)
+        if project is IndexProject.KEYS:
+            return self._eq(index_id, operand, limit)
+        return self._eq_count(index_id, operand)
 
     def _rows(self, index_id: int, values: Sequence[Any]) -> list[VertexRow]:
         """The vertex rows with an entry of any of `values` in index `index_id`, each once,
@@ -154,7 +155,7 @@ class Index:
         would sort the rows with their property JSON in a temp b-tree."""
         make = make_vertex
         if len(values) == 1:  # one value: entries come once per element, in key order
-            return [make(r) for r in self.cur.execute(_INDEX_ROWS_ONE, (index_id, *self._values([values[0]])))]
+            return [make(r) for r in self.cur.execute(_INDEX_ROWS_ONE, (index_id, encode(values[0]) if self.pg else values[0]))]
         wanted = unique(values)
         if not wanted:
             return []
