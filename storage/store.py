@@ -385,7 +385,7 @@ class _Scope:
         return view
 
     def __exit__(self, _type: Any, exc: BaseException | None, _tb: Any) -> None:
-        if self.single:  # end its statement before the connection goes back
+        if self.single and self.budget.cursor is not None:  # end its statement before the connection goes back
             self.budget.close()
         if self.nested:
             return

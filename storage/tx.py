@@ -4,10 +4,11 @@
 `queries.AdjacencyQuery` objects), ``tx.aggregates`` (walk counts, groupings), ``tx.index``
 (index entries), ``tx.schema`` (schema items and meta), ``tx.records`` (variables and tasks).
 Composition, not mixins: each family is one module whose component holds the `TxCore` (the
-connections and the read-only guard, which `Tx` itself is: one object per transaction, not
-two) and nothing of the other families; components are made on first use (a point read needs
-one of the six). A new family (auth records) is one more module and one more property here,
-and none of the others changes.
+connections and the read-only guard, which `Tx` itself is: one object, not two) and nothing
+of the other families; components are made on first use (a point read needs one of the six)
+and kept: a `Tx` belongs to one connection and serves each of its transactions of one kind in
+turn (`connections.Link`). A new family (auth records) is one more module and one more slot
+and `_FAMILIES` entry here, and none of the others changes.
 
 One class serves both kinds of transaction; a read transaction (``readonly=True``) raises
 `ReadOnlyTransaction` from every write method, so code written against `WriteTx` fails
@@ -18,7 +19,8 @@ kept for type hints that say which one a function expects.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Connection
 
@@ -43,67 +45,39 @@ _EMPTIED = ("schema_items", "schema_seq", "variables")
 class Tx(TxCore):
     """A store transaction. Obtain one from `Store.read()` or `Store.write()`."""
 
-    __slots__ = ("_elements", "_adjacency", "_aggregates", "_index", "_schema", "_records")
+    # one slot per family component, made on first use (a point read needs one of the six)
+    # by `__getattr__`, which Python calls only while the slot is empty: afterwards reading
+    # ``tx.elements`` is a slot read, not a property call, on every transaction of the
+    # connection this `Tx` belongs to (`connections.Link`)
+    __slots__ = ("elements", "adjacency", "aggregates", "index", "schema", "records")
+    elements: Elements
+    adjacency: Adjacency
+    aggregates: Aggregates
+    index: Index
+    schema: Schema
+    records: Records
 
     def __init__(
         self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE, cur: Any = None,
     ) -> None:
         super().__init__(conn, raw, readonly, dialect, cur)
-        self._elements: Elements | None = None
-        self._adjacency: Adjacency | None = None
-        self._aggregates: Aggregates | None = None
-        self._index: Index | None = None
-        self._schema: Schema | None = None
-        self._records: Records | None = None
+
+    if not TYPE_CHECKING:  # hidden from the type checker: `tx.misspelt` stays an error there
+
+        def __getattr__(self, name: str) -> Any:
+            """A family component asked for the first time: made, kept in its slot."""
+            family = _FAMILIES.get(name)
+            if family is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            component = family(self)
+            setattr(self, name, component)
+            return component
 
     @property
     def core(self) -> TxCore:
         """The connections and the read-only guard every component shares (the transaction
         itself: its state is the core's, so opening one builds one object, not two)."""
         return self
-
-    # each component is made on first use: a point read needs one of the six
-    @property
-    def elements(self) -> Elements:
-        c = self._elements
-        if c is None:
-            c = self._elements = Elements(self)
-        return c
-
-    @property
-    def adjacency(self) -> Adjacency:
-        c = self._adjacency
-        if c is None:
-            c = self._adjacency = Adjacency(self)
-        return c
-
-    @property
-    def aggregates(self) -> Aggregates:
-        c = self._aggregates
-        if c is None:
-            c = self._aggregates = Aggregates(self)
-        return c
-
-    @property
-    def index(self) -> Index:
-        c = self._index
-        if c is None:
-            c = self._index = Index(self)
-        return c
-
-    @property
-    def schema(self) -> Schema:
-        c = self._schema
-        if c is None:
-            c = self._schema = Schema(self)
-        return c
-
-    @property
-    def records(self) -> Records:
-        c = self._records
-        if c is None:
-            c = self._records = Records(self)
-        return c
 
     def clear(self) -> None:
         """Remove all data, schema, index entries and variables; keep tasks and meta.
@@ -127,6 +101,11 @@ class Tx(TxCore):
     def __repr__(self) -> str:
         return f"<storage.Tx {'read' if self.readonly else 'write'}>"
 
+
+_FAMILIES: dict[str, Callable[[TxCore], Any]] = {
+    "elements": Elements, "adjacency": Adjacency, "aggregates": Aggregates, "index": Index, "schema": Schema,
+    "records": Records,
+}
 
 ReadTx = Tx
 WriteTx = Tx
