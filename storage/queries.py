@@ -19,7 +19,16 @@ from storage.errors import StoreError
 DIRECTIONS = ("out", "in", "both")
 
 
-class Project(enum.Enum):
+class _Kind(enum.Enum):
+    """An enum whose members hash by identity, in C: `enum.Enum`'s own ``__hash__`` is a
+    Python function (the hash of the member's name), one more call on every read that
+    looks its statement up by a member (`Elements.find`, `Adjacency.read`). Members are
+    singletons compared by identity, so the identity hash agrees with equality."""
+
+    __hash__ = object.__hash__
+
+
+class Project(_Kind):
     """What an adjacency read returns, in adjacency order unless said otherwise.
 
     ``EDGES``: an `EdgeRow` per incident edge. ``PAIRS``: (from key, to key) per edge, from
@@ -91,7 +100,7 @@ class AdjacencyQuery(_Shape):
 _DIRECTION_SET = frozenset(DIRECTIONS)
 
 
-class Lookup(enum.Enum):
+class Lookup(_Kind):
     """The element lookups (`Elements.find(lookup, values)`): which table, what names the
     elements, and what comes back. Each is one statement shape (or one per chunk of 900
     values), answering the whole batch. Rows come in order of first occurrence of each
@@ -118,7 +127,7 @@ class Lookup(enum.Enum):
 
 
 
-class IndexProject(enum.Enum):
+class IndexProject(_Kind):
     """What an index read returns: ``KEYS`` the element keys in index order (value, then
     key), each once; ``COUNT`` how many distinct elements match; ``VERTICES`` the matching
     vertex rows, each once, in key order (equality only)."""
@@ -161,7 +170,7 @@ Hop = tuple[str, tuple[int, ...] | None]
 """(direction 'out' / 'in' / 'both', edge label ids or None for every label)."""
 
 
-class WalkStart(enum.Enum):
+class WalkStart(_Kind):
     """Where a `WalkCount`'s walks start: ``PAIRS`` at (vertex key, multiplicity) pairs,
     ``ALL`` once at every vertex (with a label in the query's `start_labels`, when given),
     ``ID`` at the one vertex whose stored id is the operand (at most `CHAIN_MAX_HOPS` hops:

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from sqlalchemy.exc import DBAPIError
 
@@ -328,7 +328,10 @@ class _Scope:
             self.locked = False
             link = self.link = store._readers.checkout()
             if not self.single:
-                self._send_begin(link, store._begin_read)
+                try:  # `_send_begin`, inline: this runs before every snapshot read
+                    link.ctl.execute(store._begin_read)
+                except DRIVER_ERRORS as exc:
+                    self._begin_failed(link, store._begin_read, exc)
         else:  # the writer's connection: writes, and every transaction of a memory store
             store._writer.acquire(wait=not self.readonly)
             self.locked = True
@@ -367,9 +370,12 @@ class _Scope:
         try:
             link.ctl.execute(begin)
         except DRIVER_ERRORS as exc:
-            _end(link.raw, "ROLLBACK")
-            self._checkin()
-            raise StoreError(f"store at {self.store.display_path}: {begin} failed: {exc}") from exc
+            self._begin_failed(link, begin, exc)
+
+    def _begin_failed(self, link: Link, begin: str, exc: Exception) -> NoReturn:
+        _end(link.raw, "ROLLBACK")
+        self._checkin()
+        raise StoreError(f"store at {self.store.display_path}: {begin} failed: {exc}") from exc
 
     def _view(self, outer: Tx) -> Tx:
         """A read view of the same thread's open transaction `outer` (nested)."""
