@@ -55,6 +55,7 @@ from storage import (
     ensure_database,
     open_store,
 )
+from storage.engine import CACHE_KIB
 from storage.values import encode
 
 KNOWS, NAME_INDEX = 1, 1
@@ -122,6 +123,7 @@ def _store_cases(store: Store, kind: str) -> dict[str, Case]:
 
 def _sqlite_cases(path: str, kind: str) -> dict[str, Case]:
     con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    con.execute(f"PRAGMA cache_size = -{CACHE_KIB}")  # the store's page cache: the same pages stay cached
     ex, sql = con.execute, SQL[kind]
 
     def select(i: str) -> Any:

@@ -197,12 +197,13 @@ def member_path(key: str) -> str | None:
 
 
 class Aggregates:
-    __slots__ = ("core", "raw", "cur", "pg")
+    __slots__ = ("core", "raw", "cur", "driver", "pg")
 
     def __init__(self, core: TxCore) -> None:
         self.core = core
         self.raw = core.raw
         self.cur = core.cur  # statements read to their end at once (`TxCore.cur`)
+        self.driver = core.driver
         #: PostgreSQL: no progress handler (`stop` is not polled inside a statement there),
         #: and a failed statement ends the transaction, so nothing is tried to fall back from
         self.pg = core.dialect.pg
@@ -214,8 +215,8 @@ class Aggregates:
         raw = self.raw
         if self.pg:  # polled once, before the statement
             return None if stop is not None and stop() else read(raw)
-        if stop is not None:
-            raw.set_progress_handler(lambda: 1 if stop() else 0, POLL_EVERY)
+        if stop is not None:  # its answer is taken for its truth: stop itself is the handler
+            self.driver.set_progress_handler(stop, POLL_EVERY)
         try:
             return read(raw)
         except sqlite3.OperationalError as exc:
@@ -224,7 +225,7 @@ class Aggregates:
             raise AggregateUnsupported(str(exc)) from exc
         finally:
             if stop is not None:
-                raw.set_progress_handler(None, 0)
+                self.driver.set_progress_handler(None, 0)
 
     def _aggregate(self, sql: str, params: list[Any], stop: Callable[[], bool] | None) -> list[Any] | None:
         return self._stoppable(lambda _raw: self.cur.execute(sql, params).fetchall(), stop)

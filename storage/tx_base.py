@@ -63,7 +63,7 @@ class TxCore:
     ...): each holds this object, never another family, so a family is one module and one
     slot of `Tx`, and a new one (auth records) adds both without touching the others."""
 
-    __slots__ = ("conn", "raw", "cur", "readonly", "found_vertex_keys", "ctx", "dialect")
+    __slots__ = ("conn", "raw", "cur", "driver", "readonly", "found_vertex_keys", "ctx", "dialect")
 
     def __init__(
         self, conn: Connection, raw: sqlite3.Connection, readonly: bool, dialect: Dialect = SQLITE, cur: Any = None,
@@ -77,6 +77,12 @@ class TxCore:
         #: single-statement read. Anything else (a ``fetchone`` of several rows, a loop
         #: that may stop early) runs on `raw`, whose cursor per statement ends with it.
         self.cur: sqlite3.Cursor = raw if cur is None else cur  # type: ignore[assignment]
+        driver: Any = raw
+        while type(driver) is OneStatement:  # a single read's budget (nested: budgets)
+            driver = driver.raw
+        #: the driver connection itself, for what is set on the connection rather than sent
+        #: as a statement (a progress handler): no budget's forwarding in between
+        self.driver: sqlite3.Connection = driver
         self.readonly = readonly
         #: the store's SQL dialect (`dialects.SQLITE` or `dialects.POSTGRESQL`)
         self.dialect = dialect
