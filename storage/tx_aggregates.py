@@ -189,6 +189,11 @@ def _normalise(hops: Sequence[tuple[Any, Sequence[int] | None]]) -> list[Hop] | 
     return norm
 
 
+def _fetch_all(cur: Any, sql: str, params: Any) -> list[Any]:
+    """Every row of one statement (on `TxCore.cur`: it is read to its end at once)."""
+    return cur.execute(sql, params).fetchall()  # type: ignore[no-any-return]
+
+
 def member_path(key: str) -> str | None:
     """The JSON path of the top-level member `key` (None when a path cannot name it)."""
     if '"' in key or "\\" in key:
@@ -208,17 +213,16 @@ class Aggregates:
         #: and a failed statement ends the transaction, so nothing is tried to fall back from
         self.pg = core.dialect.pg
 
-    def _stoppable(self, read: Callable[[Any], _T], stop: Callable[[], bool] | None) -> _T | None:
-        """`read(raw connection)` polled by `stop` (a progress handler): None when `stop`
-        interrupted it; any other driver refusal is `AggregateUnsupported`, so the caller
-        falls back to the step pipeline."""
-        raw = self.raw
+    def _stoppable(self, stop: Callable[[], bool] | None, read: Callable[..., _T], *args: Any) -> _T | None:
+        """`read(*args)` polled by `stop` (a progress handler): None when `stop` interrupted
+        it; any other driver refusal is `AggregateUnsupported`, so the caller falls back to
+        the step pipeline. Most reads are one statement's rows: `_fetch_all`."""
         if self.pg:  # polled once, before the statement
-            return None if stop is not None and stop() else read(raw)
+            return None if stop is not None and stop() else read(*args)
         if stop is not None:  # its answer is taken for its truth: stop itself is the handler
             self.driver.set_progress_handler(stop, POLL_EVERY)
         try:
-            return read(raw)
+            return read(*args)
         except sqlite3.OperationalError as exc:
             if stop is not None and stop():
                 return None
@@ -226,9 +230,6 @@ class Aggregates:
         finally:
             if stop is not None:
                 self.driver.set_progress_handler(None, 0)
-
-    def _aggregate(self, sql: str, params: list[Any], stop: Callable[[], bool] | None) -> list[Any] | None:
-        return self._stoppable(lambda _raw: self.cur.execute(sql, params).fetchall(), stop)
 
     def count(self, query: WalkCount, operand: Any = None, stop: Callable[[], bool] | None = None) -> int | None:
         """The number of walks `query` describes from its start (`queries.WalkStart`): the
@@ -242,7 +243,7 @@ class Aggregates:
                 raise StoreError(f"walk_count_from_id takes at most {CHAIN_MAX_HOPS} hops, not {len(hops)}")
             # the query's hops are normalised already: its statement is one cache probe away
             sql = _chain_sql(hops, self.pg)
-            rows = self._aggregate(sql, [encode(operand) if self.pg else operand], stop)
+            rows = self._stoppable(stop, _fetch_all, self.cur, sql, [encode(operand) if self.pg else operand])
             return None if rows is None else int(rows[0][0] or 0)
         if query.start is WalkStart.ALL:
             labels = query.start_labels
@@ -274,14 +275,14 @@ class Aggregates:
                 return 0
             if not norm:
                 return int(self.core.scalar("SELECT count(*) FROM vertices" + (f" WHERE 1{label_filter('label_id', _labels(start_label_ids))}" if start_label_ids else "")))
-            rows = self._aggregate(_walk_sql(tuple(norm), _labels(start_label_ids), True, self.pg), [], stop)
+            rows = self._stoppable(stop, _fetch_all, self.cur, _walk_sql(tuple(norm), _labels(start_label_ids), True, self.pg), [])
             return None if rows is None else int(rows[0][0] or 0)
         if not start:
             return 0
         if not norm:
             return sum(int(m) for _k, m in start)
         arg = json.dumps([[int(k), int(m)] for k, m in start])
-        rows = self._aggregate(_walk_sql(tuple(norm), pg=self.pg), [arg], stop)
+        rows = self._stoppable(stop, _fetch_all, self.cur, _walk_sql(tuple(norm), pg=self.pg), [arg])
         if rows is None:
             return None
         return int(rows[0][0] or 0)
@@ -329,7 +330,7 @@ class Aggregates:
                         raise AggregateUnsupported(f"member texts could not be read back: {exc}") from exc
             return list(counts.items())
 
-        return self._stoppable(read, stop)
+        return self._stoppable(stop, read, self.raw)
 
     def _label_groups(
         self, kind: str, label_ids: Sequence[int] | None = None, stop: Callable[[], bool] | None = None,
@@ -337,5 +338,5 @@ class Aggregates:
         """(label id, row count) per label of `kind`, in the order of each label's first row."""
         if label_ids is not None and len(label_ids) == 0:
             return []
-        rows = self._aggregate(_label_groups_sql(_TABLES[kind], _labels(label_ids)), [], stop)
+        rows = self._stoppable(stop, _fetch_all, self.cur, _label_groups_sql(_TABLES[kind], _labels(label_ids)), [])
         return None if rows is None else [(int(r[0]), int(r[1])) for r in rows]
