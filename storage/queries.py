@@ -201,11 +201,14 @@ class WalkCount(_WalkShape):
     ) -> WalkCount:
         norm: list[Hop] | None = []
         for direction, labels in hops:
-            d = direction_name(direction)
-            if labels is not None and len(labels) == 0:
-                norm = None
-                break
-            norm.append((d, None if labels is None else tuple(sorted({int(i) for i in labels}))))  # type: ignore[union-attr]
+            d = direction if direction in _DIRECTION_SET else direction_name(direction)
+            if labels is not None:
+                labels = tuple(labels)
+                if not labels:
+                    norm = None
+                    break
+                labels = (int(labels[0]),) if len(labels) == 1 else tuple(sorted({int(i) for i in labels}))
+            norm.append((d, labels))  # type: ignore[union-attr]
         starts = None if start_labels is None else tuple(sorted({int(i) for i in start_labels}))
         return tuple.__new__(cls, (None if norm is None else tuple(norm), start, starts))
 
