@@ -18,6 +18,8 @@ starts no thread: a transaction runs on the thread that opens it, and belongs to
   in first out: SQLAlchemy's ``connect()``/``close()`` pair costs ~20 us, more than a point
   lookup's SQL. While a pool checkout listener is registered (statement tracing), every
   transaction checks a connection out of the pool and gives it back, writer included.
+  A kept connection (`connections.Link`) keeps its `Tx` of each kind too, reset and reused
+  by its next transaction of that kind: a transaction is one connection's while it runs.
 * **Memory**: one connection shared by everybody, so every transaction, read or write,
   holds the store's lock for its duration: the writer is also the only reader.
 * **PostgreSQL** (a server URL, `engine_pg`): the same model over a `QueuePool` of server
