@@ -92,12 +92,14 @@ class Adjacency:
         the in side joins them by key, see `tables.IN_SIDE_IDS`). Empty when the vertex
         does not exist, has no such edge, or the label set is empty: `g.V(id).out('knows').id()`
         (`steps/point.py`). The query's per-vertex limit and projection are not used."""
-        d = query.direction
-        if query.labels is not None and not query.labels:
+        d, labels = query.direction, query.labels
+        if labels is None:
+            labels = ()  # the statements' "any label" (`AdjacencyQuery.label_key`)
+        elif not labels:
             return []
         if self.pg:
             vertex_id = encode(vertex_id)
-        rows = self.cur.execute(neighbour_ids_sql(d, query.label_key), (vertex_id,) * len(SIDES[d])).fetchall()
+        rows = self.cur.execute(neighbour_ids_sql(d, labels), (vertex_id,) * len(SIDES[d])).fetchall()
         if d == "both":
             return [(r[0], r[1]) for r in rows]
         return rows
