@@ -170,3 +170,15 @@ def test_an_index_read_of_one_value_is_one_statement_and_of_more_declines_first(
     assert len(many) == 3
     # two values would be two statements: declined before the first, then a read transaction
     assert [single for _ctx, single in seen] == [True, False]
+
+
+def test_an_access_carries_its_graphs_settings_and_only_a_pinned_one_runs_one_statement(modern: Graph) -> None:
+    with modern.store.read(begin(None)) as tx:
+        plain = StoreAccess.for_graph(modern, tx)
+        pinned = StoreAccess.for_graph(modern, tx, modern.schema.pinned())
+    assert (plain.one_statement, pinned.one_statement) == (False, True)
+    for access in (plain, pinned):
+        assert access.graph_name == modern.name
+        assert access.strategies is modern.runs_strategies
+        assert access.allow_nulls is modern.allows_nulls
+        assert access.services == modern.services
