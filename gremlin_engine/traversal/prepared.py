@@ -371,7 +371,7 @@ def ir_shape(ir: TraversalIR, values: list[Any]) -> Any:
             out.append((name, tuple([_shape_arg(a, values) for a in args])))
         elif kind == "ids":
             values.extend(args)
-            out.append((name, _SLOT, tuple([slot_class(a) for a in args])))
+            out.append((name, _SLOT, tuple(map(slot_class, args))))
         else:
             out.append((name, tuple([_arg_key(a) for a in args[:-1]]), _SLOT, slot_class(args[-1])))
             values.append(args[-1])
