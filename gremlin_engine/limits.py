@@ -131,7 +131,7 @@ class RunningTokens:
     """The tokens of the runs going on in this process, so that shutdown can cancel them all
     at once (SIGTERM used to wait for each script's own timeout: a 30 s script held shutdown
     27 s). Held weakly: a run's token dies with the run. Every run's token is added where
-    the run makes it (`runtime/session.make_token`), so a cancel reaches scripts, traversals,
+    the run makes it (`runtime/session.start`), so a cancel reaches scripts, traversals,
     traverser algorithms, WebSocket jobs and tasks alike.
 
     Why a dict of plain weak references by `id` and not a `WeakSet`: every request adds a

@@ -22,7 +22,21 @@ from storage import Tx
 
 
 class StoreAccess(PushdownsMixin, BatchWritesMixin):
-    """GraphAccess over `tx` (a storage read or write transaction)."""
+    """GraphAccess over `tx` (a storage read or write transaction).
+
+    What a graph's configuration decides (its name, strategies, import and export folders,
+    services) is set by `for_graph`, which every request goes through; the class holds the
+    values of an access made without a graph (tests, tools), so that a request's access is
+    not filled twice."""
+
+    graph_name: str | None = None
+    strategies = True
+    import_dir: Any = None
+    export_dir: Any = None
+    services: str | None = None  # `call()` service families (gremlin_engine/services)
+    #: the transaction runs one statement at most (a single-statement read, whose access is
+    #: made over a pinned schema): a fused read that would need more declines before its first
+    one_statement = False
 
     def __init__(
         self, tx: Tx, schema_service: Any, schema_mode: str = "strict", graph_mode: str | None = "NONE",
@@ -33,16 +47,8 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         super().__init__(tx, SchemaBridge(schema_service, tx, schema_mode) if bridge is None else bridge)
         self.schema_mode = schema_mode
         self._graph_mode = graph_mode  # None: read from store metadata when first needed
-        self.graph_name: str | None = None
-        self.strategies = True
-        self.import_dir: Any = None
-        self.export_dir: Any = None
-        self.services: str | None = None  # `call()` service families (gremlin_engine/services)
         #: the request's `ExecutionContext` (from the transaction), None outside a request
         self.ctx = tx.ctx if isinstance(tx.ctx, ExecutionContext) else None
-        #: the transaction runs one statement at most (a single-statement read: the session
-        #: sets it): a fused read that would need more declines before its first
-        self.one_statement = False
 
     @property
     def graph_mode(self) -> str:
@@ -62,9 +68,9 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
         """The access for `graph` (a `gremlin_engine.graph.Graph`) inside `tx`: every request
         makes one, so what the graph's configuration decides is read from what the graph
         worked out when it opened (its config does not change while it is open). `schema`:
-        the schema to read through when not the graph's own: a single-statement read's
-        `SchemaService.pinned` view, read through one `SchemaBridge` kept with the view (it
-        creates nothing: single-statement reads are for strict graphs only)."""
+        a single-statement read's `SchemaService.pinned` view (then the access is marked
+        `one_statement`), read through one `SchemaBridge` kept with the view (it creates
+        nothing: single-statement reads are for strict graphs only); None: the graph's own."""
         config = graph.config
         # the graph mode lives in store metadata and is read through this transaction when
         # a write needs it: `graph.mode` would open a second one while this one may hold the
@@ -77,18 +83,23 @@ class StoreAccess(PushdownsMixin, BatchWritesMixin):
                 # bound to no transaction: it outlives this one, and creates nothing
                 bridge = schema.reader = SchemaBridge(schema, None, config.schema_mode)  # type: ignore[arg-type]
             access = cls(tx, schema, config.schema_mode, None, bridge)
+            access.one_statement = True
         access.graph_name = config.name
         # `gremlin.strategies=none` in a graph's config runs its traversals unoptimised, so
         # the conformance suite can check that the strategies change nothing but speed
-        access.strategies = graph.runs_strategies
+        if not graph.runs_strategies:
+            access.strategies = False
         registry = graph.registry
         if registry is not None:
             # `g.io(path).read()` may only read below the server's configured import folder,
             # and `g.io(path).write()` only write below its export folder
             access.import_dir = registry.import_dir
             access.export_dir = registry.export_dir
-        access.allow_nulls = graph.allows_nulls
-        access.services = graph.services
+        if graph.allows_nulls:
+            access.allow_nulls = True
+        services = graph.services
+        if services is not None:
+            access.services = services
         return access
 
     @property

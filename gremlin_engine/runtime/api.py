@@ -110,7 +110,7 @@ def execute_script(
     or with `as_value` the bare value of a script that does not end in a traversal.
     The principal of `ctx` needs EXECUTE on GREMLIN."""
     ctx = begin(ctx, timeout_ms, cancel)
-    require_gremlin(ctx, _aliased(aliases, graph_name))
+    require_gremlin(ctx, _aliased(aliases, graph_name) if aliases else graph_name)
     # what the text says whatever its bindings (parsed and checked on first sight only)
     cache = registry.prepared  # None: every script through the interpreter (tests compare)
     text: script_shape.ScriptText | None = None

@@ -20,8 +20,8 @@ from gremlin_engine.errors import HugeliteError, IllegalArgument, LimitExceeded
 from gremlin_engine.graph_handle import GraphHandle, GraphLookup
 from gremlin_engine.limits import RUNNING, CancelToken
 from gremlin_engine.runtime.access import StoreAccess
-from gremlin_engine.runtime.materialize import load_results
 from gremlin_engine.runtime.schema_bridge import AUTO
+from gremlin_engine.structure.result_size import check_result_size
 from storage import ReadOnlyTransaction, StoreBusy, StoreConflict, StoreError
 
 
@@ -45,20 +45,21 @@ class LinkedToken(CancelToken):
         return super().cancelled or (self.outer is not None and self.outer.cancelled)
 
 
-def make_token(timeout_ms: float | None, cancel: CancelToken | None) -> CancelToken:
-    """The token a run checks: its deadline linked to the caller's token; registered with
-    `limits.RUNNING`, so that shutdown can cancel it."""
-    limit = timeout_ms if timeout_ms is not None and timeout_ms > 0 else None
-    if cancel is not None and limit is None:
-        return RUNNING.add(cancel)
-    if cancel is None:
-        return RUNNING.add(CancelToken(limit))  # nothing to link: every check() skips the outer test
-    return RUNNING.add(LinkedToken(limit, cancel))
-
-
 def start(ctx: ExecutionContext) -> ExecutionContext:
-    """Gives `ctx` the token its run checks (`make_token` of its limit and caller token)."""
-    ctx.token = make_token(ctx.timeout_ms, ctx.cancel)
+    """Gives `ctx` the token its run checks: its deadline linked to the caller's token,
+    registered with `limits.RUNNING` so that shutdown can cancel it. A caller's token with
+    no deadline to add is used as it is; with no caller token, every `check()` skips the
+    outer test (a plain `CancelToken`)."""
+    limit = ctx.timeout_ms
+    if limit is not None and limit <= 0:
+        limit = None
+    cancel = ctx.cancel
+    if cancel is None:
+        ctx.token = RUNNING.add(CancelToken(limit))
+    elif limit is None:
+        ctx.token = RUNNING.add(cancel)
+    else:
+        ctx.token = RUNNING.add(LinkedToken(limit, cancel))
     return ctx
 
 
@@ -75,25 +76,20 @@ def begin(
 
 
 class _GraphTx:
+    """One graph's transaction in a call: its context manager, the transaction and the
+    access over it (which holds the request's context: the permission checks read it)."""
+
     __slots__ = ("graph", "cm", "tx", "access", "write")
 
-    def __init__(self, graph: GraphHandle, write: bool, ctx: ExecutionContext, single: bool = False) -> None:
-        """`single`: a single-statement read (`store.read(ctx, single=True)`), whose schema is
-        pinned before it opens (`SchemaService.pinned`: no schema load can become its second
-        statement); only `Session.answer_once` asks for one."""
+    def __init__(self, graph: GraphHandle, write: bool, ctx: ExecutionContext) -> None:
         self.graph = graph
         self.write = write
-        schema = graph.schema.pinned() if single else None
-        # the transaction carries the request's context: the access (and with it the
-        # permission checks) is built from what the transaction holds
-        self.cm = graph.store.write(ctx) if write else graph.store.read(ctx, single=single)
+        self.cm = graph.store.write(ctx) if write else graph.store.read(ctx)
         self.tx = self.cm.__enter__()
         try:
             if graph.shared:  # another process may have changed the schema (`SchemaService.sync`)
                 graph.schema.sync(self.tx)
-            access = StoreAccess.for_graph(graph, self.tx, schema)
-            access.one_statement = single
-            self.access = guarded(access)
+            self.access = guarded(StoreAccess.for_graph(graph, self.tx))
         except BaseException as exc:
             self.cm.__exit__(type(exc), exc, exc.__traceback__)
             raise
@@ -151,15 +147,14 @@ class Session:
         graph = self.graphs.get(name)
         if graph.shared or graph.config.schema_mode == AUTO:
             return None
-        gt = _GraphTx(graph, False, self.ctx, single=True)
-        try:
-            found = engine.run_compiled(compiled, gt.access, cancel=self.cancel, answer_only=True)
-            if found is not None:
-                load_results(gt.access, found)  # plain values: weighed, nothing to load
-        except BaseException as exc:
-            gt.end(exc)
-            raise
-        gt.end(None)
+        # the schema is pinned before the read opens: no schema load can become its second
+        # statement (`SchemaService.pinned`)
+        schema = graph.schema.pinned()
+        with graph.store.read(self.ctx, single=True) as tx:
+            found = engine.run_compiled(compiled, guarded(StoreAccess.for_graph(graph, tx, schema)),
+                                        cancel=self.cancel, answer_only=True)
+        if found is not None:
+            check_result_size(found)  # a `reads_once` step's plain values: weighed, nothing to load
         return found
 
     def tx(self, name: str) -> Any:

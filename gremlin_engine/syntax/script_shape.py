@@ -112,15 +112,40 @@ def text_record(
 def lookup(cache: PreparedCache, record: ScriptText, host: Any, make_interpreter: Callable[[Any], Any]) -> Prepared | None:
     """The prepared entry for `record`'s text under `host`'s current names and binding types,
     made on first use (with `make_interpreter(host)` evaluating its constant arguments);
-    None when the script must run through the interpreter."""
-    if record.root is None:
+    None when the script must run through the interpreter.
+
+    The entry's key is how each name of the text resolves now: a binding (with its value's
+    slot class), the source the root names, or unbound."""
+    root = record.root
+    if root is None:
         return None
     bindings = host.bindings
     if type(bindings) is not dict:
         return None
-    classes = _classify(record, bindings, host)
-    if classes is None:
-        return None
+    out: list[Any] = []
+    plain = host.plain_source  # every host that has a prepared cache (RuntimeHost) says
+    for name in record.names:
+        if name in bindings:
+            if name == root:
+                return None
+            out.append((_BINDING, slot_class(bindings[name])))
+            continue
+        if name == root:
+            graph = plain(name)  # `g` as the default graph's plain source, without making one
+            if graph is not None:
+                out.append((_SOURCE, graph))
+                continue
+        try:
+            value = host.lookup(name)
+        except KeyError:
+            out.append(_UNBOUND)
+            continue
+        if name != root or type(value) is not TraversalSourceRef:
+            return None
+        # a plain source by its graph's name: hashing and comparing the dataclass (and its
+        # empty IR) cost more than the rest of the key
+        out.append((_SOURCE, value.graph) if not value.ir.source else value)
+    classes = tuple(out)
     entries = record.entries
     found = entries.get(classes)
     if found is None:
@@ -135,35 +160,6 @@ def lookup(cache: PreparedCache, record: ScriptText, host: Any, make_interpreter
             entries.clear()
         entries[classes] = found
     return None if found is REFUSED else found  # type: ignore[no-any-return]
-
-
-def _classify(shape: ScriptText, bindings: dict[str, Any], host: Any) -> tuple[Any, ...] | None:
-    """How each name resolves now: a binding (with its value's slot class), the source the
-    root names, or unbound."""
-    out: list[Any] = []
-    plain = host.plain_source  # every host that has a prepared cache (RuntimeHost) says
-    for name in shape.names:
-        if name in bindings:
-            if name == shape.root:
-                return None
-            out.append((_BINDING, slot_class(bindings[name])))
-            continue
-        if name == shape.root and plain is not None:
-            graph = plain(name)  # `g` as the default graph's plain source, without making one
-            if graph is not None:
-                out.append((_SOURCE, graph))
-                continue
-        try:
-            value = host.lookup(name)
-        except KeyError:
-            out.append(_UNBOUND)
-            continue
-        if name != shape.root or type(value) is not TraversalSourceRef:
-            return None
-        # a plain source by its graph's name: hashing and comparing the dataclass (and its
-        # empty IR) cost more than the rest of the key
-        out.append((_SOURCE, value.graph) if not value.ir.source else value)
-    return tuple(out)
 
 
 def _links(expr: ast.Expr) -> tuple[str, list[ast.MethodCall]]:

@@ -231,7 +231,14 @@ class PreparedCache:
         once per entry: the answer depends on step names only, never on slot values; None
         when `may_write` is not given)."""
         values: list[Any] = []
-        entry = self._entry(ir, strategies, values)
+        try:
+            key: Any = (strategies, ir_shape(ir, values))
+        except NoKey:
+            entry = None
+        else:
+            entry = self.get(key)
+            if entry is None or entry is REFUSED:
+                entry = self._new_entry(ir, strategies, values, key, entry)
         if entry is None:  # not a plain constant somewhere: compiled afresh
             return compile_traversal(ir, strategies=strategies), may_write(ir) if may_write is not None else None
         writes = entry.writes
@@ -239,16 +246,11 @@ class PreparedCache:
             writes = entry.writes = may_write(ir)
         return entry.compiled(values), writes
 
-    def _entry(self, ir: TraversalIR, strategies: bool, values: list[Any]) -> Prepared | None:
-        try:
-            key: Any = (strategies, ir_shape(ir, values))
-        except NoKey:
-            return None
-        found = self.get(key)
+    def _new_entry(self, ir: TraversalIR, strategies: bool, values: list[Any], key: Any, found: Any) -> Prepared | None:
+        """The entry of a shape not prepared yet (kept under `key`), or by literal IR for a
+        shape whose slots cannot be rebound (`found` is `REFUSED`, or becomes it here)."""
         if found is REFUSED:
             return self._by_literal(ir, strategies)
-        if found is not None:
-            return found  # type: ignore[no-any-return]
         if not values:
             traversal = compile_traversal(ir, strategies=strategies)
             fresh = Prepared(traversal)
@@ -369,7 +371,7 @@ def ir_shape(ir: TraversalIR, values: list[Any]) -> Any:
             out.append((name, tuple([_shape_arg(a, values) for a in args])))
         elif kind == "ids":
             values.extend(args)
-            out.append((name, _SLOT, tuple([slot_class(a) for a in args])))
+            out.append((name, _SLOT, tuple(map(slot_class, args))))
         else:
             out.append((name, tuple([_arg_key(a) for a in args[:-1]]), _SLOT, slot_class(args[-1])))
             values.append(args[-1])

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
+from gremlin_engine.context import ExecutionContext
+from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.limits import CancelToken, RunningTokens
+from gremlin_engine.runtime.session import LinkedToken, start
 
 
 def test_cancel_all_reaches_every_live_token_and_no_dead_one() -> None:
@@ -25,3 +30,16 @@ def test_the_registry_stays_bounded_and_keeps_live_tokens_through_sweeps() -> No
     assert len(running) < 3000
     assert running.cancel_all() == 50
     assert all(t.cancelled for t in live)
+
+
+def test_a_run_checks_a_token_of_its_own_linked_to_the_callers_only_when_it_adds_a_deadline() -> None:
+    plain = start(ExecutionContext()).token  # no limit, no caller token: a token of its own
+    assert plain is not None and not isinstance(plain, LinkedToken)
+    callers = CancelToken()
+    assert start(ExecutionContext(cancel=callers)).token is callers  # nothing to add to it
+    limited = start(ExecutionContext(timeout_ms=60_000, cancel=callers)).token
+    assert isinstance(limited, LinkedToken) and limited.remaining_ms() is not None
+    assert start(ExecutionContext(timeout_ms=0)).token.remaining_ms() is None  # 0: no limit
+    callers.cancel()  # the caller's cancel reaches the linked token's check
+    with pytest.raises(TraversalCancelled):
+        limited.check()

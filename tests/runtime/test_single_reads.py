@@ -22,8 +22,9 @@ from gremlin_engine.context import GREMLIN_HTTP, ExecutionContext
 from gremlin_engine.errors import TraversalCancelled
 from gremlin_engine.graph import Graph
 from gremlin_engine.limits import CancelToken
+from gremlin_engine.runtime.access import StoreAccess
 from gremlin_engine.runtime.api import _SingleGraph
-from gremlin_engine.runtime.session import Session, _GraphTx, begin
+from gremlin_engine.runtime.session import Session, begin
 from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.ir import TraversalIR
@@ -138,12 +139,12 @@ def test_the_pinned_schema_never_reloads_inside_the_read(modern: Graph) -> None:
     marko = vertex_id(modern, "marko")
     modern.schema.invalidate()  # the next request loads it: before its read opens
     assert modern.execute("g.V(vid).label()", {"vid": marko}) == ["person"]
-    gt = _GraphTx(modern, False, begin(None), single=True)
-    try:
+    schema = modern.schema.pinned()  # as `Session.answer_once` pins it, before the read opens
+    with modern.store.read(begin(None), single=True) as tx:
+        access = StoreAccess.for_graph(modern, tx, schema)
         modern.schema.invalidate()  # another thread's schema change, while the read is open
-        found = gt.access.point_vertex(marko)  # one statement; the label from the pinned schema
-    finally:
-        gt.end(None)
+        found = access.point_vertex(marko)  # one statement; the label from the pinned schema
+    assert access.one_statement
     assert found is not None and found[1] == "person"
 
 
@@ -169,3 +170,15 @@ def test_an_index_read_of_one_value_is_one_statement_and_of_more_declines_first(
     assert len(many) == 3
     # two values would be two statements: declined before the first, then a read transaction
     assert [single for _ctx, single in seen] == [True, False]
+
+
+def test_an_access_carries_its_graphs_settings_and_only_a_pinned_one_runs_one_statement(modern: Graph) -> None:
+    with modern.store.read(begin(None)) as tx:
+        plain = StoreAccess.for_graph(modern, tx)
+        pinned = StoreAccess.for_graph(modern, tx, modern.schema.pinned())
+    assert (plain.one_statement, pinned.one_statement) == (False, True)
+    for access in (plain, pinned):
+        assert access.graph_name == modern.name
+        assert access.strategies is modern.runs_strategies
+        assert access.allow_nulls is modern.allows_nulls
+        assert access.services == modern.services

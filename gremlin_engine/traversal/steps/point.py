@@ -18,7 +18,7 @@ class does not define the method), the original steps run unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -131,9 +131,11 @@ class _FusedIdsStep(Step):
     def answer(self, access: GraphAccess, source: GraphStep | None = None, cancel: Any = None) -> list[Any] | None:
         """Every result of this step (see `PointStep.answer`), or None to run the
         original steps."""
-        if not offers_point(access) or getattr(type(access), self.fast_method, None) is None:
+        # the fast method looked up on the access's class: a filtering view offers none
+        # (`access.offers_point`), and this one is a `PointAccess` method
+        if getattr(type(access), self.fast_method, None) is None:
             return None
-        return self.ask(access, source or self.source)
+        return self.ask(cast(PointAccess, access), source or self.source)
 
     def process(self, it: Iterator[Traverser], ctx: Context) -> Iterator[Traverser]:
         ctx.check()
