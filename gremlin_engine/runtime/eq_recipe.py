@@ -12,12 +12,20 @@ Per request only the values are left (`eq_lookups`).
 
 Exact: an index read normally only narrows the candidates and every condition is re-tested
 on the rows. The re-test is skipped only where the index decides the condition exactly:
-the one condition is `eq`/`within` on a SINGLE TEXT key served by secondary or unique
-indexes, and every value sought is a plain `str`. Such an index stores the text itself (the
-one-field `indexing.secondary_value` of a string is the string), a TEXT property holds only
-strings, and Gremlin equality of two strings is `==`: an entry matches exactly when the
-property does. Every other key type keeps the re-test (numbers, dates, blobs are stored as
-encoded text that several values share).
+the one condition is `eq`/`within` on a SINGLE key served by secondary or unique indexes,
+and every value sought is of a type whose entry text is one-to-one with its equality
+(`_EXACT_TYPES`):
+
+* a TEXT key and plain `str` values: the one-field `indexing.secondary_value` of a string is
+  the string, a TEXT property holds only strings, and Gremlin equality of two strings is
+  `==`;
+* a BYTE/INT/LONG key and integer values (not bool, not float): the entry is the decimal
+  text of the integer, a property of such a key holds only integers, and Gremlin equality
+  of integers is equality of their values, whatever their Java types.
+
+So an entry matches exactly when the property does. Every other key type keeps the
+re-test (floats, dates and blobs go through encodings where this is not so plain: NaN,
+-0.0, time zones), as do multi-properties and every request with a value of another type.
 """
 
 from __future__ import annotations
@@ -41,10 +49,19 @@ from gremlin_engine.runtime.query import (
 from gremlin_engine.runtime.schema_bridge import SchemaBridge
 from gremlin_engine.schema import coercion, indexing
 from gremlin_engine.schema.model import Cardinality, DataType, IdStrategy, IndexLabel, IndexType
+from gremlin_engine.structure.numbers import Byte, Int, Long
 from storage import IndexProject, IndexQuery
 
-#: index types whose one-field entry of a string is that string (`indexing.secondary_value`)
+#: index types whose one-field entry is `indexing.secondary_value`'s text of the value
 _TEXT_EXACT_INDEXES = (IndexType.SECONDARY, IndexType.UNIQUE)
+_INTEGERS = frozenset({int, Byte, Int, Long})
+#: per key type, the value types a text entry decides equality for exactly (see module)
+_EXACT_TYPES = {
+    DataType.TEXT: frozenset({str}),
+    DataType.BYTE: _INTEGERS,
+    DataType.INT: _INTEGERS,
+    DataType.LONG: _INTEGERS,
+}
 
 Encode = Callable[[Any], Any]
 
@@ -53,13 +70,14 @@ Encode = Callable[[Any], Any]
 class EqRecipe:
     """What an equality index read needs whatever the condition values are: the label ids
     (None: all) and the same as a set (`allowed`), per lookup the prepared query and the
-    value encoder, which condition the lookups serve, and whether the index answers that
-    condition exactly (see module). `reads` None: nothing can match."""
+    value encoder, which condition the lookups serve, and the value types for which the
+    index answers that condition exactly (see module; empty: never). `reads` None: nothing
+    can match."""
 
     lids: list[int] | None
     reads: tuple[tuple[IndexQuery, Encode], ...] | None
     condition: int = 0
-    exact: bool = False
+    exact_types: frozenset[type] = frozenset()
     allowed: frozenset[int] | None = None
 
 
@@ -103,11 +121,11 @@ def index_recipe(schema: SchemaBridge, labels: Sequence[str] | None, conditions:
             reads = tuple((IndexQuery(il.id, project=IndexProject.VERTICES), _encoder(il, pk)) for il in found)
             exact = (
                 len(q.props) == 1
-                and pk.data_type is DataType.TEXT
                 and pk.cardinality is Cardinality.SINGLE
                 and all(il.index_type in _TEXT_EXACT_INDEXES for il in found)
             )
-            return EqRecipe(lids, reads, n, exact, allowed)
+            exact_types = _EXACT_TYPES.get(pk.data_type, frozenset()) if exact else frozenset()
+            return EqRecipe(lids, reads, n, exact_types, allowed)
     return GENERAL
 
 
@@ -149,8 +167,8 @@ def _encoder(il: IndexLabel, pk: Any) -> Encode:
 
 def eq_lookups(recipe: EqRecipe, conditions: Sequence[Any]) -> tuple[list[tuple[IndexQuery, list[Any]]], bool]:
     """The (query, lookup values) pairs of `recipe` for the values of `conditions`, and
-    whether the rows they find need no re-test (the recipe is exact and every value a plain
-    string). Values that cannot match (another type than the key's) are left out."""
+    whether the rows they find need no re-test (every value is of a type the recipe's
+    index decides exactly). Values that cannot match (another type than the key's) are left out."""
     p = conditions[recipe.condition][1]
     wanted = [p.value] if p.op == "eq" else list(p.value)
     out: list[tuple[IndexQuery, list[Any]]] = []
@@ -162,7 +180,8 @@ def eq_lookups(recipe: EqRecipe, conditions: Sequence[Any]) -> tuple[list[tuple[
             except IllegalArgument:
                 continue
         out.append((query, values))
-    return out, recipe.exact and all(type(v) is str for v in wanted)
+    exact_types = recipe.exact_types
+    return out, bool(exact_types) and all(type(v) in exact_types for v in wanted)
 
 
 def planned_lookups(schema: SchemaBridge, labels: Sequence[str] | None, conditions: Sequence[Any]) -> Any:
