@@ -4,7 +4,8 @@ A `V()`/`E()` call arrives with ids, label names and `(key, P)` conditions. This
 splits them into what storage can answer (id lookups, label ids, an index lookup, a
 primary-key id) and what must be tested in Python afterwards. Every condition is re-tested
 on the elements that come back, so an index only ever narrows the candidates: a wrong guess
-here costs speed, never correctness.
+here costs speed, never correctness. (The one exception, an index that decides a text
+equality exactly, is `eq_recipe`'s, for the fused `indexIds` read.)
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from gremlin_engine.structure import ids as idc
 from gremlin_engine.structure.elements import Element
 from gremlin_engine.traversal.tokens import T
 
-_EQ_OPS = ("eq", "within")
-_RANGE_OPS = ("gt", "gte", "lt", "lte", "between", "inside")
+EQ_OPS = ("eq", "within")
+RANGE_OPS = ("gt", "gte", "lt", "lte", "between", "inside")
 _EQ_INDEXES = (IndexType.SECONDARY, IndexType.UNIQUE)
 
 
@@ -194,7 +195,7 @@ class IndexPlan:
     ranges: list[tuple[int, Any, Any, bool, bool]] = field(default_factory=list)
 
 
-def _candidate_labels(schema: SchemaBridge, q: Query, lids: list[int] | None, key: str) -> list[str]:
+def candidate_labels(schema: SchemaBridge, q: Query, lids: list[int] | None, key: str) -> list[str]:
     if q.kind == "vertex":
         labels = [schema.vertex_label_by_id(i) for i in lids] if lids is not None else schema.vertex_labels()
     else:
@@ -204,7 +205,7 @@ def _candidate_labels(schema: SchemaBridge, q: Query, lids: list[int] | None, ke
     return [lb.name for lb in labels if key in lb.properties]
 
 
-def _find_index(indexes: list[IndexLabel], key: str, ranged: bool) -> IndexLabel | None:
+def find_index(indexes: list[IndexLabel], key: str, ranged: bool) -> IndexLabel | None:
     for il in indexes:
         if tuple(il.fields) != (key,) or il.status != SchemaStatus.CREATED:
             continue  # an index still being built may miss elements
@@ -233,10 +234,10 @@ def _range_bounds(p: Any) -> tuple[Any, Any, bool, bool]:
 def index_plan(schema: SchemaBridge, q: Query, lids: list[int] | None) -> IndexPlan | None:
     """An index plan for the first property condition every candidate label indexes."""
     for key, p in q.props:
-        ranged = p.op in _RANGE_OPS
-        if p.op not in _EQ_OPS and not ranged:
+        ranged = p.op in RANGE_OPS
+        if p.op not in EQ_OPS and not ranged:
             continue
-        labels = _candidate_labels(schema, q, lids, key)
+        labels = candidate_labels(schema, q, lids, key)
         if not labels:
             return IndexPlan()  # no label has the key: nothing matches
         pk = schema.property_key(key)
@@ -244,7 +245,7 @@ def index_plan(schema: SchemaBridge, q: Query, lids: list[int] | None) -> IndexP
             return IndexPlan() if not schema.auto else None
         plan = IndexPlan()
         for name in labels:
-            il = _find_index(schema.index_labels_for(q.kind, name), key, ranged)
+            il = find_index(schema.index_labels_for(q.kind, name), key, ranged)
             if il is None:
                 plan = None
                 break
@@ -280,80 +281,3 @@ def _lookup_values(schema: SchemaBridge, il: Any, pk: Any, p: Any) -> list[Any]:
         except IllegalArgument:
             continue
     return values
-
-
-# ---- equality index reads, planned once per schema snapshot ------------------------------
-
-
-@dataclass(frozen=True)
-class EqRecipe:
-    """What an equality index read of `V().hasLabel(labels).has(conditions)` needs whatever
-    the condition values are (`index_recipe`): the label ids (None: all), and per lookup
-    the index label, the property key and the condition it serves; `lookups` None: nothing
-    can match."""
-
-    lids: list[int] | None
-    lookups: tuple[tuple[IndexLabel, Any], ...] | None
-    condition: int = 0
-
-
-#: "an index read cannot answer this exactly": the caller takes the general path
-GENERAL: Any = "general"
-
-
-def index_recipe(schema: SchemaBridge, labels: Sequence[str] | None, conditions: Sequence[Any]) -> Any:
-    """`EqRecipe`, `GENERAL`, or None when the choice depends on the values (an id or label
-    condition, a range condition: the caller plans with them). The same decisions as
-    `split`, `label_ids`, `primary_key_ids` and `index_plan` make, without the values:
-    cached on the schema snapshot by the caller (`SchemaBridge.derived`)."""
-    if any(type(key) is not str for key, _p in conditions):
-        return None
-    q = split("vertex", None, labels, conditions)
-    if q.empty:
-        return EqRecipe(None, None)
-    if not q.props:
-        return GENERAL
-    lids = label_ids(schema, q)
-    if lids is not None and not lids:
-        return EqRecipe(lids, None)
-    if _pk_shortcut(schema, q, lids):
-        return GENERAL
-    for n, (key, p) in enumerate(q.props):
-        if p.op in _RANGE_OPS:
-            return None
-        if p.op not in _EQ_OPS:
-            continue
-        names = _candidate_labels(schema, q, lids, key)
-        pk = schema.property_key(key)
-        if not names or pk is None:
-            return EqRecipe(lids, None)
-        lookups = []
-        for name in names:
-            il = _find_index(schema.index_labels_for(q.kind, name), key, False)
-            if il is None:
-                break
-            lookups.append((il, pk))
-        else:
-            return EqRecipe(lids, tuple(lookups), n)
-    return GENERAL
-
-
-def _pk_shortcut(schema: SchemaBridge, q: Query, lids: list[int] | None) -> bool:
-    """Whether `primary_key_ids` gives candidate ids (a list, perhaps empty) for `q`."""
-    if lids is None or not lids or not q.props:
-        return False
-    eq_keys = {key for key, p in q.props if p.op in _EQ_OPS}
-    for lid in lids:
-        vl = schema.vertex_label_by_id(lid)
-        if vl.id_strategy != IdStrategy.PRIMARY_KEY or not vl.primary_keys:
-            return False
-        if any(k not in eq_keys or schema.property_key(k) is None for k in vl.primary_keys):
-            return False
-    return True
-
-
-def recipe_lookups(schema: SchemaBridge, recipe: EqRecipe, conditions: Sequence[Any]) -> list[tuple[int, list[Any]]]:
-    """The (index id, lookup values) pairs of `recipe` for the values of `conditions`
-    (what `_add_lookup` computes for an equality condition)."""
-    p = conditions[recipe.condition][1]
-    return [(il.id, _lookup_values(schema, il, pk, p)) for il, pk in recipe.lookups or ()]

@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from gremlin_engine.runtime import eq_recipe as eqr
 from gremlin_engine.runtime import query as qp
 from gremlin_engine.runtime.edge_lookup import edge_rows
 from gremlin_engine.runtime.loader import ElementLoader
@@ -146,55 +147,53 @@ class ReadsMixin(ElementLoader):
     def point_index_ids(self, labels: Sequence[str] | None, conditions: Sequence[Any]) -> list[Any] | None:
         """The ids `V().hasLabel(labels).has(conditions).id()` gives when equality index
         lookups answer it (what `_by_index` reads: the union of the lookups in key order,
-        every condition re-tested on the raw property JSON), without building a vertex; or
-        None when the caller must take the general path (auto mode, id or label tests, a
-        primary-key label, no equality index, or a candidate this transaction holds)."""
+        every condition re-tested on the raw property JSON unless the index decided it
+        exactly, see `eq_recipe`), without building a vertex; or None when the caller must
+        take the general path (auto mode, id or label tests, a primary-key label, no
+        equality index, or a candidate this transaction holds)."""
         schema = self.schema
         if schema.auto:
             return None
         # the value-independent decisions, once per schema snapshot and shape
         shape = (tuple(labels) if labels is not None else None, tuple((key, p.op) for key, p in conditions))
-        recipe = schema.derived(("point index", shape), lambda: qp.index_recipe(schema, labels, conditions) or _UNCACHED)
-        if recipe is qp.GENERAL:
+        recipe = schema.derived(("point index", shape), lambda: eqr.index_recipe(schema, labels, conditions) or _UNCACHED)
+        if recipe is eqr.GENERAL:
             return None
+        exact, props = False, conditions
         if recipe is _UNCACHED:
-            q = qp.split("vertex", None, labels, conditions)
-            if q.empty:
-                return []
-            if q.ids is not None or q.id_tests or q.label_tests or not q.props:
-                return None
-            lids = qp.label_ids(schema, q)
-            if lids is not None and not lids:
-                return []
-            if qp.primary_key_ids(schema, q, lids) is not None:
-                return None
-            plan = qp.index_plan(schema, q, lids)
-            if plan is None or plan.ranges:
-                return None
-            lookups, props = plan.eq, q.props
+            found = eqr.planned_lookups(schema, labels, conditions)
+            if found is None or not found[0]:
+                return None if found is None else []
+            lookups, allowed, props = found
         else:
-            lids = recipe.lids
-            if recipe.lookups is None:
+            if recipe.reads is None:
                 return []
-            lookups, props = qp.recipe_lookups(schema, recipe, conditions), list(conditions)
-        if self.one_statement and (len(lookups) > 1 or (lookups and len(lookups[0][1]) > 1)):
+            lookups, exact = eqr.eq_lookups(recipe, conditions)
+            allowed = recipe.allowed
+        if self.one_statement and (len(lookups) > 1 or len(lookups[0][1]) > 1):
             return None  # perhaps more than one statement (one per index and value): not in this read
-        rows: dict[int, Any] = {}
-        for index_id, values in lookups:
-            if values:
-                for r in self.tx.index.read(IndexQuery(index_id, project=IndexProject.VERTICES), values):
-                    rows[r.key] = r
-        allowed = set(lids) if lids is not None else None
+        read = self.tx.index.read
+        if len(lookups) == 1:  # one index: its rows come each once, in key order
+            query, values = lookups[0]
+            rows = read(query, values) if values else []
+        else:
+            merged: dict[int, Any] = {}
+            for query, values in lookups:
+                if values:
+                    for r in read(query, values):
+                        merged[r.key] = r
+            rows = [merged[k] for k in sorted(merged)]
         held = self._vertices
+        from_storage = idc.from_storage
         out: list[Any] = []
-        for key in sorted(rows):
-            r = rows[key]
+        for r in rows:
             if allowed is not None and r.label_id not in allowed:
                 continue
-            if key in held:
+            if r.key in held:
                 return None
-            if _props_match_raw(props, r.props):
-                out.append(idc.from_storage(r.id))
+            if exact or _props_match_raw(props, r.props):
+                vid = r.id
+                out.append(Long(vid) if type(vid) is int else from_storage(vid))
         return out
 
     def edges(

@@ -16,16 +16,32 @@ Nothing past this boundary sees parser trees or gremlinpython objects.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True)
 class Instruction:
-    name: str
-    args: tuple[Any, ...] = ()
-    # (line, column) in the script this came from, for error messages; None for bytecode/REST
-    pos: tuple[int, int] | None = field(default=None, compare=False)
+    """One `[name, *args]` step or source instruction. Immutable by convention: nothing
+    assigns to one after it is built. A slotted class with a plain `__init__` rather than a
+    frozen dataclass (whose `__init__` goes through `object.__setattr__`): every bytecode
+    and REST request builds several, and this one costs about half as much."""
+
+    __slots__ = ("name", "args", "pos")
+
+    def __init__(self, name: str, args: tuple[Any, ...] = (), pos: tuple[int, int] | None = None) -> None:
+        self.name = name
+        self.args = args
+        # (line, column) in the script this came from, for error messages; None for
+        # bytecode/REST; not part of equality
+        self.pos = pos
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Instruction:
+            return NotImplemented
+        return self.name == other.name and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.args))
 
     def __repr__(self) -> str:
         return f"{self.name}({', '.join(map(repr, self.args))})"

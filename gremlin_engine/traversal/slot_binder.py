@@ -330,6 +330,20 @@ def _maker(plan: Any, shared: set[int], made: dict[int, Any]) -> Any:
                 for name, i, fn in parts:
                     d[name] = values[i] if fn is None else fn(values, memo)
                 return new
+        elif state is None and not memoised:
+            # a slotted object (a predicate `P`): the slots no part fills copied from the
+            # template once each, then the parts; none is set twice
+            filled = {name for name, _i, _fn in parts}
+            fixed = tuple((name, getattr(orig, name)) for name in slot_names if name not in filled)
+            new_obj, set_slot = object.__new__, object.__setattr__
+
+            def make(values: list[Any], memo: Any = None) -> Any:
+                new = new_obj(cls)
+                for name, value in fixed:
+                    set_slot(new, name, value)
+                for name, i, fn in parts:
+                    set_slot(new, name, values[i] if fn is None else fn(values, memo))
+                return new
         else:
             def make(values: list[Any], memo: Any = None) -> Any:
                 if memoised and pid in memo:
