@@ -93,12 +93,30 @@ def _flat_element(v: Any) -> int | None:
     return w
 
 
+def _flat_sequence(v: Any) -> int | None:
+    """The weight of a list, tuple or set of plain integers within 64 bits, or of strings
+    (what `_leaf` gives each item, plus brackets and separators), found in C; None for any
+    other kind of items. Why: a traverser's id listing (`{"vertices": [ids]}`) is such a
+    list nested in a map, and the item by item walk took ~1.4 µs an id (two `isinstance`
+    tests against the compound types and a `_leaf` call each), ~0.5 ms for 400 ids."""
+    kinds = set(map(type, v))
+    if kinds <= _INTEGERS:
+        if not v or (-(2**63) <= min(v) and max(v) < 2**64):
+            return 2 + len(v) + SCALAR * len(v)
+    elif kinds == _STR:
+        return 2 + len(v) + sum(map(len, v)) + 3 * len(v)
+    return None
+
+
 def _parts(v: Any) -> tuple[int, list[Any]]:
     """(own weight, the values inside it) of a compound value."""
     if isinstance(v, dict):
         items = [*v.keys(), *v.values()]
         return 2 + 2 * len(v), items
     if isinstance(v, list | tuple | set | frozenset):
+        flat = _flat_sequence(v)
+        if flat is not None:
+            return flat, []
         return 2 + len(v), list(v)
     if isinstance(v, Vertex):
         inside: list[Any] = [v.id, v.label]

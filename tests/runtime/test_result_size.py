@@ -105,3 +105,31 @@ def test_elements_weigh_their_properties_each_time_they_are_written() -> None:
     assert written_size(listed, {}, 10**9) > 2000  # a list property: the general walk
     e = Edge("e1", "knows", v, listed, props={"note": "z" * 300})
     assert 300 < written_size(e, {}, 10**9) < 500  # its ends by id only
+
+
+def test_a_nested_listing_weighs_each_id_and_name_as_written() -> None:
+    """A traverser's answer, `{"vertices": [ids]}`: each id within 64 bits a number (8), each
+    text its length and quotes, one separator each; a number past 64 bits weighs its digits;
+    lists of anything else weigh item by item as before."""
+    from gremlin_engine.structure.numbers import Long
+
+    ids = [Long(i) for i in range(10)]
+    assert written_size({"vertices": ids}, {}, 10_000) == 4 + 11 + 2 + 9 * 10
+    assert written_size(["ab", "cde"], {}, 10_000) == 2 + 2 + (2 + 3) + 3 * 2
+    assert written_size((), {}, 10_000) == 2
+    big = [1, 2**70]
+    assert written_size(big, {}, 10_000) == 2 + 2 + 8 + (2**70).bit_length() // 3 + 1
+    assert written_size([1, "a", 2.5], {}, 10_000) == 2 + 3 + 8 + 4 + 8
+    assert written_size([True, False], {}, 10_000) == 2 + 2 + 16  # booleans are not ids
+    # the bound: 18 + 9 per id, exactly
+    for n in (10, 1000):
+        listing = [{"vertices": [Long(i) for i in range(n)]}]
+        old = limits.MAX_RESULT_BYTES
+        try:
+            limits.MAX_RESULT_BYTES = 18 + 9 * n
+            check_result_size(listing)
+            limits.MAX_RESULT_BYTES = 17 + 9 * n
+            with pytest.raises(LimitExceeded):
+                check_result_size(listing)
+        finally:
+            limits.MAX_RESULT_BYTES = old
