@@ -108,8 +108,38 @@ def _flat_sequence(v: Any) -> int | None:
     return None
 
 
+def _flat_map(v: dict[Any, Any], depth: int = 1) -> int | None:
+    """The weight of a map with text keys whose values are scalars, flat sequences
+    (`_flat_sequence`) or, `depth` levels down, such maps: what the walk gives it, without
+    the walk's set-up; None for anything else. Why: every traverser answer is such a map
+    (`{"vertices_size": n, "measure": {...}}`, `{"vertices": [ids], ...}`), and the walk
+    cost it ~10 µs of a ~150 µs k-out."""
+    if not _STR.issuperset(map(type, v)):
+        return None
+    w = 2 + 5 * len(v) + sum(map(len, v))  # braces, separators, each key's text and quotes
+    for value in v.values():
+        t = type(value)
+        if t is str or t in _PLAIN_NUMBERS:
+            w += _leaf(value)
+            continue
+        if t is list or t is tuple:
+            inner = _flat_sequence(value)
+        elif t is dict and depth > 0:
+            inner = _flat_map(value, depth - 1)
+        else:
+            return None
+        if inner is None:
+            return None
+        w += inner
+    return w
+
+
 def _parts(v: Any) -> tuple[int, list[Any]]:
     """(own weight, the values inside it) of a compound value."""
+    if type(v) is dict:
+        flat = _flat_map(v)
+        if flat is not None:
+            return flat, []
     if isinstance(v, dict):
         items = [*v.keys(), *v.values()]
         return 2 + 2 * len(v), items
@@ -147,6 +177,10 @@ def written_size(value: Any, memo: dict[int, int], cap: int) -> int:
     counting past `cap` (returns cap + 1)."""
     if not isinstance(value, _COMPOUND):
         return _leaf(value)
+    if type(value) is dict:
+        flat = _flat_map(value)
+        if flat is not None:
+            return flat if flat <= cap else cap + 1
     if type(value) is Vertex or type(value) is Edge:
         known = memo.get(id(value))
         if known is None:
@@ -169,9 +203,8 @@ def written_size(value: Any, memo: dict[int, int], cap: int) -> int:
                 # a compound holding itself never ends once written out
                 total += memo.get(id(item), cap + 1) if isinstance(item, _COMPOUND) else _leaf(item)
                 if total > cap:
-                    total = cap + 1
                     break
-            memo[k] = total
+            memo[k] = total if total <= cap else cap + 1  # a flat part's own weight may pass it too
             continue
         if k in opened:
             continue  # a cycle: its own ready marker finds no weight for it

@@ -121,6 +121,14 @@ def test_a_nested_listing_weighs_each_id_and_name_as_written() -> None:
     assert written_size(big, {}, 10_000) == 2 + 2 + 8 + (2**70).bit_length() // 3 + 1
     assert written_size([1, "a", 2.5], {}, 10_000) == 2 + 3 + 8 + 4 + 8
     assert written_size([True, False], {}, 10_000) == 2 + 2 + 16  # booleans are not ids
+    count = {"vertices_size": Long(10),
+             "measure": {"edge_iterations": 10, "vertice_iterations": 1, "cost(ns)": 91034}}
+    measure = 2 + 5 * 3 + len("edge_iterations") + len("vertice_iterations") + len("cost(ns)") + 3 * 8
+    assert written_size(count, {}, 10_000) == 2 + 5 * 2 + len("vertices_size") + len("measure") + 8 + measure
+    assert written_size({"a": {"b": {"c": 1}}}, {}, 10_000) == 8 + 8 + 16  # deeper maps: the walk, alike
+    assert written_size({"a": [1, [2]], "b": None}, {}, 10_000) == 2 + 10 + 2 + (2 + 2 + 8 + (2 + 1 + 8)) + 8
+    assert written_size({"vertices": list(range(100))}, {}, 50) == 51  # past the cap: cap + 1
+    assert written_size([list(range(100))], {}, 50) == 51
     # the bound: 18 + 9 per id, exactly
     for n in (10, 1000):
         listing = [{"vertices": [Long(i) for i in range(n)]}]
