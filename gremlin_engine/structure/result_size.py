@@ -108,12 +108,13 @@ def _flat_sequence(v: Any) -> int | None:
     return None
 
 
-def _flat_map(v: dict[Any, Any], depth: int = 1) -> int | None:
+def _flat_map(v: dict[Any, Any], memo: dict[int, int], depth: int = 1) -> int | None:
     """The weight of a map with text keys whose values are scalars, flat sequences
     (`_flat_sequence`) or, `depth` levels down, such maps: what the walk gives it, without
     the walk's set-up; None for anything else. Why: every traverser answer is such a map
     (`{"vertices_size": n, "measure": {...}}`, `{"vertices": [ids], ...}`), and the walk
-    cost it ~10 µs of a ~150 µs k-out."""
+    cost it ~10 µs of a ~150 µs k-out. Each inner sequence or map is weighed once (`memo`,
+    as the walk does): one list under every key of a large map is not weighed per key."""
     if not _STR.issuperset(map(type, v)):
         return None
     w = 2 + 5 * len(v) + sum(map(len, v))  # braces, separators, each key's text and quotes
@@ -122,22 +123,23 @@ def _flat_map(v: dict[Any, Any], depth: int = 1) -> int | None:
         if t is str or t in _PLAIN_NUMBERS:
             w += _leaf(value)
             continue
-        if t is list or t is tuple:
-            inner = _flat_sequence(value)
-        elif t is dict and depth > 0:
-            inner = _flat_map(value, depth - 1)
-        else:
-            return None
+        inner = memo.get(id(value))
         if inner is None:
-            return None
+            if t is list or t is tuple:
+                inner = _flat_sequence(value)
+            elif t is dict and depth > 0:
+                inner = _flat_map(value, memo, depth - 1)
+            if inner is None:
+                return None
+            memo[id(value)] = inner
         w += inner
     return w
 
 
-def _parts(v: Any) -> tuple[int, list[Any]]:
+def _parts(v: Any, memo: dict[int, int]) -> tuple[int, list[Any]]:
     """(own weight, the values inside it) of a compound value."""
     if type(v) is dict:
-        flat = _flat_map(v)
+        flat = _flat_map(v, memo)
         if flat is not None:
             return flat, []
     if isinstance(v, dict):
@@ -178,9 +180,12 @@ def written_size(value: Any, memo: dict[int, int], cap: int) -> int:
     if not isinstance(value, _COMPOUND):
         return _leaf(value)
     if type(value) is dict:
-        flat = _flat_map(value)
+        flat = memo.get(id(value))
+        if flat is None:
+            flat = _flat_map(value, memo)
         if flat is not None:
-            return flat if flat <= cap else cap + 1
+            memo[id(value)] = flat = flat if flat <= cap else cap + 1
+            return flat
     if type(value) is Vertex or type(value) is Edge:
         known = memo.get(id(value))
         if known is None:
@@ -213,7 +218,7 @@ def written_size(value: Any, memo: dict[int, int], cap: int) -> int:
             if flat is not None:
                 memo[k] = flat
                 continue
-        base, items = _parts(v)
+        base, items = _parts(v, memo)
         opened[k] = items
         own[k] = base
         stack.append((v, True))

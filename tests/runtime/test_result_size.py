@@ -129,6 +129,11 @@ def test_a_nested_listing_weighs_each_id_and_name_as_written() -> None:
     assert written_size({"a": [1, [2]], "b": None}, {}, 10_000) == 2 + 10 + 2 + (2 + 2 + 8 + (2 + 1 + 8)) + 8
     assert written_size({"vertices": list(range(100))}, {}, 50) == 51  # past the cap: cap + 1
     assert written_size([list(range(100))], {}, 50) == 51
+    shared = list(range(50))  # one list under every key: counted each time, weighed once
+    wide = {f"k{i}": shared for i in range(40)}
+    keys = sum(len(f"k{i}") for i in range(40))
+    assert written_size(wide, {}, 10**6) == 2 + 5 * 40 + keys + 40 * (2 + 50 + 8 * 50)
+    check_result_size([wide] * 3)
     # the bound: 18 + 9 per id, exactly
     for n in (10, 1000):
         listing = [{"vertices": [Long(i) for i in range(n)]}]
