@@ -105,3 +105,44 @@ def test_elements_weigh_their_properties_each_time_they_are_written() -> None:
     assert written_size(listed, {}, 10**9) > 2000  # a list property: the general walk
     e = Edge("e1", "knows", v, listed, props={"note": "z" * 300})
     assert 300 < written_size(e, {}, 10**9) < 500  # its ends by id only
+
+
+def test_a_nested_listing_weighs_each_id_and_name_as_written() -> None:
+    """A traverser's answer, `{"vertices": [ids]}`: each id within 64 bits a number (8), each
+    text its length and quotes, one separator each; a number past 64 bits weighs its digits;
+    lists of anything else weigh item by item as before."""
+    from gremlin_engine.structure.numbers import Long
+
+    ids = [Long(i) for i in range(10)]
+    assert written_size({"vertices": ids}, {}, 10_000) == 4 + 11 + 2 + 9 * 10
+    assert written_size(["ab", "cde"], {}, 10_000) == 2 + 2 + (2 + 3) + 3 * 2
+    assert written_size((), {}, 10_000) == 2
+    big = [1, 2**70]
+    assert written_size(big, {}, 10_000) == 2 + 2 + 8 + (2**70).bit_length() // 3 + 1
+    assert written_size([1, "a", 2.5], {}, 10_000) == 2 + 3 + 8 + 4 + 8
+    assert written_size([True, False], {}, 10_000) == 2 + 2 + 16  # booleans are not ids
+    count = {"vertices_size": Long(10),
+             "measure": {"edge_iterations": 10, "vertice_iterations": 1, "cost(ns)": 91034}}
+    measure = 2 + 5 * 3 + len("edge_iterations") + len("vertice_iterations") + len("cost(ns)") + 3 * 8
+    assert written_size(count, {}, 10_000) == 2 + 5 * 2 + len("vertices_size") + len("measure") + 8 + measure
+    assert written_size({"a": {"b": {"c": 1}}}, {}, 10_000) == 8 + 8 + 16  # deeper maps: the walk, alike
+    assert written_size({"a": [1, [2]], "b": None}, {}, 10_000) == 2 + 10 + 2 + (2 + 2 + 8 + (2 + 1 + 8)) + 8
+    assert written_size({"vertices": list(range(100))}, {}, 50) == 51  # past the cap: cap + 1
+    assert written_size([list(range(100))], {}, 50) == 51
+    shared = list(range(50))  # one list under every key: counted each time, weighed once
+    wide = {f"k{i}": shared for i in range(40)}
+    keys = sum(len(f"k{i}") for i in range(40))
+    assert written_size(wide, {}, 10**6) == 2 + 5 * 40 + keys + 40 * (2 + 50 + 8 * 50)
+    check_result_size([wide] * 3)
+    # the bound: 18 + 9 per id, exactly
+    for n in (10, 1000):
+        listing = [{"vertices": [Long(i) for i in range(n)]}]
+        old = limits.MAX_RESULT_BYTES
+        try:
+            limits.MAX_RESULT_BYTES = 18 + 9 * n
+            check_result_size(listing)
+            limits.MAX_RESULT_BYTES = 17 + 9 * n
+            with pytest.raises(LimitExceeded):
+                check_result_size(listing)
+        finally:
+            limits.MAX_RESULT_BYTES = old

@@ -79,11 +79,38 @@ def test_fused_reads_answer_in_one_statement_at_both_doors(modern: Graph) -> Non
         assert seen == [(ctx, True)]
 
 
+def _whole(v: Any) -> tuple[Any, ...]:
+    """Everything a serializer reads of a vertex: id, label, and every property with its id,
+    value and meta-properties, in order."""
+    return (type(v), v.id, v.label, [(type(p.id), p.id, p.key, p.value, dict(p.meta or {})) for p in v.properties()])
+
+
+def test_a_whole_vertex_by_id_is_one_statement_and_the_general_paths_vertex(modern: Graph) -> None:
+    marko = vertex_id(modern, "marko")
+    modern.execute("g.V(vid).property(list, 'tags', 'a').property(list, 'tags', 'b').property(set, 'nick', 'm')",
+                   {"vid": marko})
+    with opened(modern) as seen:
+        fused = modern.traverse(_ir(("V", marko)))
+        missing = modern.traverse(_ir(("V", "no such vertex")))
+    assert [single for _ctx, single in seen] == [True, True]
+    assert missing == []
+    modern.runs_strategies = False  # `gremlin.strategies=none`: the general V(id), then loaded
+    try:
+        with opened(modern) as seen:
+            general = modern.traverse(_ir(("V", marko)))
+    finally:
+        modern.runs_strategies = True
+    assert [single for _ctx, single in seen] == [False]
+    assert [_whole(v) for v in fused] == [_whole(v) for v in general]
+    assert [p.value for p in fused[0].properties("tags")] == ["a", "b"]
+
+
 def test_other_reads_keep_a_read_transaction(modern: Graph) -> None:
     marko = vertex_id(modern, "marko")
+    edge = modern.execute("g.V(vid).outE('knows').id()", {"vid": marko})[0]
     with opened(modern) as seen:
-        # elements (loaded after the answer), a general traversal
-        assert [v.id for v in modern.traverse(_ir(("V", marko)))] == [marko]
+        # an edge needs its ends' labels (a second statement); a general traversal
+        assert [e.id for e in modern.traverse(_ir(("E", edge)))] == [edge]
         modern.execute("g.V(vid).out().values('name')", {"vid": marko})
     assert seen and all(not single for _ctx, single in seen)
 

@@ -4,6 +4,9 @@ Before: ``g.V(1).values('name')`` -> ``V(1)`` then ``values('name')``
 After:  ``point(V(1).values('name'))``: one indexed read, the requested keys decoded from
 the row (`steps/point.py`), no `Vertex`, no traverser pipeline.
 
+A root ``V(1)`` alone becomes ``pointElement(V(1))`` (`steps/point_element.py`): the
+vertex read whole from its one row, so the session can answer it in a single-statement read.
+
 Also: ``g.V(1).out('knows').id()`` -> ``hopIds(...)`` (one adjacency statement returning the
 neighbours' ids), and ``g.V().hasLabel('person').has('name', x).id()`` -> ``indexIds(...)``
 (the index lookup joined to the rows, conditions re-tested on the raw JSON).
@@ -22,6 +25,7 @@ from gremlin_engine.traversal.executor import CompiledTraversal
 from gremlin_engine.traversal.steps.flatmap import BothStep, InStep, OutStep
 from gremlin_engine.traversal.steps.map import IdStep, LabelStep, ValuesStep
 from gremlin_engine.traversal.steps.point import HopIdsStep, IndexIdsStep, PointStep
+from gremlin_engine.traversal.steps.point_element import PointElementStep
 from gremlin_engine.traversal.steps.source import VStep
 
 _HOPS = (OutStep, InStep, BothStep)
@@ -33,6 +37,10 @@ def apply(traversal: CompiledTraversal, root: CompiledTraversal) -> None:
         return
     if len(steps) == 3:
         _hop_ids(steps)
+        return
+    if len(steps) == 1:
+        if _point_source(steps[0]):
+            steps[:] = [PointElementStep(steps[0])]
         return
     if len(steps) != 2:
         return
