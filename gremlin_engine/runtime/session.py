@@ -136,7 +136,7 @@ class Session:
         on PostgreSQL), else None, and the caller runs it on `access(name)` as usual.
 
         Asked only of a read-only call, for a traversal whose step reads once and gives plain
-        values (`CompiledTraversal.reads_once`), on a graph with no transaction open in this
+        values or elements it loaded from that read (`CompiledTraversal.reads_once`), on a graph with no transaction open in this
         call, not served by several processes (`SchemaService.sync` would read too), not in
         auto mode (its point reads decline) and for the administrator (anyone else reads
         through a permission view, which the fused steps decline). The executor is asked for
@@ -154,7 +154,7 @@ class Session:
             found = engine.run_compiled(compiled, guarded(StoreAccess.for_graph(graph, tx, schema)),
                                         cancel=self.cancel, answer_only=True)
         if found is not None:
-            check_result_size(found)  # a `reads_once` step's plain values: weighed, nothing to load
+            check_result_size(found)  # a `reads_once` step's answer is loaded already: weighed only
         return found
 
     def tx(self, name: str) -> Any:

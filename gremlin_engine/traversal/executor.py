@@ -40,7 +40,7 @@ class CompiledTraversal:
     #: runner asks that method (`traversal.run_compiled`); set once the traversal is final
     answers: bool = field(default=False, compare=False, repr=False)
     #: `answers`, and the step's answer runs at most one storage statement and gives plain
-    #: values (its class says `reads_once`): a read-only run may ask it inside a
+    #: values or elements loaded from that statement (its class says `reads_once`): a read-only run may ask it inside a
     #: single-statement read (`runtime/session.Session.answer_once`)
     reads_once: bool = field(default=False, compare=False, repr=False)
 
