@@ -119,14 +119,25 @@ def index_recipe(schema: SchemaBridge, labels: Sequence[str] | None, conditions:
             found.append(il)
         else:
             reads = tuple((IndexQuery(il.id, project=IndexProject.VERTICES), _encoder(il, pk)) for il in found)
-            exact = (
-                len(q.props) == 1
-                and pk.cardinality is Cardinality.SINGLE
-                and all(il.index_type in _TEXT_EXACT_INDEXES for il in found)
-            )
-            exact_types = _EXACT_TYPES.get(pk.data_type, frozenset()) if exact else frozenset()
-            return EqRecipe(lids, reads, n, exact_types, allowed)
+            return EqRecipe(lids, reads, n, exact_value_types(pk, found, len(q.props) == 1), allowed)
     return GENERAL
+
+
+def exact_value_types(pk: Any, indexes: Sequence[IndexLabel], lone: bool) -> frozenset[type]:
+    """The value types for which the entries of `indexes` (one per candidate label) decide an
+    `eq`/`within` condition on key `pk` exactly (see module); empty when the condition is not
+    the `lone` one, the key is not SINGLE, or an index is not secondary or unique. Asked by
+    `index_recipe` and by `StoreAccess.count`, which counts index entries only when so."""
+    if not lone or pk.cardinality is not Cardinality.SINGLE:
+        return frozenset()
+    if not all(il.index_type in _TEXT_EXACT_INDEXES for il in indexes):
+        return frozenset()
+    return _EXACT_TYPES.get(pk.data_type, frozenset())
+
+
+def values_sought(p: Any) -> list[Any]:
+    """The values an `eq` or `within` predicate seeks."""
+    return [p.value] if p.op == "eq" else list(p.value)
 
 
 def _pk_shortcut(schema: SchemaBridge, props: Sequence[tuple[str, Any]], lids: list[int] | None) -> bool:
@@ -169,8 +180,7 @@ def eq_lookups(recipe: EqRecipe, conditions: Sequence[Any]) -> tuple[list[tuple[
     """The (query, lookup values) pairs of `recipe` for the values of `conditions`, and
     whether the rows they find need no re-test (every value is of a type the recipe's
     index decides exactly). Values that cannot match (another type than the key's) are left out."""
-    p = conditions[recipe.condition][1]
-    wanted = [p.value] if p.op == "eq" else list(p.value)
+    wanted = values_sought(conditions[recipe.condition][1])
     out: list[tuple[IndexQuery, list[Any]]] = []
     for query, encode in recipe.reads or ():
         values = []

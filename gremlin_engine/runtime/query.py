@@ -193,6 +193,10 @@ class IndexPlan:
 
     eq: list[tuple[int, list[Any]]] = field(default_factory=list)  # (index id, lookup values)
     ranges: list[tuple[int, Any, Any, bool, bool]] = field(default_factory=list)
+    #: the index labels read, and the (key, P) condition they serve: whether their entries
+    #: decide it exactly is `eq_recipe.exact_value_types`'s question
+    indexes: list[IndexLabel] = field(default_factory=list)
+    condition: Any = None
 
 
 def candidate_labels(schema: SchemaBridge, q: Query, lids: list[int] | None, key: str) -> list[str]:
@@ -243,12 +247,13 @@ def index_plan(schema: SchemaBridge, q: Query, lids: list[int] | None) -> IndexP
         pk = schema.property_key(key)
         if pk is None:
             return IndexPlan() if not schema.auto else None
-        plan = IndexPlan()
+        plan = IndexPlan(condition=(key, p))
         for name in labels:
             il = find_index(schema.index_labels_for(q.kind, name), key, ranged)
             if il is None:
                 plan = None
                 break
+            plan.indexes.append(il)
             if not _add_lookup(schema, plan, il, pk, p, ranged):
                 plan = None
                 break

@@ -234,9 +234,13 @@ class ReadsMixin(ElementLoader):
             if len(q.props) == 1 and qp.primary_key_ids(self.schema, q, lids) is None:
                 plan = qp.index_plan(self.schema, q, lids)
                 if plan is not None and not plan.ranges and len(plan.eq) == 1:
-                    # one equality index answers exactly: its entries are the matches
-                    index_id, values = plan.eq[0]
-                    return int(self.tx.index.read(IndexQuery(index_id, project=IndexProject.COUNT), values)) if values else 0
+                    # one equality index whose entries are exactly the matches (a TEXT or
+                    # integer key and values of its kind: not NaN, -0.0, multi-properties)
+                    key, p = plan.condition
+                    exact = eqr.exact_value_types(self.schema.property_key(key), plan.indexes, True)
+                    if exact and all(type(v) in exact for v in eqr.values_sought(p)):
+                        index_id, values = plan.eq[0]
+                        return int(self.tx.index.read(IndexQuery(index_id, project=IndexProject.COUNT), values)) if values else 0
         return sum(1 for _ in self._run(q, None))
 
     def _run(self, q: qp.Query, limit: int | None) -> Iterator[Any]:

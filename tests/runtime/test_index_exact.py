@@ -92,3 +92,24 @@ def test_integer_keys_are_exact_and_doubles_re_tested(registry: GraphRegistry, t
     assert same_unfused(g, "V().has('player', 'score', 2).id()") == ["b"]
     assert same_unfused(g, "V().has('player', 'score', 0.0).id()") == ["c"]
     assert same_unfused(g, "V().has('player', 'score', within(1.5, 2)).id()") == ["a", "b"]
+
+
+def test_a_count_by_index_agrees_with_the_matches(registry: GraphRegistry, tmp_path: Path) -> None:
+    """`count()` reads an index's entries alone only where they decide the condition exactly:
+    NaN (equal to nothing, itself included) and -0.0 (equal to 0.0) on a DOUBLE key, and a
+    value of another kind than the key's, are counted from the matching vertices."""
+    def fill(g: Graph) -> None:
+        g.execute("g.addV('player').property(id, 'a').property('rank', 1).property('score', x)",
+                  bindings={"x": float("nan")})
+        g.execute("g.addV('player').property(id, 'b').property('rank', 2).property('score', -0.0)"
+                  ".addV('player').property(id, 'c').property('rank', 2).property('score', 2.0)")
+
+    g = modern_with(registry, tmp_path, "players", PLAYERS, fill)
+    cases = [("score", float("nan"), 0), ("score", 0.0, 1), ("score", 2, 1), ("rank", 2, 2),
+             ("rank", 2.0, 2), ("rank", "2", 0)]
+    for key, value, n in cases:
+        bindings = {"k": key, "x": value}
+        ids = g.execute("g.V().has('player', k, x).id()", bindings=bindings)
+        assert len(ids) == n, (key, value)
+        assert g.execute("g.V().has('player', k, x).count()", bindings=bindings) == [n], (key, value)
+        assert g.execute("g.V().hasLabel('player').has(k, x).count()", bindings=bindings) == [n], (key, value)
