@@ -55,7 +55,7 @@ _UNCACHED: Any = "uncached"
 _INT_IDS = frozenset({int, Long, Int})
 
 
-def _stored_id(ident: Any) -> Any:
+def stored_id(ident: Any) -> Any:
     """What `ids.to_storage(ids.lookup_id(ident))` gives (None: no stored id can match),
     with the common id types (integers, strings) decided inline: every point read asks."""
     t = type(ident)
@@ -110,7 +110,7 @@ class ReadsMixin(ElementLoader):
         schema = self.schema
         if schema.auto:
             return None
-        key = _stored_id(ident)
+        key = stored_id(ident)
         if key is None:
             return ()
         rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [key])
@@ -129,13 +129,13 @@ class ReadsMixin(ElementLoader):
         transaction holds as an element). For fused point plans: nothing is cached."""
         if self.schema.auto:
             return None
-        key = _stored_id(ident)
+        key = stored_id(ident)
         if key is None:
             return []
-        lids = self._edge_label_filter(labels)
-        if lids is not None and not lids:
+        query = self._hop_query(direction, labels)
+        if query is None:
             return []
-        rows = self.tx.adjacency.from_id(AdjacencyQuery(storage_direction(direction), lids), key)
+        rows = self.tx.adjacency.from_id(query, key)
         if not rows:
             return []
         if rows[0][0] in self._vertices:
@@ -393,6 +393,21 @@ class ReadsMixin(ElementLoader):
         if not labels:
             return None
         return list(dict.fromkeys(self.schema.edge_label_ids(list(labels))))
+
+    def _hop_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery | None:
+        """The adjacency query of one `out/in/both(labels)` hop, derived once per schema
+        snapshot and hop shape (label ids and direction are the schema's, not the request's);
+        None when none of `labels` exists (no edge matches; not kept, so unknown names a
+        client sends do not grow the cache)."""
+        shape = labels if type(labels) is tuple else tuple(labels)
+
+        def make() -> AdjacencyQuery | None:
+            lids = self._edge_label_filter(shape)
+            if lids is not None and not lids:
+                return None
+            return AdjacencyQuery(storage_direction(direction), lids)
+
+        return self.schema.derived(("hop query", direction, shape), make)
 
     def adjacent_vertices(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
