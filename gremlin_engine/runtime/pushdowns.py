@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from gremlin_engine.runtime import query as qp
-from gremlin_engine.runtime.reads import storage_direction, stored_id
+from gremlin_engine.runtime.reads import all_known, storage_direction, stored_id
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.values import decode_value, decode_vertex_entry
 from gremlin_engine.traversal.tokens import Direction, T
@@ -48,7 +48,7 @@ class PushdownsMixin:
             if v.key is not None:
                 merged[v.key] = merged.get(v.key, 0) + bulk
         query = self._walk_query(hops, WalkStart.PAIRS)
-        if query is None:
+        if query.hops is None:
             return 0
         items = list(merged.items())
         total = 0
@@ -76,7 +76,7 @@ class PushdownsMixin:
         if key is None:
             return 0
         query = self._walk_query(hops, WalkStart.ID)
-        if query is None:
+        if query.hops is None:
             return 0
         try:
             return self.tx.aggregates.count(query, key, stop)
@@ -98,7 +98,7 @@ class PushdownsMixin:
         if lids is not None and not lids:
             return 0
         query = self._walk_query(hops, WalkStart.ALL, lids)
-        if query is None:
+        if query.hops is None:
             return 0
         try:
             return self.tx.aggregates.count(query, None, stop)
@@ -107,24 +107,25 @@ class PushdownsMixin:
 
     def _walk_query(
         self, hops: Sequence[tuple[Direction, Sequence[str]]], start: WalkStart, start_labels: Sequence[int] | None = None,
-    ) -> WalkCount | None:
-        """The `WalkCount` of `hops` from `start`, derived once per schema snapshot and walk
-        shape (each hop's storage direction and edge label ids are the schema's, not the
-        request's); None when a hop's labels are all unknown (no walk gets past it; not
-        kept, so unknown names a client sends do not grow the cache)."""
+    ) -> WalkCount:
+        """The `WalkCount` of `hops` from `start` (its `hops` None when a hop's labels are all
+        unknown: no walk gets past it), derived once per schema snapshot and walk shape (each
+        hop's storage direction and edge label ids are the schema's, not the request's) when
+        every name is an edge label; else made per call, so names a client sends cannot grow
+        the cache."""
         shape = hops if type(hops) is tuple else tuple((d, tuple(labels)) for d, labels in hops)
         starts = None if start_labels is None else tuple(start_labels)
+        schema = self.schema
 
-        def make() -> WalkCount | None:
-            plan: list[tuple[str, list[int] | None]] = []
-            for direction, labels in shape:
-                lids = self._edge_label_filter(labels)  # type: ignore[attr-defined]
-                if lids is not None and not lids:
-                    return None
-                plan.append((storage_direction(direction), lids))
-            return WalkCount(plan, start, starts)
+        def make() -> WalkCount:
+            lids = self._edge_label_filter  # type: ignore[attr-defined]
+            return WalkCount([(storage_direction(d), lids(labels)) for d, labels in shape], start, starts)
 
-        return self.schema.derived(("walk count", start, starts, shape), make)
+        query = schema.derived(
+            ("walk count", start, starts, shape),
+            lambda: make() if all(all_known(schema, labels) for _, labels in shape) else None,
+        )
+        return query if query is not None else make()
 
     def group_counts(
         self,

@@ -67,6 +67,11 @@ def stored_id(ident: Any) -> Any:
     return None if wanted is None else idc.to_storage(wanted)
 
 
+def all_known(schema: Any, labels: Sequence[str]) -> bool:
+    """Every name is an edge label: what a derived hop or walk query may be kept for."""
+    return all(schema.edge_label(n) is not None for n in labels)
+
+
 #: a text id that has a number twin: ASCII digits only (`str.isdigit` also takes "²", which
 #: `int` refuses), one optional minus sign
 _DECIMAL = re.compile(r"-?[0-9]+")
@@ -132,10 +137,8 @@ class ReadsMixin(ElementLoader):
         key = stored_id(ident)
         if key is None:
             return []
-        query = self._hop_query(direction, labels)
-        if query is None:
-            return []
-        rows = self.tx.adjacency.from_id(query, key)
+        # a query of no label (none of `labels` exists) reads nothing: `from_id` answers []
+        rows = self.tx.adjacency.from_id(self._hop_query(direction, labels), key)
         if not rows:
             return []
         if rows[0][0] in self._vertices:
@@ -394,20 +397,23 @@ class ReadsMixin(ElementLoader):
             return None
         return list(dict.fromkeys(self.schema.edge_label_ids(list(labels))))
 
-    def _hop_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery | None:
+    def _hop_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery:
         """The adjacency query of one `out/in/both(labels)` hop, derived once per schema
-        snapshot and hop shape (label ids and direction are the schema's, not the request's);
-        None when none of `labels` exists (no edge matches; not kept, so unknown names a
-        client sends do not grow the cache)."""
+        snapshot and hop shape (label ids and direction are the schema's, not the request's)
+        when every name is an edge label; a hop naming one that is not is made per call, so
+        names a client sends cannot grow the cache."""
         shape = labels if type(labels) is tuple else tuple(labels)
+        schema = self.schema
+        query = schema.derived(
+            ("hop query", direction, shape),
+            lambda: self._adjacency_query(direction, shape) if all_known(schema, shape) else None,
+        )
+        return query if query is not None else self._adjacency_query(direction, shape)
 
-        def make() -> AdjacencyQuery | None:
-            lids = self._edge_label_filter(shape)
-            if lids is not None and not lids:
-                return None
-            return AdjacencyQuery(storage_direction(direction), lids)
-
-        return self.schema.derived(("hop query", direction, shape), make)
+    def _adjacency_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery:
+        """(storage direction, edge label ids); the ids empty, so no row, when no name is a
+        label."""
+        return AdjacencyQuery(storage_direction(direction), self._edge_label_filter(labels))
 
     def adjacent_vertices(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
