@@ -121,7 +121,7 @@ class PushdownsMixin:
             lids = self._edge_label_filter  # type: ignore[attr-defined]
             return WalkCount([(storage_direction(d), lids(labels)) for d, labels in shape], start, starts)
 
-        query = schema.derived(
+        query: WalkCount | None = schema.derived(
             ("walk count", start, starts, shape),
             lambda: make() if all(all_known(schema, labels) for _, labels in shape) else None,
         )

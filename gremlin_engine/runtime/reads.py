@@ -404,7 +404,7 @@ class ReadsMixin(ElementLoader):
         names a client sends cannot grow the cache."""
         shape = labels if type(labels) is tuple else tuple(labels)
         schema = self.schema
-        query = schema.derived(
+        query: AdjacencyQuery | None = schema.derived(
             ("hop query", direction, shape),
             lambda: self._adjacency_query(direction, shape) if all_known(schema, shape) else None,
         )
