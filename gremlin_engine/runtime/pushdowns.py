@@ -16,8 +16,7 @@ from typing import Any
 import orjson
 
 from gremlin_engine.runtime import query as qp
-from gremlin_engine.runtime.reads import storage_direction
-from gremlin_engine.structure import ids as idc
+from gremlin_engine.runtime.reads import all_known, storage_direction, stored_id
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.values import decode_value, decode_vertex_entry
 from gremlin_engine.traversal.tokens import Direction, T
@@ -48,12 +47,11 @@ class PushdownsMixin:
         for v, bulk in starts:
             if v.key is not None:
                 merged[v.key] = merged.get(v.key, 0) + bulk
-        plan = self._walk_plan(hops)
-        if plan is None:
+        query = self._walk_query(hops, WalkStart.PAIRS)
+        if query.hops is None:
             return 0
         items = list(merged.items())
         total = 0
-        query = WalkCount(plan)
         try:
             for start in range(0, len(items), WALK_CHUNK):
                 n = self.tx.aggregates.count(query, items[start : start + WALK_CHUNK], stop)
@@ -74,14 +72,14 @@ class PushdownsMixin:
         storage, as `vertices([ident])` finds it (the walk reads storage only either way)."""
         if self.schema.auto or len(hops) > CHAIN_MAX_HOPS:
             return None
-        wanted = idc.lookup_id(ident)
-        if wanted is None:
+        key = stored_id(ident)
+        if key is None:
             return 0
-        plan = self._walk_plan(hops)
-        if plan is None:
+        query = self._walk_query(hops, WalkStart.ID)
+        if query.hops is None:
             return 0
         try:
-            return self.tx.aggregates.count(WalkCount(plan, WalkStart.ID), idc.to_storage(wanted), stop)
+            return self.tx.aggregates.count(query, key, stop)
         except AggregateUnsupported:
             return None
 
@@ -99,24 +97,35 @@ class PushdownsMixin:
         lids = qp.label_ids(self.schema, q)
         if lids is not None and not lids:
             return 0
-        plan = self._walk_plan(hops)
-        if plan is None:
+        query = self._walk_query(hops, WalkStart.ALL, lids)
+        if query.hops is None:
             return 0
         try:
-            return self.tx.aggregates.count(WalkCount(plan, WalkStart.ALL, lids), None, stop)
+            return self.tx.aggregates.count(query, None, stop)
         except AggregateUnsupported:
             return None
 
-    def _walk_plan(self, hops: Sequence[tuple[Direction, Sequence[str]]]) -> list[tuple[str, list[int] | None]] | None:
-        """(storage direction, edge label ids) per hop; None when a label is unknown (no walk
-        gets past it)."""
-        plan: list[tuple[str, list[int] | None]] = []
-        for direction, labels in hops:
-            lids = self._edge_label_filter(labels)  # type: ignore[attr-defined]
-            if lids is not None and not lids:
-                return None
-            plan.append((storage_direction(direction), lids))
-        return plan
+    def _walk_query(
+        self, hops: Sequence[tuple[Direction, Sequence[str]]], start: WalkStart, start_labels: Sequence[int] | None = None,
+    ) -> WalkCount:
+        """The `WalkCount` of `hops` from `start` (its `hops` None when a hop's labels are all
+        unknown: no walk gets past it), derived once per schema snapshot and walk shape (each
+        hop's storage direction and edge label ids are the schema's, not the request's) when
+        every name is an edge label; else made per call, so names a client sends cannot grow
+        the cache."""
+        shape = hops if type(hops) is tuple else tuple((d, tuple(labels)) for d, labels in hops)
+        starts = None if start_labels is None else tuple(start_labels)
+        schema = self.schema
+
+        def make() -> WalkCount:
+            lids = self._edge_label_filter  # type: ignore[attr-defined]
+            return WalkCount([(storage_direction(d), lids(labels)) for d, labels in shape], start, starts)
+
+        query: WalkCount | None = schema.derived(
+            ("walk count", start, starts, shape),
+            lambda: make() if all(all_known(schema, labels) for _, labels in shape) else None,
+        )
+        return query if query is not None else make()
 
     def group_counts(
         self,

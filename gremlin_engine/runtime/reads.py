@@ -55,7 +55,7 @@ _UNCACHED: Any = "uncached"
 _INT_IDS = frozenset({int, Long, Int})
 
 
-def _stored_id(ident: Any) -> Any:
+def stored_id(ident: Any) -> Any:
     """What `ids.to_storage(ids.lookup_id(ident))` gives (None: no stored id can match),
     with the common id types (integers, strings) decided inline: every point read asks."""
     t = type(ident)
@@ -65,6 +65,11 @@ def _stored_id(ident: Any) -> Any:
         return ident
     wanted = idc.lookup_id(ident.id if isinstance(ident, Element) else ident)
     return None if wanted is None else idc.to_storage(wanted)
+
+
+def all_known(schema: Any, labels: Sequence[str]) -> bool:
+    """Every name is an edge label: what a derived hop or walk query may be kept for."""
+    return all(schema.edge_label(n) is not None for n in labels)
 
 
 #: a text id that has a number twin: ASCII digits only (`str.isdigit` also takes "²", which
@@ -110,7 +115,7 @@ class ReadsMixin(ElementLoader):
         schema = self.schema
         if schema.auto:
             return None
-        key = _stored_id(ident)
+        key = stored_id(ident)
         if key is None:
             return ()
         rows = self.tx.elements.find(Lookup.VERTICES_BY_IDS, [key])
@@ -129,13 +134,11 @@ class ReadsMixin(ElementLoader):
         transaction holds as an element). For fused point plans: nothing is cached."""
         if self.schema.auto:
             return None
-        key = _stored_id(ident)
+        key = stored_id(ident)
         if key is None:
             return []
-        lids = self._edge_label_filter(labels)
-        if lids is not None and not lids:
-            return []
-        rows = self.tx.adjacency.from_id(AdjacencyQuery(storage_direction(direction), lids), key)
+        # a query of no label (none of `labels` exists) reads nothing: `from_id` answers []
+        rows = self.tx.adjacency.from_id(self._hop_query(direction, labels), key)
         if not rows:
             return []
         if rows[0][0] in self._vertices:
@@ -397,6 +400,24 @@ class ReadsMixin(ElementLoader):
         if not labels:
             return None
         return list(dict.fromkeys(self.schema.edge_label_ids(list(labels))))
+
+    def _hop_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery:
+        """The adjacency query of one `out/in/both(labels)` hop, derived once per schema
+        snapshot and hop shape (label ids and direction are the schema's, not the request's)
+        when every name is an edge label; a hop naming one that is not is made per call, so
+        names a client sends cannot grow the cache."""
+        shape = labels if type(labels) is tuple else tuple(labels)
+        schema = self.schema
+        query: AdjacencyQuery | None = schema.derived(
+            ("hop query", direction, shape),
+            lambda: self._adjacency_query(direction, shape) if all_known(schema, shape) else None,
+        )
+        return query if query is not None else self._adjacency_query(direction, shape)
+
+    def _adjacency_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery:
+        """(storage direction, edge label ids); the ids empty, so no row, when no name is a
+        label."""
+        return AdjacencyQuery(storage_direction(direction), self._edge_label_filter(labels))
 
     def adjacent_vertices(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()

@@ -156,3 +156,20 @@ def test_the_access_answers_or_declines(modern: Graph) -> None:
         list(access.vertices([marko]))  # now held by this transaction: declined
         assert access.point_neighbour_ids(marko, Direction.OUT, ()) is None
         assert access.point_index_ids(["person"], (("city", P("eq", "Beijing")),)) is None
+
+
+def test_a_hop_over_a_label_made_later_finds_its_edges(modern: Graph) -> None:
+    """The hop's query and the walk count's query are derived once per schema snapshot and
+    shape: a label unknown at first (no edge) is seen once the schema has it."""
+    marko, lop = vertex_id(modern, "marko"), vertex_id(modern, "lop")
+    hop, walk = "g.V(v).out('likes').id()", "g.V(v).out('likes').in('created').count()"
+    for _ in range(2):
+        assert modern.execute(hop, bindings={"v": marko}) == []
+        assert modern.execute(walk, bindings={"v": marko}) == [0]
+    modern.schema.create("edgelabel", {"name": "likes", "source_label": "person", "target_label": "software"})
+    assert modern.execute(hop, bindings={"v": marko}) == []
+    modern.execute("g.V(a).addE('likes').to(V(b)).iterate()", bindings={"a": marko, "b": lop})
+    got = modern.execute(hop, bindings={"v": marko})
+    assert got == [lop] and type(got[0]) is type(lop)
+    assert modern.execute(walk, bindings={"v": marko}) == [3]  # lop's creators: marko, josh, peter
+    assert same_unfused(modern, "V(v).out('likes').id()", {"v": marko}) == [lop]

@@ -77,7 +77,8 @@ class WalkCountStep(Step):
                  start: GraphStep | None = None) -> None:
         super().__init__()
         self.original = CompiledTraversal(original, anonymous=True)
-        self.hops = hops
+        #: a tuple: the access keys the walk's derived `WalkCount` by it, as it is
+        self.hops: tuple[Hop, ...] = tuple(hops)
         self.first = first  # the first vertex step's name, for its error message
         self.source = source  # a fused `V()[.hasLabel()]`: the walks start at every such vertex
         #: the root `V(id)` folded into this step, which then is the whole traversal: asked
