@@ -1,7 +1,7 @@
 """The light traverser requests' engine cost, in process: `Graph.traverse` of the IR the REST
 handler builds, without HTTP.
 
-    python -m bench.traverser_floor STORE [--n 3000] [--best 5] [--profile]
+    python -m bench.traverser_floor STORE [--size small|large] [--n 3000] [--best 5] [--profile]
 
 Why: a light traverser GET (k-out depth 1, k-neighbor depth 1-2, small answers) cost ~400 us
 of server CPU more than the start tree's; this isolates the engine's part of that (the IR
@@ -28,9 +28,14 @@ from gremlin_engine.limits import CancelToken
 from gremlin_engine.structure.numbers import Long
 from rest_adapter.resources.traversers import traversal
 
-#: the first 20 probe vertices of the `small` workload, as `bench.traversers` and
-#: `bench.traverser_ab` send them
-SOURCES = [Long(p + 1) for p in workload("small").probe_vertices(100)[:20]]
+
+def sources(size: str) -> list[Any]:
+    """The first 20 probe vertices of the workload of `size`, as `bench.traversers` and
+    `bench.traverser_ab` send them."""
+    return [Long(p + 1) for p in workload(size).probe_vertices(100)[:20]]
+
+
+SOURCES = sources("small")
 _COMMON = {"direction": "OUT", "label": "knows", "max_degree": -1, "limit": -1}
 
 #: row -> (step, the request map `query_request` makes of the GET's query string, but the source)
@@ -63,11 +68,13 @@ def _best(graph: Any, step: str, params: dict[str, Any], n: int, best: int) -> f
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("store", type=Path)
+    ap.add_argument("--size", default="small", help="the workload the store holds (its probe vertices)")
     ap.add_argument("--n", type=int, default=3000)
     ap.add_argument("--best", type=int, default=5)
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
     graph = HugeliteEngine(args.store, fresh=False).graph
+    SOURCES[:] = sources(args.size)
     for name, (step, params) in ROWS.items():
         for v in SOURCES:
             _call(graph, step, params, v)
