@@ -421,7 +421,8 @@ class KeyNodes(Nodes):
         if not labels:
             return None
         schema = self.walker.schema
-        found = schema.derived(("edge label ids", labels), lambda: _known_label_ids(schema, labels))
+        derived = getattr(schema, "derived", None)  # a schema with no snapshot: resolved each time
+        found = None if derived is None else derived(("edge label ids", labels), lambda: _known_label_ids(schema, labels))
         if found is None:  # an unknown label among them: the others' ids, not kept
             found = tuple(dict.fromkeys(schema.edge_label_ids(list(labels))))
         return found
