@@ -413,8 +413,19 @@ class KeyNodes(Nodes):
             w.edge_iterations += len(rows[0] if project is Project.TO_KEY_IDS else rows)
             yield rows
 
-    def _label_ids(self, step: EdgeStep) -> list[int] | None:
-        return list(dict.fromkeys(self.walker.schema.edge_label_ids(list(step.labels)))) if step.labels else None
+    def _label_ids(self, step: EdgeStep) -> tuple[int, ...] | None:
+        """The edge label ids `step` reads (None: every label), derived once per schema
+        snapshot and label tuple (every adjacency read asks) when all its labels exist:
+        an unknown name a client sent is resolved afresh, never kept."""
+        labels = step.labels
+        if not labels:
+            return None
+        schema = self.walker.schema
+        derived = getattr(schema, "derived", None)  # a schema with no snapshot: resolved each time
+        found = None if derived is None else derived(("edge label ids", labels), lambda: _known_label_ids(schema, labels))
+        if found is None:  # an unknown label among them: the others' ids, not kept
+            found = tuple(dict.fromkeys(schema.edge_label_ids(list(labels))))
+        return found
 
     def vertices(self, nodes: Sequence[int]) -> list[Vertex]:
         """The vertices of `nodes` (in order; keys no longer stored are left out), built from
@@ -455,7 +466,7 @@ class KeyNodes(Nodes):
         lids = self._label_ids(step)
         if lids is None:  # every label: name the only one, if so, for storage's one-label probe
             labels = self.walker.schema.edge_labels()
-            lids = [labels[0].id] if len(labels) == 1 else None
+            lids = (labels[0].id,) if len(labels) == 1 else None
         first = self.tx.adjacency.joining(AdjacencyQuery(step.direction, lids), pairs) if lids is None or lids else {}
         rows, seen = [], set()
         for pair in pairs:
@@ -464,6 +475,18 @@ class KeyNodes(Nodes):
                 seen.add(row.key)
                 rows.append(row)
         return self.walker.access._edges_from_rows(rows)
+
+
+def _known_label_ids(schema: Any, labels: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The distinct ids of `labels` (a parent label stands for its sub labels), or None when
+    one of them does not exist."""
+    found: list[int] = []
+    for name in labels:
+        ids = schema.edge_label_ids([name])
+        if not ids:
+            return None
+        found += ids
+    return tuple(dict.fromkeys(found))
 
 
 def _end(item: Any, edges: bool) -> Vertex:

@@ -25,6 +25,7 @@ from typing import Any
 
 from gremlin_engine.errors import IllegalArgument
 from gremlin_engine.structure.elements import Vertex
+from gremlin_engine.structure.numbers import Long
 
 from .base import AlgorithmStep, KeyNodes, Nodes, VertexNodes, Walker, reach_capacity, result_vertices
 from .steps import (
@@ -138,11 +139,31 @@ def settled(name: str, settle: Any, req: Mapping[str, Any], schema: Any) -> Any:
 
 def _params_key(req: Mapping[str, Any]) -> Any:
     """The request's parameters but `source`, with each value's exact type (1, 1.0, True
-    and "1" check differently), or None when a value is not a plain one."""
+    and "1" check differently), or None when a value is not a plain one.
+
+    A GET's map (scalars only, keys in the order its query string gave them) is keyed in C,
+    as its names, values and value types in that order: a client repeats one query string
+    with another source, so the order is the same each time (another order is another
+    key, settled once more, never a wrong one). Maps holding containers (POST bodies) are
+    keyed by the sorted, frozen walk below."""
+    if type(req) is dict:
+        names = tuple(req)
+        values = list(req.values())
+        if "source" in req:
+            i = names.index("source")
+            names = names[:i] + names[i + 1:]
+            del values[i]
+        kinds = tuple(map(type, values))
+        if _SCALARS.issuperset(kinds):
+            return names, tuple(values), kinds
     try:
         return tuple(sorted((k, _frozen(v)) for k, v in req.items() if k != "source"))
     except (TypeError, _Unkeyable):
         return None
+
+
+#: value types `_params_key` keys as they are (hashable, compared by value and type)
+_SCALARS = frozenset({str, int, float, bool, type(None), Long})
 
 
 class _Unkeyable(Exception):
