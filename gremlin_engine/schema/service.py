@@ -52,6 +52,11 @@ from gremlin_engine.schema.model import (
 )
 from storage import SCHEMA_GENERATION, Store, Tx, bump_generation, generation
 
+#: derived entries a snapshot keeps at most: keys include request shapes (a hop's labels,
+#: an index lookup's conditions), so a client sending ever new shapes must not grow the
+#: cache without bound; past it the cache starts afresh (entries are remade on demand)
+MAX_DERIVED = 4096
+
 
 class SchemaSnapshot:
     """All schema of a graph at one version, by kind, by name and by id: immutable, replaced
@@ -73,13 +78,16 @@ class SchemaSnapshot:
 
     def derive(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """`make()`, computed once for this snapshot under `key`. A None result is not kept
-        (an unknown label named by a client must not grow the cache)."""
+        (an unknown label named by a client must not grow the cache), and the cache holds
+        `MAX_DERIVED` entries at most."""
         cache = self._derived
         try:
             return cache[key]
         except KeyError:
             found = make()
             if found is not None:
+                if len(cache) >= MAX_DERIVED:
+                    cache.clear()
                 cache[key] = found
             return found
 

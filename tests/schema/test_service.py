@@ -8,6 +8,7 @@ import pytest
 
 from gremlin_engine.errors import ExistedError, IllegalArgument, NotFound
 from gremlin_engine.schema.model import DataType, IdStrategy, IndexType, SchemaStatus
+from gremlin_engine.schema.service import MAX_DERIVED, SchemaSnapshot
 
 CREATE_TIME = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$")
 
@@ -242,3 +243,23 @@ def test_auto_mode_creates_and_widens(auto_graph):
 def test_strict_mode_ensure_raises(graph):
     with graph.store.write() as tx, pytest.raises(IllegalArgument, match="Undefined vertex label: 'x'"):
         graph.schema.ensure_vertex_label(tx, "x")
+
+
+def test_derived_values_are_bounded_per_snapshot() -> None:
+    """A snapshot keeps what is derived from it, but at most `MAX_DERIVED` entries: keys
+    carry request shapes (a client's hop labels), so ever new shapes start the cache afresh
+    instead of growing it; a value asked again after that is remade, and None never kept."""
+    snap = SchemaSnapshot({})
+    made: list[int] = []
+
+    def make(n: int) -> int:
+        made.append(n)
+        return n
+
+    assert snap.derive(("shape", 0), lambda: make(0)) == 0
+    assert snap.derive(("shape", 0), lambda: make(-1)) == 0 and made == [0]  # kept
+    for n in range(1, MAX_DERIVED + 1):
+        snap.derive(("shape", n), lambda n=n: make(n))
+    assert snap.derive(("shape", 0), lambda: make(0)) == 0 and made[-1] == 0  # remade
+    assert snap.derive("none", lambda: None) is None
+    assert snap.derive("none", lambda: "now") == "now"
