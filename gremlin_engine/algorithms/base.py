@@ -414,18 +414,9 @@ class KeyNodes(Nodes):
             yield rows
 
     def _label_ids(self, step: EdgeStep) -> tuple[int, ...] | None:
-        """The edge label ids `step` reads (None: every label), derived once per schema
-        snapshot and label tuple (every adjacency read asks) when all its labels exist:
-        an unknown name a client sent is resolved afresh, never kept."""
-        labels = step.labels
-        if not labels:
-            return None
-        schema = self.walker.schema
-        derived = getattr(schema, "derived", None)  # a schema with no snapshot: resolved each time
-        found = None if derived is None else derived(("edge label ids", labels), lambda: _known_label_ids(schema, labels))
-        if found is None:  # an unknown label among them: the others' ids, not kept
-            found = tuple(dict.fromkeys(schema.edge_label_ids(list(labels))))
-        return found
+        """The edge label ids `step` reads (None: every label): `SchemaBridge.edge_label_filter`,
+        derived once per schema snapshot and label tuple (every adjacency read asks)."""
+        return self.walker.schema.edge_label_filter(step.labels) if step.labels else None
 
     def vertices(self, nodes: Sequence[int]) -> list[Vertex]:
         """The vertices of `nodes` (in order; keys no longer stored are left out), built from
@@ -475,18 +466,6 @@ class KeyNodes(Nodes):
                 seen.add(row.key)
                 rows.append(row)
         return self.walker.access._edges_from_rows(rows)
-
-
-def _known_label_ids(schema: Any, labels: tuple[str, ...]) -> tuple[int, ...] | None:
-    """The distinct ids of `labels` (a parent label stands for its sub labels), or None when
-    one of them does not exist."""
-    found: list[int] = []
-    for name in labels:
-        ids = schema.edge_label_ids([name])
-        if not ids:
-            return None
-        found += ids
-    return tuple(dict.fromkeys(found))
 
 
 def _end(item: Any, edges: bool) -> Vertex:

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from gremlin_engine.runtime import query as qp
-from gremlin_engine.runtime.reads import all_known, storage_direction, stored_id
+from gremlin_engine.runtime.reads import storage_direction, stored_id
 from gremlin_engine.structure.elements import Vertex
 from gremlin_engine.structure.values import decode_value, decode_vertex_entry
 from gremlin_engine.traversal.tokens import Direction, T
@@ -118,12 +118,12 @@ class PushdownsMixin:
         schema = self.schema
 
         def make() -> WalkCount:
-            lids = self._edge_label_filter  # type: ignore[attr-defined]
+            lids = schema.edge_label_filter
             return WalkCount([(storage_direction(d), lids(labels)) for d, labels in shape], start, starts)
 
         query: WalkCount | None = schema.derived(
             ("walk count", start, starts, shape),
-            lambda: make() if all(all_known(schema, labels) for _, labels in shape) else None,
+            lambda: make() if all(schema.names_edge_labels(labels) for _, labels in shape) else None,
         )
         return query if query is not None else make()
 

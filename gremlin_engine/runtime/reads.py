@@ -67,11 +67,6 @@ def stored_id(ident: Any) -> Any:
     return None if wanted is None else idc.to_storage(wanted)
 
 
-def all_known(schema: Any, labels: Sequence[str]) -> bool:
-    """Every name is an edge label: what a derived hop or walk query may be kept for."""
-    return all(schema.edge_label(n) is not None for n in labels)
-
-
 #: a text id that has a number twin: ASCII digits only (`str.isdigit` also takes "²", which
 #: `int` refuses), one optional minus sign
 _DECIMAL = re.compile(r"-?[0-9]+")
@@ -396,11 +391,6 @@ class ReadsMixin(ElementLoader):
                 pos.setdefault(v.key, []).append(i)
         return pos
 
-    def _edge_label_filter(self, labels: Sequence[str]) -> list[int] | None:
-        if not labels:
-            return None
-        return list(dict.fromkeys(self.schema.edge_label_ids(list(labels))))
-
     def _hop_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery:
         """The adjacency query of one `out/in/both(labels)` hop, derived once per schema
         snapshot and hop shape (label ids and direction are the schema's, not the request's)
@@ -410,21 +400,21 @@ class ReadsMixin(ElementLoader):
         schema = self.schema
         query: AdjacencyQuery | None = schema.derived(
             ("hop query", direction, shape),
-            lambda: self._adjacency_query(direction, shape) if all_known(schema, shape) else None,
+            lambda: self._adjacency_query(direction, shape) if schema.names_edge_labels(shape) else None,
         )
         return query if query is not None else self._adjacency_query(direction, shape)
 
     def _adjacency_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery:
         """(storage direction, edge label ids); the ids empty, so no row, when no name is a
         label."""
-        return AdjacencyQuery(storage_direction(direction), self._edge_label_filter(labels))
+        return AdjacencyQuery(storage_direction(direction), self.schema.edge_label_filter(labels))
 
     def adjacent_vertices(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()
     ) -> list[tuple[int, Vertex]]:
         self._trim()
         pos = self._positions(vertices)
-        lids = self._edge_label_filter(labels)
+        lids = self.schema.edge_label_filter(labels)
         if not pos or (lids is not None and not lids):
             return []
         pairs = self.tx.adjacency.read(AdjacencyQuery(storage_direction(direction), lids, None, Project.PAIRS), list(pos))
@@ -447,7 +437,7 @@ class ReadsMixin(ElementLoader):
             return self.adjacent_vertices(vertices, direction, labels)
         self._trim()
         pos = self._positions(vertices)
-        lids = self._edge_label_filter(labels)
+        lids = self.schema.edge_label_filter(labels)
         if not pos or (lids is not None and not lids):
             return []
         cache = self._vertices
@@ -468,7 +458,7 @@ class ReadsMixin(ElementLoader):
         cascades vertex deletes to edges, so every edge counted has its neighbour."""
         self._trim()
         pos = self._positions(vertices)
-        lids = self._edge_label_filter(labels)
+        lids = self.schema.edge_label_filter(labels)
         if not pos or (lids is not None and not lids):
             return [0] * len(vertices)
         counts = self.tx.adjacency.read(AdjacencyQuery(storage_direction(direction), lids, None, Project.COUNTS), list(pos))
@@ -479,7 +469,7 @@ class ReadsMixin(ElementLoader):
     ) -> list[tuple[int, Edge]]:
         self._trim()
         pos = self._positions(vertices)
-        lids = self._edge_label_filter(labels)
+        lids = self.schema.edge_label_filter(labels)
         if not pos or (lids is not None and not lids):
             return []
         d = storage_direction(direction)

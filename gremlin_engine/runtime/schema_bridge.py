@@ -82,6 +82,26 @@ class SchemaBridge:
                 out.append(vl.id)
         return out
 
+    def edge_label_filter(self, names: Sequence[str]) -> tuple[int, ...] | None:
+        """The distinct ids an adjacency read filters by for edge labels `names` (None for no
+        names: every label), derived once per schema snapshot and names when each name is an
+        edge label (`names_edge_labels`); otherwise resolved afresh, so names a client sends
+        never grow the snapshot's cache."""
+        if not names:
+            return None
+        shape = names if type(names) is tuple else tuple(names)
+        found: tuple[int, ...] | None = self.derived(
+            ("edge label ids", shape), lambda: self._distinct_ids(shape) if self.names_edge_labels(shape) else None
+        )
+        return self._distinct_ids(shape) if found is None else found
+
+    def _distinct_ids(self, names: Sequence[str]) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(self.edge_label_ids(names)))
+
+    def names_edge_labels(self, names: Sequence[str]) -> bool:
+        """Every name is an edge label: what a query derived from `names` may be kept for."""
+        return all(self.service.edge_label(n) is not None for n in names)
+
     def edge_label_ids(self, names: Sequence[str]) -> list[int]:
         """Ids of the named edge labels; a PARENT label stands for all of its sub labels."""
         out: list[int] = []
