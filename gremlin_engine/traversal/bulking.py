@@ -24,7 +24,7 @@ from gremlin_engine.errors import LimitExceeded
 from gremlin_engine.limits import MAX_BULK
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.operators import apply_operator
-from gremlin_engine.traversal.traverser import Context, Traverser
+from gremlin_engine.traversal.traverser import Context, Traverser, checked
 
 
 def _path_key(t: Traverser, full: bool) -> Any:
@@ -36,11 +36,12 @@ def _path_key(t: Traverser, full: bool) -> Any:
 
 
 def merge_traversers(items: Iterable[Traverser], ctx: Context) -> list[Traverser]:
-    """Equal traversers merged, first occurrence order kept."""
+    """Equal traversers merged, first occurrence order kept. A repeat() level may hold
+    millions, each keyed on its whole path: the run's checks go on as they are merged."""
 
     merger = ctx.sack_merge
     out: dict[Any, Traverser] = {}
-    for t in items:
+    for t in checked(items, ctx):
         key = (hashable(t.obj), t.loops, _path_key(t, ctx.full_paths), None if merger is not None else hashable(t.sack))
         have = out.get(key)
         if have is None:

@@ -10,6 +10,7 @@ asserts a duration: a time bomb must end with the timeout error, whatever the ho
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
 
@@ -19,11 +20,15 @@ from gremlin_engine.errors import (
     GremlinSyntaxError,
     LimitExceeded,
     StepArgumentError,
+    TraversalCancelled,
     TraversalTimeout,
     UnsupportedSyntax,
 )
 from gremlin_engine.graph import Graph, GraphConfig, GraphRegistry
+from gremlin_engine.limits import CancelToken
 from gremlin_engine.syntax import parse
+from gremlin_engine.traversal.bulking import merge_traversers
+from gremlin_engine.traversal.traverser import Context, Traverser
 
 
 @pytest.fixture
@@ -209,6 +214,19 @@ def test_a_growing_sack_ends_at_the_timeout_or_the_big_integer_bound(cycle: Grap
         cycle.execute(script, timeout_ms=200)
     assert "time limit of 200 ms" in str(ended.value) or "BigInteger" in str(ended.value)
     still_answers(cycle)
+
+
+def test_merging_a_repeat_level_honours_the_runs_token() -> None:
+    """Each repeat() level is merged before the next begins, every traverser keyed on its
+    whole path when path() reads them: one merge of a deep level is seconds of work. It
+    stops once the run is cancelled or past its deadline, instead of finishing the level
+    (a script whose HTTP client left went on for seconds this way)."""
+    token = CancelToken()
+    token.cancel()
+    ctx = Context(access=cast(Any, None), cancel=token, track_paths=True, full_paths=True)
+    walks = (Traverser(n) for n in range(100_000))
+    with pytest.raises(TraversalCancelled):
+        merge_traversers(walks, ctx)
 
 
 MEMORY_BOMBS = [

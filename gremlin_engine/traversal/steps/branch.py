@@ -114,7 +114,9 @@ class RepeatStep(Step):
             # without them, which belongs to this level: `repeat(x.fold()).times(n)` is
             # `x.fold()` n times, as TinkerPop's RepeatUnrollStrategy runs it
             entry = level[0].loops
-            for r in stream:
+            # a level may grow by millions before it is handed on: the deadline, the memory
+            # bound and a client's leaving are checked as it grows, not only at its end
+            for r in checked(stream, ctx):
                 if len(r.loops) < len(entry):
                     r.loops = entry
                 name, count = r.loops[-1]
