@@ -47,6 +47,7 @@ from rest_adapter.auth import AuthMiddleware, build_authenticator
 from rest_adapter.compression import GZIP_LEVEL, GZIP_MINIMUM_SIZE, GzipMiddleware
 from rest_adapter.context import in_pool
 from rest_adapter.errors import exception_handlers
+from rest_adapter.head_deadline import HeadDeadlineMiddleware
 from rest_adapter.login_throttle import LoginThrottle
 from rest_adapter.middleware import BodyBoundsMiddleware, TelemetryMiddleware, TrailingSlashMiddleware
 from rest_adapter.settings import Settings
@@ -296,6 +297,7 @@ def create_app(settings: Settings | None = None, registry: GraphRegistry | None 
     app = HugeliteApp(
         routes=build_routes(),
         middleware=[
+            Middleware(HeadDeadlineMiddleware),  # outermost: it sees every request the server hands over
             *cors,
             Middleware(TrailingSlashMiddleware),
             Middleware(TelemetryMiddleware, telemetry=telemetry),

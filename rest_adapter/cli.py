@@ -30,6 +30,7 @@ import click
 from gremlin_engine import GraphConfig, GraphRegistry, HugeliteError, IllegalArgument, StoreNotReady
 from gremlin_engine.limits import cancel_running
 from rest_adapter import cli_data, cli_users
+from rest_adapter.head_deadline import GuardedHttp
 from rest_adapter.resources.versions import API, GREMLIN, HUGEGRAPH_CORE
 from rest_adapter.settings import Settings, SettingsError, check_graph_name
 
@@ -90,9 +91,11 @@ def server_options(settings: Settings, log_level: str) -> dict[str, Any]:
 
     * uvloop's event loop and httptools' parser (both installed with `uvicorn[standard]`),
       named explicitly so a missing one fails loudly instead of silently falling back;
-      `restserver.http_parser=h11` takes uvicorn's h11 protocol instead, the one that bounds
-      the request line and headers (`restserver.max_header_size`; httptools has no such
-      knob: its floor is in the README);
+      `restserver.http_parser=h11` takes uvicorn's h11 protocol instead;
+    * either protocol behind `head_deadline.GuardedHttp`: a connection that sends nothing
+      is closed after `restserver.connection_idle_timeout`, one whose request head takes
+      longer than `restserver.request_header_timeout` is answered 408, and a head over
+      `restserver.max_header_size` 431 (h11 bounds its own buffer to that size too);
     * an idle keep-alive connection is closed after `restserver.connection_idle_timeout`;
     * at most `restserver.max_connections` connections and requests at once (uvicorn's
       `limit_concurrency`: beyond it, a plain-text 503);
@@ -109,7 +112,8 @@ def server_options(settings: Settings, log_level: str) -> dict[str, Any]:
         "log_level": log_level,
         "access_log": False,
         "loop": "uvloop",
-        "http": settings.http_parser,
+        "http": GuardedHttp(settings.http_parser, settings.connection_idle_timeout_s,
+                            settings.request_header_timeout_s, settings.max_header_bytes),
         "proxy_headers": False,
         "server_header": False,
         "date_header": True,

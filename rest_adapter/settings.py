@@ -87,6 +87,7 @@ class Settings:
     request_body_timeout_s: float = 30.0
     http_parser: str = "httptools"
     max_header_bytes: int = 16 * 1024
+    request_header_timeout_s: float = 20.0
     rest_worker_threads: int = 40
     ws_worker_threads: int = 64
     #: server processes over the same stores (`restserver.workers`, `serve --workers N`)
@@ -154,6 +155,7 @@ class Settings:
             raise SettingsError(f"{where}: restserver.http_parser must be httptools or h11, "
                                 f"but got '{self.http_parser}'")
         self.max_header_bytes = _int(raw, "restserver.max_header_size", 16 * 1024, where, 1)
+        self.request_header_timeout_s = _float(raw, "restserver.request_header_timeout", 20.0, where, 0.001)
         self.rest_worker_threads = _int(raw, "restserver.max_worker_threads", 40, where, 1)
         self.ws_worker_threads = _int(raw, "gremlinserver.max_worker_threads", 64, where, 1)
         self.workers = _int(raw, "restserver.workers", 1, where, 1)

@@ -1,7 +1,7 @@
 """Connections and request bodies are bounded (issue 16 items 3, 4 and 6), against a real server.
 
-The server here has short bounds (1 MiB bodies, 1 s for a body, 1 s idle keep-alive, 1 s for
-an idle session holding the writer, 30 connections) so each bound shows within a test. Raw
+The server here has short bounds (1 MiB bodies, 1 s for a body, 1 s for a request head, 1 s
+idle keep-alive, 1 s for an idle session holding the writer, 30 connections) so each bound shows within a test. Raw
 sockets stand for the careless or hostile client: httpx would not send a lying
 `Content-Length`, trickle a body, or leave a connection idle.
 """
@@ -25,6 +25,7 @@ BOUNDS = {
     "restserver.max_request_body_size": str(1 << 20),
     "restserver.request_body_timeout": "1",
     "restserver.connection_idle_timeout": "1",
+    "restserver.request_header_timeout": "1",
     "restserver.max_connections": "30",
     "gremlinserver.idle_connection_timeout": "1",
 }
@@ -131,6 +132,103 @@ def test_an_idle_keep_alive_connection_is_closed(bounded: RunningServer) -> None
         assert _closed(sock, 5)  # restserver.connection_idle_timeout=1
 
 
+def test_a_connection_that_sends_nothing_is_closed(bounded: RunningServer) -> None:
+    """Connected, and not a byte sent: closed after the idle timeout (1 s here), as an idle
+    keep-alive connection is, though no request came before."""
+    with _connect(bounded) as sock:
+        started = time.monotonic()
+        assert _closed(sock, within_s=10)
+        assert 0.8 < time.monotonic() - started < 8
+
+
+def test_a_trickled_request_head_is_answered_408(bounded: RunningServer) -> None:
+    """A head sent a few bytes at a time, each within the idle timeout, is answered 408 with
+    HugeGraph's body once 1 s has passed since its first byte (slowloris)."""
+    with _connect(bounded) as sock:
+        started = time.monotonic()
+        sock.sendall(b"GET /versions HTTP/1.1\r\n")
+        try:
+            for _ in range(40):
+                time.sleep(0.2)
+                sock.sendall(b"X-Slow: 1\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        status, headers, body = _read_response(sock)
+        assert status == 408
+        assert headers["connection"] == "close"
+        assert "not received within 1 s (restserver.request_header_timeout)" in _hugegraph_error(body)["message"]
+        assert time.monotonic() - started < 7
+        assert _closed(sock, within_s=5)
+
+
+def test_the_next_head_on_a_kept_connection_is_bounded_too(bounded: RunningServer) -> None:
+    """A keep-alive connection answers its first request, then trickles the next head: the
+    deadline runs from that head's first byte, and the first answer is untouched."""
+    with _connect(bounded) as sock:
+        sock.sendall(b"GET /versions HTTP/1.1\r\nHost: x\r\n\r\n")
+        status, _headers, body = _read_response(sock)
+        assert status == 200 and b"versions" in body
+        sock.sendall(b"GET /versions HTTP/1.1\r\n")
+        try:
+            for _ in range(40):
+                time.sleep(0.2)
+                sock.sendall(b"X-Slow: 1\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        status, _headers, body = _read_response(sock)
+        assert status == 408
+
+
+def test_a_kept_connection_used_at_an_ordinary_pace_stays_open(bounded: RunningServer) -> None:
+    """Requests sent whole, with pauses shorter than the idle timeout between them, and one
+    whose script runs longer than the head timeout, all answer on one connection: a request
+    being served has no head deadline."""
+    body = json.dumps({"gremlin": "g.inject(1).repeat(identity()).times(1500000).count()",
+                       "aliases": {"g": "__g_modern"}}).encode()
+    with _connect(bounded) as sock:
+        for _ in range(3):
+            sock.sendall(b"GET /versions HTTP/1.1\r\nHost: x\r\n\r\n")
+            status, _headers, _body = _read_response(sock)
+            assert status == 200
+            time.sleep(0.6)
+        started = time.monotonic()
+        sock.sendall(b"POST /gremlin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        sock.settimeout(30)
+        status, _headers, answer = _read_response(sock)
+        assert status == 200 and json.loads(answer)["result"]["data"] == [1]
+        assert time.monotonic() - started > 1.0  # longer than the head timeout, and still answered
+        sock.sendall(b"GET /versions HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert _read_response(sock)[0] == 200
+
+
+def test_an_oversized_request_head_is_answered_431(server_factory: ServerFactory) -> None:
+    """With httptools, the default parser, a head over `restserver.max_header_size` is
+    answered 431 with HugeGraph's body, and the server's memory stays put."""
+    running = server_factory.start(graphs={}, server={"restserver.max_header_size": "8192"})
+    try:
+        watch = Watch(running)
+        with watch, _connect(running) as sock:
+            sock.sendall(b"GET /versions HTTP/1.1\r\nHost: x\r\nX-Big: ")
+            try:
+                for _ in range(64):
+                    sock.sendall(b"a" * (1 << 20))
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            sock.settimeout(10)
+            try:
+                status, _headers, body = _read_response(sock)
+            except ConnectionResetError:  # the refusal was sent, but the unread bytes reset the socket
+                status, body = 431, b""
+            assert status == 431
+            if body:
+                assert "larger than the limit of 8192 bytes (restserver.max_header_size)" in _hugegraph_error(body)["message"]
+        watch.assert_held(rss_ceiling_mb=300)
+        assert httpx.get(f"{running.base_url}/versions", headers={"X-Fine": "a" * 4000}).status_code == 200
+    finally:
+        running.stop()
+
+
 def test_connections_beyond_the_limit_are_refused(bounded: RunningServer) -> None:
     """`restserver.max_connections` (uvicorn's `limit_concurrency`): a request beyond it is
     answered 503 (uvicorn's plain-text body: the floor, README "Configuration"); the server
@@ -229,7 +327,7 @@ def test_an_idle_session_holding_the_writer_is_rolled_back(sessions: RunningServ
 def test_h11_bounds_the_request_head(server_factory: ServerFactory) -> None:
     """`restserver.http_parser=h11` bounds the request line and headers
     (`restserver.max_header_size`): a 64 MiB header is refused, and the server's memory stays
-    put. (httptools, the default, has no such bound: README "Configuration".)"""
+    put (the guard in front of either parser answers it first: 431)."""
     running = server_factory.start(graphs={}, server={"restserver.http_parser": "h11",
                                                       "restserver.max_header_size": "8192"})
     try:
