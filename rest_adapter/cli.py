@@ -94,11 +94,13 @@ def server_options(settings: Settings, log_level: str) -> dict[str, Any]:
       `restserver.http_parser=h11` takes uvicorn's h11 protocol instead;
     * either protocol behind `head_deadline.GuardedHttp`: a connection that sends nothing
       is closed after `restserver.connection_idle_timeout`, one whose request head takes
-      longer than `restserver.request_header_timeout` is answered 408, and a head over
-      `restserver.max_header_size` 431 (h11 bounds its own buffer to that size too);
+      longer than `restserver.request_header_timeout` is answered 408, a head over
+      `restserver.max_header_size` 431 (h11 bounds its own buffer to that size too), and a
+      head that does not parse uvicorn's 400 with HugeGraph's body;
     * an idle keep-alive connection is closed after `restserver.connection_idle_timeout`;
-    * at most `restserver.max_connections` connections and requests at once (uvicorn's
-      `limit_concurrency`: beyond it, a plain-text 503);
+    * at most `restserver.max_connections` connections at once (kept by the guard, which
+      answers a connection beyond it 503 with HugeGraph's body; an HTTP/1.1 connection runs
+      one request at a time, so this bounds requests too);
     * WebSocket pings only when `gremlinserver.ws_ping_interval` is set (`gremlin_ws.py`
       says why they are off by default);
     * no proxy-header rewriting (no proxy in front: it only rewrote the client address);
@@ -113,12 +115,12 @@ def server_options(settings: Settings, log_level: str) -> dict[str, Any]:
         "access_log": False,
         "loop": "uvloop",
         "http": GuardedHttp(settings.http_parser, settings.connection_idle_timeout_s,
-                            settings.request_header_timeout_s, settings.max_header_bytes),
+                            settings.request_header_timeout_s, settings.max_header_bytes,
+                            settings.max_connections),
         "proxy_headers": False,
         "server_header": False,
         "date_header": True,
         "timeout_keep_alive": settings.connection_idle_timeout_s,
-        "limit_concurrency": settings.max_connections,
         "ws_ping_interval": ping,
         "ws_ping_timeout": settings.ws_ping_timeout_s if ping else None,
     }

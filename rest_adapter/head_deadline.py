@@ -24,12 +24,17 @@ every call through unchanged and keeps a connection in one of three states:
 
 The app tells a connection's guard when a request starts and ends (`HeadDeadlineMiddleware`,
 the outermost layer, finds the guard by the request's client address, which is the
-connection's peer address). The refusals carry HugeGraph's JSON error body. A WebSocket
-upgrade hands the socket to uvicorn's WebSocket protocol, past the guard: the guard's part
-ends there, and its entry is dropped once the WebSocket ends and its idle deadline passes.
+connection's peer address). A WebSocket upgrade hands the socket to uvicorn's WebSocket
+protocol, past the guard: the guard's part ends there, and it is dropped when the WebSocket's
+app returns.
 
-What uvicorn itself answers before the app (a head that does not parse: its plain-text 400;
-`restserver.max_connections` passed: its plain-text 503) is left as it is.
+The guard also keeps `restserver.max_connections`: a connection beyond it never reaches
+uvicorn's protocol; its head is read (within the same bounds) and answered 503. uvicorn's
+own `limit_concurrency` would answer that in plain text, as its protocol answers a head
+that does not parse: the guard hands the protocol a transport (`_Replies`) that passes
+every call through, except that such a stock 400, written before the app was called, goes
+out as the same status with HugeGraph's body. Every refusal carries that body and closes
+the connection.
 """
 
 from __future__ import annotations
@@ -60,17 +65,52 @@ def _refusal(status: int, reason: str, message: str) -> bytes:
             b"connection: close\r\n\r\n%s" % (status, reason.encode(), len(body), body))
 
 
+_NOT_HTTP = ("The request could not be read as HTTP/1.1: its request line or a header is "
+             "malformed")
+
+
+class _Replies:
+    """The transport uvicorn's protocol is given: the connection's own, through which every
+    call passes, except that a stock 400 (uvicorn's plain-text answer to a head that does not
+    parse, written while no request of the app runs) goes out as the guard's 400, and what
+    uvicorn writes after it (its body) is dropped: it closes the connection next."""
+
+    __slots__ = ("_transport", "_guard", "_replaced")
+
+    def __init__(self, transport: asyncio.Transport, guard: HeadGuard) -> None:
+        self._transport = transport
+        self._guard = guard
+        self._replaced = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if self._replaced:
+            return
+        if self._guard.state != _BUSY and bytes(data[:13]) == b"HTTP/1.1 400 ":
+            self._replaced = True
+            data = _refusal(400, "Bad Request", _NOT_HTTP)
+        self._transport.write(data)
+
+    def writelines(self, chunks: Any) -> None:
+        for chunk in chunks:
+            self.write(chunk)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class GuardedHttp:
     """uvicorn's `http` option: called as uvicorn calls a protocol class, it answers the stock
     protocol of `parser` ('httptools' or 'h11') behind a `HeadGuard` with these bounds.
     A plain object (not a closure), so that `restserver.workers` processes, which receive
     uvicorn's config pickled, get it too."""
 
-    def __init__(self, parser: str, idle_timeout_s: float, header_timeout_s: float, max_header_bytes: int) -> None:
+    def __init__(self, parser: str, idle_timeout_s: float, header_timeout_s: float, max_header_bytes: int,
+                 max_connections: int) -> None:
         self.parser = parser
         self.idle_timeout_s = idle_timeout_s
         self.header_timeout_s = header_timeout_s
         self.max_header_bytes = max_header_bytes
+        self.max_connections = max_connections
         self._stock: Any = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -96,35 +136,47 @@ class HeadGuard(asyncio.Protocol):
         self.head_bytes = 0
         self.head_done = False
         self.tail = b""
+        self.over = False  # beyond restserver.max_connections: refused once its head is read
 
     # ---- asyncio.Protocol, passed through -------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass of it
+        self.over = len(GUARDS) >= self.bounds.max_connections
         peer = transport.get_extra_info("peername")
-        if isinstance(peer, tuple) and len(peer) >= 2:
+        if not self.over and isinstance(peer, tuple) and len(peer) >= 2:
             self.key = (str(peer[0]), int(peer[1]))
             GUARDS[self.key] = self
         self._idle()
-        self.inner.connection_made(transport)
+        if not self.over:
+            self.inner.connection_made(cast(asyncio.Transport, _Replies(self.transport, self)))
 
     def data_received(self, data: bytes) -> None:
         if self.state != _BUSY and not self._watch(data):
             return
+        if self.over:
+            if self.head_done:
+                self._refuse(503, "Service Unavailable",
+                             f"The server has {self.bounds.max_connections} connections open, its limit "
+                             "(restserver.max_connections): try again later")
+            return
         self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self.inner.eof_received()
+        return None if self.over else self.inner.eof_received()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._forget()
         self.transport = None  # a request still running ends without arming anything
-        self.inner.connection_lost(exc)
+        if not self.over:
+            self.inner.connection_lost(exc)
 
     def pause_writing(self) -> None:
-        self.inner.pause_writing()
+        if not self.over:
+            self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        self.inner.resume_writing()
+        if not self.over:
+            self.inner.resume_writing()
 
     # ---- the app's signals (HeadDeadlineMiddleware) --------------------------------------
     def request_started(self) -> None:
@@ -132,7 +184,12 @@ class HeadGuard(asyncio.Protocol):
         self.state = _BUSY
         self._disarm()
 
-    def request_ended(self) -> None:
+    def request_ended(self, upgraded: bool = False) -> None:
+        """`upgraded`: a WebSocket's app returned; its connection is over, and the guard,
+        out of its path since the upgrade, is dropped at once."""
+        if upgraded:
+            self._forget()
+            return
         self.busy -= 1
         if self.busy <= 0:
             self.busy = 0
@@ -219,4 +276,4 @@ class HeadDeadlineMiddleware:
         try:
             await self.app(scope, receive, send)
         finally:
-            guard.request_ended()
+            guard.request_ended(upgraded=scope["type"] == "websocket")

@@ -202,6 +202,27 @@ def test_a_kept_connection_used_at_an_ordinary_pace_stays_open(bounded: RunningS
         assert _read_response(sock)[0] == 200
 
 
+@pytest.mark.parametrize("parser", ["httptools", "h11"])
+def test_a_request_that_is_not_http_is_answered_400_with_hugegraphs_body(
+        server_factory: ServerFactory, parser: str) -> None:
+    """A head that does not parse (here a header without its colon) is answered by the
+    parser's 400, which carries HugeGraph's body, and the connection is closed; the server
+    answers the next client."""
+    running = server_factory.start(graphs={}, server={"restserver.http_parser": parser})
+    try:
+        with _connect(running) as sock:
+            sock.sendall(b"GET /versions HTTP/1.1\r\nHost x\r\n\r\n")
+            sock.settimeout(10)
+            status, headers, body = _read_response(sock)
+            assert status == 400
+            assert headers["content-type"] == "application/json"
+            assert "could not be read as HTTP/1.1" in _hugegraph_error(body)["message"]
+            assert _closed(sock, within_s=5)
+        assert httpx.get(f"{running.base_url}/versions").status_code == 200
+    finally:
+        running.stop()
+
+
 def test_an_oversized_request_head_is_answered_431(server_factory: ServerFactory) -> None:
     """With httptools, the default parser, a head over `restserver.max_header_size` is
     answered 431 with HugeGraph's body, and the server's memory stays put."""
@@ -230,14 +251,14 @@ def test_an_oversized_request_head_is_answered_431(server_factory: ServerFactory
 
 
 def test_connections_beyond_the_limit_are_refused(bounded: RunningServer) -> None:
-    """`restserver.max_connections` (uvicorn's `limit_concurrency`): a request beyond it is
-    answered 503 (uvicorn's plain-text body: the floor, README "Configuration"); the server
-    serves again once the connections go."""
+    """`restserver.max_connections`: a request on a connection beyond it is answered 503 with
+    HugeGraph's body; the server serves again once the connections go."""
     idle = [_connect(bounded) for _ in range(30)]
     try:
         time.sleep(0.3)
         r = httpx.get(f"{bounded.base_url}/versions", timeout=10)
         assert r.status_code == 503
+        assert "30 connections open, its limit (restserver.max_connections)" in _hugegraph_error(r.content)["message"]
     finally:
         for sock in idle:
             sock.close()
