@@ -52,6 +52,10 @@ from rest_adapter.errors import HttpError, error_body
 #: the guard of each open connection by its peer address: the app's requests name their
 #: connection by it (`scope["client"]`). One process, one event loop: no lock needed.
 GUARDS: dict[tuple[str, int], HeadGuard] = {}
+#: every guard with a deadline to keep (those of GUARDS, and connections beyond the limit)
+_WATCHED: set[HeadGuard] = set()
+#: the pending sweep of `_WATCHED`, and the loop it runs on
+_sweep: list[Any] = [None, None]
 
 _IDLE, _HEAD, _BUSY = 0, 1, 2
 _HEAD_END = b"\r\n\r\n"
@@ -75,12 +79,19 @@ class _Replies:
     parse, written while no request of the app runs) goes out as the guard's 400, and what
     uvicorn writes after it (its body) is dropped: it closes the connection next."""
 
-    __slots__ = ("_transport", "_guard", "_replaced")
+    __slots__ = ("_transport", "_guard", "_replaced", "is_closing", "close", "get_extra_info",
+                 "pause_reading", "resume_reading")
 
     def __init__(self, transport: asyncio.Transport, guard: HeadGuard) -> None:
         self._transport = transport
         self._guard = guard
         self._replaced = False
+        # what the protocol calls per request, bound once: `__getattr__` costs a call each time
+        self.is_closing = transport.is_closing
+        self.close = transport.close
+        self.get_extra_info = transport.get_extra_info
+        self.pause_reading = transport.pause_reading
+        self.resume_reading = transport.resume_reading
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         if self._replaced:
@@ -132,7 +143,8 @@ class HeadGuard(asyncio.Protocol):
         self.key: tuple[str, int] | None = None
         self.state = _IDLE
         self.busy = 0
-        self.timer: asyncio.TimerHandle | None = None
+        self.deadline = 0.0  # the loop's clock; 0: none (a request is being served)
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.head_bytes = 0
         self.head_done = False
         self.tail = b""
@@ -141,7 +153,10 @@ class HeadGuard(asyncio.Protocol):
     # ---- asyncio.Protocol, passed through -------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass of it
+        self.loop = asyncio.get_running_loop()
         self.over = len(GUARDS) >= self.bounds.max_connections
+        _WATCHED.add(self)
+        _keep_sweeping(self.loop, self.bounds)
         peer = transport.get_extra_info("peername")
         if not self.over and isinstance(peer, tuple) and len(peer) >= 2:
             self.key = (str(peer[0]), int(peer[1]))
@@ -182,7 +197,7 @@ class HeadGuard(asyncio.Protocol):
     def request_started(self) -> None:
         self.busy += 1
         self.state = _BUSY
-        self._disarm()
+        self.deadline = 0.0
 
     def request_ended(self, upgraded: bool = False) -> None:
         """`upgraded`: a WebSocket's app returned; its connection is over, and the guard,
@@ -200,7 +215,7 @@ class HeadGuard(asyncio.Protocol):
         """Counts a head's bytes as they come; False when the connection was refused."""
         if self.state == _IDLE:
             self.state = _HEAD
-            self._arm(self.bounds.header_timeout_s, self._too_slow)
+            self._arm(self.bounds.header_timeout_s)
         if self.head_done:
             return True
         seen = self.tail + data
@@ -222,40 +237,58 @@ class HeadGuard(asyncio.Protocol):
         self.head_done = False
         self.tail = b""
         if self.transport is not None:
-            self._arm(self.bounds.idle_timeout_s, self._close_idle)
+            self._arm(self.bounds.idle_timeout_s)
 
-    def _too_slow(self) -> None:
-        self.timer = None
-        self._refuse(408, "Request Timeout",
-                     f"The request line and headers were not received within "
-                     f"{self.bounds.header_timeout_s:g} s (restserver.request_header_timeout)")
-
-    def _close_idle(self) -> None:
-        self.timer = None
+    def expire(self) -> None:
+        """The deadline passed: a head in progress is answered 408, an idle connection closed."""
+        self.deadline = 0.0
+        if self.state == _HEAD:
+            self._refuse(408, "Request Timeout",
+                         f"The request line and headers were not received within "
+                         f"{self.bounds.header_timeout_s:g} s (restserver.request_header_timeout)")
+            return
         if self.transport is not None and not self.transport.is_closing():
             self.transport.close()
         self._forget()
 
     def _refuse(self, status: int, reason: str, message: str) -> None:
-        self._disarm()
+        self.deadline = 0.0
         transport = self.transport
         if transport is not None and not transport.is_closing():
             transport.write(_refusal(status, reason, message))
             transport.close()
 
-    def _arm(self, seconds: float, then: Any) -> None:
-        self._disarm()
-        self.timer = asyncio.get_running_loop().call_later(seconds, then)
-
-    def _disarm(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
+    def _arm(self, seconds: float) -> None:
+        """A deadline `seconds` from now, kept by the sweep (`_keep_sweeping`): setting one
+        per request costs a float, where a timer would be made and cancelled twice."""
+        if self.loop is not None:
+            self.deadline = self.loop.time() + seconds
 
     def _forget(self) -> None:
-        self._disarm()
+        self.deadline = 0.0
+        _WATCHED.discard(self)
         if self.key is not None and GUARDS.get(self.key) is self:
             del GUARDS[self.key]
+
+
+def _keep_sweeping(loop: asyncio.AbstractEventLoop, bounds: GuardedHttp) -> None:
+    """Makes sure a sweep of `_WATCHED` is pending on `loop`. The sweep runs every quarter of
+    the shortest bound (at most a second), so a deadline is kept within that much; it stops
+    when no connection is left, and the next connection starts it again."""
+    if _sweep[0] is not None and _sweep[1] is loop:
+        return
+    interval = min(1.0, bounds.idle_timeout_s / 4, bounds.header_timeout_s / 4)
+
+    def sweep() -> None:
+        now = loop.time()
+        for guard in [g for g in _WATCHED if g.deadline and g.deadline <= now]:
+            guard.expire()
+        if _WATCHED:
+            _sweep[0] = loop.call_later(interval, sweep)
+        else:
+            _sweep[0] = _sweep[1] = None
+
+    _sweep[0], _sweep[1] = loop.call_later(interval, sweep), loop
 
 
 class HeadDeadlineMiddleware:
