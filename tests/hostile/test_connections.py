@@ -161,6 +161,33 @@ def test_a_trickled_request_head_is_answered_408(bounded: RunningServer) -> None
         assert _closed(sock, within_s=5)
 
 
+def test_many_slow_clients_are_all_timed_out_while_others_are_served(bounded: RunningServer) -> None:
+    """Slowloris: 20 connections each trickle a head. Each is answered 408 within the bound,
+    and meanwhile `GET /versions` from another client answers within 100 ms and the server's
+    memory stays put."""
+    socks = [_connect(bounded) for _ in range(20)]
+    watch = Watch(bounded)
+    try:
+        with watch:
+            started = time.monotonic()
+            for sock in socks:
+                sock.sendall(b"GET /versions HTTP/1.1\r\n")
+            for _ in range(10):
+                time.sleep(0.2)
+                for sock in socks:
+                    try:
+                        sock.sendall(b"X-Slow: 1\r\n")
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+            statuses = [_read_response(sock)[0] for sock in socks]
+            assert statuses == [408] * 20
+            assert time.monotonic() - started < 8
+        watch.assert_held(rss_ceiling_mb=300)
+    finally:
+        for sock in socks:
+            sock.close()
+
+
 def test_the_next_head_on_a_kept_connection_is_bounded_too(bounded: RunningServer) -> None:
     """A keep-alive connection answers its first request, then trickles the next head: the
     deadline runs from that head's first byte, and the first answer is untouched."""
