@@ -1,5 +1,6 @@
 """Deadlines and a size bound for what a connection sends before the app sees a request
-(issue 16 item 6: slow headers, idle connections, the head's size).
+(issue 16 items 6 and 7: slow heads, idle connections, a head's size, and what the server
+answers before the app: a head that does not parse, a connection beyond the limit).
 
 uvicorn 0.54 arms no timer before a request's head is complete: its keep-alive timer starts
 after a response and is reset by every byte received. A client that connects and sends
