@@ -80,7 +80,8 @@ Hop = tuple[str, tuple[int, ...] | None]  # (direction, label ids or None for ev
 
 
 class AggregateUnsupported(StoreError):
-    """This SQLite (or this data) cannot answer the aggregate; use the general path."""
+    """This database (an old SQLite; for property groups, a PostgreSQL database not in UTF8)
+    or this data cannot answer the aggregate; use the general path."""
 
 
 def _hop_rows(frontier: str, direction: str, labels: tuple[int, ...] | None) -> str:
