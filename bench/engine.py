@@ -104,7 +104,7 @@ class HugeliteEngine:
             self.cfg = GraphConfig(name="bench", backend="postgresql", store="bench", schema_mode=schema_mode,
                                    extra={"sqlalchemy.url": server_url})
             if fresh:
-                storage.drop_database(self.cfg.location)
+                storage.drop_database(str(self.cfg.location))
         else:
             if fresh:
                 remove_store(path)
@@ -124,12 +124,18 @@ class HugeliteEngine:
                     raise RuntimeError(f"schema task for {body['name']} ended {done['task_status']}")
 
     def load(self, w: Workload) -> None:
+        self.load_vertices(w)
+        self.load_edges(w)
+
+    def load_vertices(self, w: Workload) -> None:
         vertices = w.vertices()
         for start in range(0, len(vertices), LOAD_CHUNK):
             with api.write_access(self.graph) as access:
                 specs = [("person", Long(i + 1), [("name", name), ("age", age), ("city", city)])
                          for i, name, age, city in vertices[start : start + LOAD_CHUNK]]
                 _add_vertices(access, specs)
+
+    def load_edges(self, w: Workload) -> None:
         # the end vertices by id only: storage keys are resolved once per vertex, and no
         # vertex objects outlive their chunk's transaction
         ends: dict[int, Vertex] = {}
@@ -145,11 +151,11 @@ class HugeliteEngine:
                 _add_edges(access, specs)
 
     def _run(self, op: str, **bindings: Any) -> list[Any]:
-        return self.graph.execute(SCRIPTS[op], bindings=bindings)
+        return list(self.graph.execute(SCRIPTS[op], bindings=bindings))
 
     # --- the operations: same answers as bench/raw_sqlite.py -----------------------------
     def point_lookup(self, idx: int) -> str:
-        return self._run("point_lookup", vid=idx + 1)[0]
+        return str(self._run("point_lookup", vid=idx + 1)[0])
 
     def lookup_by_property(self, idx: int) -> int:
         return int(self._run("lookup_by_property", name=f"p{idx}")[0]) - 1
@@ -173,7 +179,8 @@ class HugeliteEngine:
         url = self.cfg.url
         with psycopg.connect(host=url.host, port=url.port, user=url.username, password=url.password,
                              dbname=url.database) as conn:
-            return int(conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
+            row = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+            return int(row[0]) if row is not None else 0
 
     def close(self) -> None:
         self.registry.close_all()

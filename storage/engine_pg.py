@@ -109,6 +109,12 @@ class PgRaw:
     def in_transaction(self) -> bool:
         return self.conn.info.transaction_status != pq.TransactionStatus.IDLE
 
+    @property
+    def server_encoding(self) -> str:
+        """The database's encoding, as the server reported it when the connection opened
+        (no round trip): SQL that turns stored bytes into text is exact only in UTF8."""
+        return self.conn.info.parameter_status("server_encoding") or ""
+
     def execute(self, sql: str, params: Any = ()) -> psycopg.Cursor[Any]:
         text, numbered = pg_sql(sql)
         cur = self.conn.execute(text, named(params) if numbered else tuple(params))

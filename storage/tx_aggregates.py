@@ -23,12 +23,15 @@ whole walk on the adjacency index, and one scan groups the whole table.
   Groups come in the order of their first row by key, the order a scan would meet them.
   Over every label it reads each chunk's texts as one `json_group_array` row and counts
   them in a dict (no sort at all); a label filter stays one `GROUP BY` on the label index.
+  On PostgreSQL, where props are stored encoded (`values`), one `GROUP BY` cuts the same
+  texts out of the stored bytes (`PG_MEMBER`), with or without a label filter.
 
 Both accept `stop`, polled by a progress handler while the statement runs: when it returns
 True the statement is interrupted and the method returns None (the caller raises its
-timeout or cancellation). A statement SQLite cannot run (an old SQLite without ``->``,
-props that are not JSON text) raises `AggregateUnsupported`, and the caller takes its
-ordinary path.
+timeout or cancellation); PostgreSQL polls it once, before the statement. A statement SQLite
+cannot run (an old SQLite without ``->``, props that are not JSON text) raises
+`AggregateUnsupported`, and the caller takes its ordinary path; so does a property group
+count on a PostgreSQL database whose encoding is not UTF8 (`_pg_property_groups`).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ import orjson
 from storage._sql import label_filter, label_key
 from storage.errors import StoreError
 from storage.queries import GroupCount, WalkCount, WalkStart
-from storage.tx_base import TxCore
+from storage.tx_base import DRIVER_ERRORS, TxCore
 from storage.values import encode
 
 #: the ``->`` operator (a member's JSON text) arrived in SQLite 3.38
@@ -77,7 +80,8 @@ Hop = tuple[str, tuple[int, ...] | None]  # (direction, label ids or None for ev
 
 
 class AggregateUnsupported(StoreError):
-    """This SQLite (or this data) cannot answer the aggregate; use the general path."""
+    """This database (an old SQLite; for property groups, a PostgreSQL database not in UTF8)
+    or this data cannot answer the aggregate; use the general path."""
 
 
 def _hop_rows(frontier: str, direction: str, labels: tuple[int, ...] | None) -> str:
@@ -137,12 +141,25 @@ def _chain_sql(hops: tuple[Hop, ...], pg: bool = False) -> str:
     return f"SELECT sum(c) FROM ({' UNION ALL '.join(branches)}){' AS b' if pg else ''}"
 
 
+#: PostgreSQL: the JSON text of member ``?1`` of a row's props. There `props` is ``BYTEA``
+#: holding `values.encode` of the JSON text (a tag byte, then its UTF-8 bytes): the tag is
+#: dropped and the bytes read as text; ``json`` (not ``jsonb``) keeps the member's text as
+#: it was written, so texts stay apart exactly as SQLite's ``->`` keeps them (``1`` and
+#: ``1.0``, member order inside a tag object). NULL props (and empty ones, which the scan
+#: reads as no properties) give NULL: absent. ``CAST(? AS text)``: ``->`` also takes an int.
+PG_MEMBER = ("(convert_from(nullif(substring(props FROM 2), ''::bytea), 'UTF8')::json "
+             "-> CAST(?1 AS text))::text")
+
+
 @lru_cache(maxsize=64)
-def _groups_sql(table: str, labels: tuple[int, ...]) -> str:
-    """`property_groups` under a label filter: the groups of the rows with one of `labels`
-    (read through the label index), in the order of their first row."""
-    return (f"SELECT props -> ?1, count(*), min(key) AS first FROM {table} "
-            f"WHERE 1{label_filter('label_id', labels)} GROUP BY 1 ORDER BY first")
+def _groups_sql(table: str, labels: tuple[int, ...] | None, pg: bool = False) -> str:
+    """`property_groups` in one ``GROUP BY`` statement: the groups of the rows with one of
+    `labels` (read through the label index; None: every row), in the order of their first
+    row, by key: the order of a scan (`elements_sql.scan_sql` reads by key on both
+    dialects). SQLite takes it under a label filter only; PostgreSQL always (`pg`)."""
+    member = PG_MEMBER if pg else "props -> ?1"
+    where = "" if labels is None else f" WHERE 1{label_filter('label_id', labels)}"
+    return f"SELECT {member}, count(*), min(key) AS first FROM {table}{where} GROUP BY 1 ORDER BY first"
 
 
 @lru_cache(maxsize=4)
@@ -303,9 +320,9 @@ class Aggregates:
         range would read every label, and the index walks several labels one after the
         other, not in key order).
         """
+        if self.pg:
+            return self._pg_property_groups(kind, label_ids, key, stop)
         path = member_path(key)
-        if self.pg:  # props are stored encoded (`values`): the engine groups them itself
-            raise AggregateUnsupported("property groups are read by the engine on PostgreSQL")
         if not HAS_JSON_ARROW or path is None:
             raise AggregateUnsupported("this SQLite cannot extract a member's JSON text")
         if label_ids is not None and len(label_ids) == 0:
@@ -331,6 +348,34 @@ class Aggregates:
             return list(counts.items())
 
         return self._stoppable(stop, read, self.raw)
+
+    def _pg_property_groups(
+        self, kind: str, label_ids: Sequence[int] | None, key: str, stop: Callable[[], bool] | None,
+    ) -> list[tuple[str | None, int]] | None:
+        """`_property_groups` on PostgreSQL: one ``GROUP BY`` of each row's member text
+        (`PG_MEMBER`) whatever the label filter, ordered by each group's first key; any key
+        name (it is a bound parameter, not a path). The texts are the ones the engine
+        wrote into props, cut out verbatim, so the engine decodes and merges them exactly as
+        it decodes a scanned row.
+
+        Declined (`AggregateUnsupported`, before any SQL, so the transaction goes on) in a
+        database whose encoding is not UTF8: reading the stored UTF-8 bytes as text would
+        convert them there, and fail on a character the encoding lacks, where the scan,
+        which decodes them in Python, answers. Props that are not JSON text (never written
+        by the engine; the scan cannot read them either) fail the statement, and with it
+        the transaction: a `StoreError` naming them."""
+        if getattr(self.driver, "server_encoding", None) != "UTF8":
+            raise AggregateUnsupported("property groups are grouped in SQL on a UTF8 database only")
+        if label_ids is not None and len(label_ids) == 0:
+            return []
+        sql = _groups_sql(_TABLES[kind], _labels(label_ids), True)
+        try:
+            rows = self._stoppable(stop, _fetch_all, self.cur, sql, [key])
+        except DRIVER_ERRORS as exc:
+            if str(getattr(exc, "sqlstate", "") or "").startswith("22"):  # a data exception
+                raise StoreError(f"property groups of {key!r}: props that are not JSON text ({exc})") from exc
+            raise
+        return None if rows is None else [(text, int(n)) for text, n, _first in rows]
 
     def _label_groups(
         self, kind: str, label_ids: Sequence[int] | None = None, stop: Callable[[], bool] | None = None,

@@ -4,7 +4,8 @@ Steps look these up on the access's class (`walk_count`, `walk_count_all`, `grou
 the walk count from one id also `walk_count_from_id`), so filtering
 views (which wrap an access through `__getattr__`) and the in-memory test graph never
 offer them and take the general path. Each returns None when it cannot answer (an old
-SQLite, props that are not JSON text, an interrupted statement): the caller then checks its
+SQLite, props that are not JSON text on SQLite, a PostgreSQL database not in UTF8 for a
+group count by key, an interrupted statement): the caller then checks its
 cancel token and runs the ordinary steps, so an aggregate here can only ever be faster.
 """
 

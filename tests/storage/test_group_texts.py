@@ -61,20 +61,21 @@ def test_groups_equal_the_group_by_statement(filled: Store, monkeypatch: pytest.
                 assert all(type(n) is int for _t, n in got)
 
 
-def test_texts_come_back_exactly_in_first_appearance_order(file_store: Store) -> None:
+def test_texts_come_back_exactly_in_first_appearance_order(store: Store) -> None:
+    """On every backend (`store`: SQLite in memory and in a file, or PostgreSQL)."""
     values = ["b", 1, "a", 1.0, "1", True, None, "b", 'q"uote', [1, "x"], "\x1f", 1]
-    with file_store.write() as tx:
+    with store.write() as tx:
         tx.elements.vertices_insert([(None, 1, _props(v, v is None)) for v in values])
-    with file_store.read() as tx:
+    with store.read() as tx:
         got = tx.aggregates.groups(GroupCount("vertex", None, "k"))
     assert got == [('"b"', 2), ("1", 2), ('"a"', 1), ("1.0", 1), ('"1"', 1), ("true", 1), (None, 1),
                    ('"q\\"uote"', 1), ('[1,"x"]', 1), ('"\\u001f"', 1)]
 
 
-def test_a_json_null_member_is_its_text_and_an_absent_one_is_none(file_store: Store) -> None:
-    with file_store.write() as tx:
+def test_a_json_null_member_is_its_text_and_an_absent_one_is_none(store: Store) -> None:
+    with store.write() as tx:
         tx.elements.vertices_insert([(None, 1, '{"k":null}'), (None, 1, '{"j":1}'), (None, 1, None), (None, 1, '{"k":null}')])
-    with file_store.read() as tx:
+    with store.read() as tx:
         assert tx.aggregates.groups(GroupCount("vertex", None, "k")) == [("null", 2), (None, 2)]
 
 

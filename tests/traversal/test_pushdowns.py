@@ -1,5 +1,6 @@
-"""Walk counts and group counts pushed into SQLite: before/after pairs, and the same answers
-(values, Java types, map order) as the general path on a real store.
+"""Walk counts and group counts pushed into storage: before/after pairs, and the same answers
+(values, Java types, map order) as the general path on a real store (a SQLite file, or a
+PostgreSQL database under `make test-postgres`).
 
 The general path is the same traversal with the strategy switched off
 (`withoutStrategies(...)`), run on the same graph; the in-memory `GraphAccess` of the other
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from gremlin_engine import GraphConfig, GraphRegistry
+from gremlin_engine import GraphRegistry
 from gremlin_engine.errors import TraversalError
 from gremlin_engine.graph import Graph
 from gremlin_engine.runtime.access import StoreAccess
@@ -23,6 +24,7 @@ from gremlin_engine.structure.numbers import Long
 from gremlin_engine.traversal import compile_traversal
 from gremlin_engine.traversal.tokens import Cardinality, T
 from storage import GroupCount, WalkCount
+from tests.backends import stored_graph_config
 
 from .gremlin import P, __, g
 from .helpers import r
@@ -74,7 +76,7 @@ def store_graph(tmp_path: Path) -> Iterator[Graph]:
     """An auto-mode graph whose `city` values cover every stored form: plain and tagged
     numbers of equal value, booleans, UUIDs, a multi-property, a meta-property, a missing
     key; and edges with parallels, a self-loop and several labels."""
-    cfg = GraphConfig(name="push", backend="sqlite", store=str(tmp_path / "push.db"), schema_mode="auto")
+    cfg = stored_graph_config("push", tmp_path, "auto")  # a file, or a PostgreSQL database
     GraphRegistry.init_store(cfg)
     registry = GraphRegistry(evaluation_timeout_ms=0)
     graph = registry.open(cfg)
@@ -100,7 +102,7 @@ def store_graph(tmp_path: Path) -> Iterator[Graph]:
 
 def _typed(values: list[Any]) -> list[Any]:
     """Results with every number's Java type made visible, maps as ordered item lists."""
-    out = []
+    out: list[Any] = []
     for v in values:
         if isinstance(v, dict):
             out.append([(type(k).__name__, k, type(n).__name__, n) for k, n in v.items()])
