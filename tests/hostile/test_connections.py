@@ -141,18 +141,24 @@ def test_a_connection_that_sends_nothing_is_closed(bounded: RunningServer) -> No
         assert 0.8 < time.monotonic() - started < 8
 
 
+def _trickle_head(sock: socket.socket) -> None:
+    """Sends a request line, then a header line every 0.2 s (each well within the idle
+    timeout) for 8 s, or until the server stops reading."""
+    sock.sendall(b"GET /versions HTTP/1.1\r\n")
+    try:
+        for _ in range(40):
+            time.sleep(0.2)
+            sock.sendall(b"X-Slow: 1\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
 def test_a_trickled_request_head_is_answered_408(bounded: RunningServer) -> None:
     """A head sent a few bytes at a time, each within the idle timeout, is answered 408 with
     HugeGraph's body once 1 s has passed since its first byte (slowloris)."""
     with _connect(bounded) as sock:
         started = time.monotonic()
-        sock.sendall(b"GET /versions HTTP/1.1\r\n")
-        try:
-            for _ in range(40):
-                time.sleep(0.2)
-                sock.sendall(b"X-Slow: 1\r\n")
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        _trickle_head(sock)
         status, headers, body = _read_response(sock)
         assert status == 408
         assert headers["connection"] == "close"
@@ -195,13 +201,7 @@ def test_the_next_head_on_a_kept_connection_is_bounded_too(bounded: RunningServe
         sock.sendall(b"GET /versions HTTP/1.1\r\nHost: x\r\n\r\n")
         status, _headers, body = _read_response(sock)
         assert status == 200 and b"versions" in body
-        sock.sendall(b"GET /versions HTTP/1.1\r\n")
-        try:
-            for _ in range(40):
-                time.sleep(0.2)
-                sock.sendall(b"X-Slow: 1\r\n")
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        _trickle_head(sock)
         status, _headers, body = _read_response(sock)
         assert status == 408
 
@@ -250,10 +250,13 @@ def test_a_request_that_is_not_http_is_answered_400_with_hugegraphs_body(
         running.stop()
 
 
-def test_an_oversized_request_head_is_answered_431(server_factory: ServerFactory) -> None:
-    """With httptools, the default parser, a head over `restserver.max_header_size` is
-    answered 431 with HugeGraph's body, and the server's memory stays put."""
-    running = server_factory.start(graphs={}, server={"restserver.max_header_size": "8192"})
+@pytest.mark.parametrize("parser", ["httptools", "h11"])
+def test_an_oversized_request_head_is_answered_431(server_factory: ServerFactory, parser: str) -> None:
+    """With either parser, a head over `restserver.max_header_size` (here a 64 MiB header)
+    is answered 431 with HugeGraph's body, and the server's memory stays put (before the
+    guard, httptools took a 200 MiB header whole: 82 -> 426 MiB)."""
+    running = server_factory.start(graphs={}, server={"restserver.http_parser": parser,
+                                                      "restserver.max_header_size": "8192"})
     try:
         watch = Watch(running)
         with watch, _connect(running) as sock:
@@ -370,32 +373,6 @@ def test_an_idle_session_holding_the_writer_is_rolled_back(sessions: RunningServ
         assert count.json()["result"]["data"] == [0]
     finally:
         client.close()
-
-
-def test_h11_bounds_the_request_head(server_factory: ServerFactory) -> None:
-    """`restserver.http_parser=h11` bounds the request line and headers
-    (`restserver.max_header_size`): a 64 MiB header is refused, and the server's memory stays
-    put (the guard in front of either parser answers it first: 431)."""
-    running = server_factory.start(graphs={}, server={"restserver.http_parser": "h11",
-                                                      "restserver.max_header_size": "8192"})
-    try:
-        watch = Watch(running)
-        with watch, _connect(running) as sock:
-            sock.sendall(b"GET /versions HTTP/1.1\r\nHost: x\r\nX-Big: ")
-            try:
-                for _ in range(64):
-                    sock.sendall(b"a" * (1 << 20))
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-            sock.settimeout(10)
-            try:
-                answer = sock.recv(200)
-            except ConnectionResetError:
-                answer = b""
-            assert answer == b"" or answer.startswith(b"HTTP/1.1 4")
-        watch.assert_held(rss_ceiling_mb=300)
-    finally:
-        running.stop()
 
 
 def test_a_gzip_bomb_is_refused(bounded: RunningServer) -> None:
