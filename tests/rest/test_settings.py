@@ -83,21 +83,28 @@ def test_connection_bounds(tmp_path: Path) -> None:
 
     defaults = Settings.load(write_conf(tmp_path / "a", {}))
     assert (defaults.connection_idle_timeout_s, defaults.max_connections, defaults.max_request_body_bytes,
-            defaults.request_body_timeout_s, defaults.http_parser, defaults.ws_ping_interval_s,
-            defaults.session_writer_idle_timeout_s) == (30, 1000, 16 * 1024 * 1024, 30.0, "httptools", 0.0, 30.0)
+            defaults.request_body_timeout_s, defaults.http_parser, defaults.max_header_bytes,
+            defaults.request_header_timeout_s, defaults.ws_ping_interval_s, defaults.session_writer_idle_timeout_s) == (
+        30, 1000, 16 * 1024 * 1024, 30.0, "httptools", 16 * 1024, 20.0, 0.0, 30.0)
     options = server_options(defaults, "info")
-    assert (options["http"], options["timeout_keep_alive"], options["limit_concurrency"],
-            options["ws_ping_interval"]) == ("httptools", 30, 1000, None)
+    guard = options["http"]
+    assert (guard.parser, guard.idle_timeout_s, guard.header_timeout_s, guard.max_header_bytes,
+            guard.max_connections) == ("httptools", 30, 20.0, 16 * 1024, 1000)
+    assert (options["timeout_keep_alive"], options["ws_ping_interval"]) == (30, None)
     assert "h11_max_incomplete_event_size" not in options
+    assert "limit_concurrency" not in options  # the guard keeps it, answering with HugeGraph's body
     s = Settings.load(write_conf(tmp_path / "b", {}, {
         "restserver.connection_idle_timeout": "3", "restserver.max_connections": "9",
         "restserver.max_request_body_size": "1024", "restserver.request_body_timeout": "0.5",
         "restserver.http_parser": "h11", "restserver.max_header_size": "4096",
+        "restserver.request_header_timeout": "2.5",
         "gremlinserver.ws_ping_interval": "15", "gremlinserver.session_writer_idle_timeout": "2"}))
     options = server_options(s, "info")
-    assert (options["http"], options["h11_max_incomplete_event_size"], options["timeout_keep_alive"],
-            options["limit_concurrency"], options["ws_ping_interval"], options["ws_ping_timeout"]) == (
-        "h11", 4096, 3, 9, 15.0, 20.0)
+    guard = options["http"]
+    assert (guard.parser, guard.idle_timeout_s, guard.header_timeout_s, guard.max_header_bytes,
+            guard.max_connections) == ("h11", 3, 2.5, 4096, 9)
+    assert (options["h11_max_incomplete_event_size"], options["timeout_keep_alive"], options["ws_ping_interval"],
+            options["ws_ping_timeout"]) == (4096, 3, 15.0, 20.0)
     assert (s.max_request_body_bytes, s.request_body_timeout_s, s.session_writer_idle_timeout_s) == (1024, 0.5, 2.0)
 
 
@@ -107,6 +114,7 @@ def test_connection_bounds(tmp_path: Path) -> None:
     ("restserver.request_body_timeout", "-1", "at least"),
     ("restserver.request_body_timeout", "nan", "at least"),
     ("restserver.http_parser", "fast", "httptools or h11"),
+    ("restserver.request_header_timeout", "0", "at least"),
 ])
 def test_bad_bounds_are_refused(tmp_path: Path, key: str, value: str, says: str) -> None:
     with pytest.raises(SettingsError, match=says) as info:
