@@ -51,25 +51,36 @@ class Watcher:
 
     `running` maps a psycopg connection (one statement at a time runs on a connection) to its
     `stop`; `cancelling` holds the connections whose cancel is being sent, which `remove`
-    waits out (the race above). One lock guards both; the cancel itself is sent outside
-    it, so a slow cancel holds up only its own statement's exit."""
+    waits out (the race above; `done` is notified when a round of cancels was sent). One
+    lock guards both; the cancels are sent outside it, so a slow one holds up only its
+    own statement's exit.
+
+    Wakeups: a short statement should cost its thread no switch to the watcher. The
+    watcher sleeps without a timeout while nothing is registered (`idle`); the first
+    registration wakes it (`wake`), and it then sleeps `POLL_S` before its first poll (the
+    statement's `stop` was polled just before it was sent), so a burst of short statements
+    wakes it about once per `POLL_S`, not once each; a registration while it is awake does
+    not signal it at all."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.changed = threading.Condition(self.lock)
+        self.wake = threading.Condition(self.lock)
+        self.done = threading.Condition(self.lock)
         self.running: dict[Any, Callable[[], bool]] = {}
         self.cancelling: set[Any] = set()
+        self.idle = True
         self.thread: threading.Thread | None = None
 
     def add(self, conn: Any, stop: Callable[[], bool]) -> None:
         """From now until `remove(conn)`, `stop` is polled and the statement running on
         psycopg connection `conn` cancelled once it is true."""
         with self.lock:
-            if self.thread is None:
-                self._start()
             self.running[conn] = stop
-            if len(self.running) == 1:
-                self.changed.notify()  # the watcher sleeps without a timeout while idle
+            if self.idle:
+                self.idle = False
+                if self.thread is None:
+                    self._start()
+                self.wake.notify()
 
     def remove(self, conn: Any) -> None:
         """`conn`'s statement ended: no longer polled, and once this returns no cancel of
@@ -77,7 +88,7 @@ class Watcher:
         with self.lock:
             if self.running.pop(conn, None) is None:  # the watcher took it to cancel
                 while conn in self.cancelling:
-                    self.changed.wait()
+                    self.done.wait()
 
     def _start(self) -> None:
         thread = threading.Thread(target=self._watch, name="hugelite-pg-cancel", daemon=True)
@@ -85,31 +96,31 @@ class Watcher:
         self.thread = thread
 
     def _watch(self) -> None:
-        while True:
-            with self.lock:
-                while not self.running:
-                    self.changed.wait()
+        with self.lock:
+            while True:
+                if not self.running:
+                    self.idle = True
+                    while self.idle:
+                        self.wake.wait()
+                self.wake.wait(POLL_S)  # nobody signals it while awake: a timed sleep
                 due = [conn for conn, stop in self.running.items() if _true(stop)]
+                if not due:
+                    continue
                 for conn in due:
                     del self.running[conn]
                     self.cancelling.add(conn)
-            for conn in due:
-                _cancel(conn)
-            if due:
-                with self.lock:
-                    self.cancelling.difference_update(due)
-                    self.changed.notify_all()
-            with self.lock:
-                if self.running:
-                    self.changed.wait(POLL_S)
+                self.lock.release()
+                try:
+                    for conn in due:
+                        _cancel(conn)
+                finally:
+                    self.lock.acquire()
+                self.cancelling.difference_update(due)
+                self.done.notify_all()
 
     def _after_fork(self) -> None:
         """In a forked child: the parent's thread is not there, nor are its statements."""
-        self.lock = threading.Lock()
-        self.changed = threading.Condition(self.lock)
-        self.running = {}
-        self.cancelling = set()
-        self.thread = None
+        self.__init__()  # type: ignore[misc]
 
 
 def _true(stop: Callable[[], bool]) -> bool:
