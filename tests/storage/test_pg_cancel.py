@@ -170,3 +170,13 @@ def test_unguarded_and_guarded_short_statements_answer_alike(clique: Store) -> N
             assert tx.aggregates.count(ONE_HOP, start, lambda: False) == 2 * (N - 1)
             assert tx.aggregates.count(ONE_HOP, start) == 2 * (N - 1)
     assert not pg_cancel.WATCHER.running and not pg_cancel.WATCHER.cancelling
+
+
+def test_the_store_sessions_run_without_the_jit(clique: Store) -> None:
+    """A JIT-compiled statement took ~0.5 s to end after a cancel (`bench/pg_cancel.py`):
+    the store's connections turn the JIT off (`engine_pg.turn_jit_off`), the pooled ones
+    and the writer's alike."""
+    with clique.read() as tx:
+        assert tx.core.scalar("SHOW jit") == "off"
+    with clique.write() as tx:
+        assert tx.core.scalar("SHOW jit") == "off"
