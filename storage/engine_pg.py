@@ -60,9 +60,9 @@ def turn_jit_off(conn: psycopg.Connection[Any]) -> None:
     Why: a statement the server compiled with its JIT (LLVM; chosen by cost, so the long
     aggregates are the ones compiled) took 0.3-0.6 s to end after a cancel request, where
     the same statement without the JIT ended in ~20 ms (`bench/pg_cancel.py`): the deadline
-    a cancel enforces (`pg_cancel`) would not hold. The aggregates ran as fast or slightly
-    faster without it (0.98-0.99x of their time with it, same bench). A server without
-    the setting keeps its default (logged)."""
+    a cancel enforces (`pg_cancel`) would not hold. The aggregates ran as fast without it
+    (0.97-1.03x of their time with it, same bench). A server without the setting keeps
+    its default (logged)."""
     try:
         conn.execute("SET jit = off")
     except psycopg.Error as exc:
