@@ -157,8 +157,9 @@ def main(argv: list[str]) -> None:
         for jit, ms in late.items():
             print(f"overrun past stop, jit {jit}: median {statistics.median(ms):.1f} ms, worst {max(ms):.1f} ms "
                   f"({len(ms)} rounds)")
-        for name, ms in jit_runtimes(store, max(5, args.rounds // 2)).items():
-            print(f"{name}: jit on {ms['on']:.0f} ms, off {ms['off']:.0f} ms, off ÷ on {ms['off'] / ms['on']:.3f}")
+        for name, both in jit_runtimes(store, max(5, args.rounds // 2)).items():
+            print(f"{name}: jit on {both['on']:.0f} ms, off {both['off']:.0f} ms, "
+                  f"off ÷ on {both['off'] / both['on']:.3f}")
         sys.stdout.flush()
 
 
