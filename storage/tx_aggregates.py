@@ -28,7 +28,8 @@ whole walk on the adjacency index, and one scan groups the whole table.
 
 Both accept `stop`, polled by a progress handler while the statement runs: when it returns
 True the statement is interrupted and the method returns None (the caller raises its
-timeout or cancellation); PostgreSQL polls it once, before the statement. A statement SQLite
+timeout or cancellation); on PostgreSQL a shared watcher thread polls it and cancels the
+statement (`pg_cancel`, `Aggregates._stoppable`). A statement SQLite
 cannot run (an old SQLite without ``->``, props that are not JSON text) raises
 `AggregateUnsupported`, and the caller takes its ordinary path; so does a property group
 count on a PostgreSQL database whose encoding is not UTF8 (`_pg_property_groups`).
@@ -42,12 +43,13 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import orjson
 
 from storage._sql import label_filter, label_key
 from storage.errors import StoreError
+from storage.pg_cancel import WATCHER, is_cancel
 from storage.queries import GroupCount, WalkCount, WalkStart
 from storage.tx_base import DRIVER_ERRORS, TxCore
 from storage.values import encode
@@ -226,16 +228,41 @@ class Aggregates:
         self.raw = core.raw
         self.cur = core.cur  # statements read to their end at once (`TxCore.cur`)
         self.driver = core.driver
-        #: PostgreSQL: no progress handler (`stop` is not polled inside a statement there),
-        #: and a failed statement ends the transaction, so nothing is tried to fall back from
+        #: PostgreSQL: `stop` is polled by the shared watcher (`pg_cancel`), not a progress
+        #: handler, and a failed statement ends the transaction, so nothing falls back
         self.pg = core.dialect.pg
 
     def _stoppable(self, stop: Callable[[], bool] | None, read: Callable[..., _T], *args: Any) -> _T | None:
-        """`read(*args)` polled by `stop` (a progress handler): None when `stop` interrupted
-        it; any other driver refusal is `AggregateUnsupported`, so the caller falls back to
-        the step pipeline. Most reads are one statement's rows: `_fetch_all`."""
-        if self.pg:  # polled once, before the statement
-            return None if stop is not None and stop() else read(*args)
+        """`read(*args)` polled by `stop` while it runs: None when `stop` interrupted it.
+        Most reads are one statement's rows: `_fetch_all`.
+
+        SQLite: `stop` is a progress handler, called every `POLL_EVERY` virtual-machine
+        steps, whose true answer interrupts the statement; any other driver refusal is
+        `AggregateUnsupported`, so the caller falls back to the step pipeline.
+
+        PostgreSQL: `stop` is polled once before the statement, then by the shared watcher
+        (`pg_cancel.WATCHER`, every `pg_cancel.POLL_S`), which cancels the statement once it
+        is true; the statement raises ``QueryCanceled`` (57014), taken as the interruption.
+        The watcher's registration ends before this returns, with no cancel in flight, so
+        none reaches the connection's next statement. The cancel aborts an open
+        transaction: the caller raises its timeout or cancellation and the store's scope
+        rolls the transaction back. Other errors are raised as they are (a failed statement
+        ends the transaction there: nothing falls back)."""
+        if self.pg:
+            if stop is None:
+                return read(*args)
+            if stop():
+                return None
+            conn = cast(Any, self.driver).conn  # `engine_pg.PgRaw`'s psycopg connection
+            WATCHER.add(conn, stop)
+            try:
+                return read(*args)
+            except DRIVER_ERRORS as exc:
+                if is_cancel(exc) and stop():
+                    return None
+                raise
+            finally:
+                WATCHER.remove(conn)
         if stop is not None:  # its answer is taken for its truth: stop itself is the handler
             self.driver.set_progress_handler(stop, POLL_EVERY)
         try:
