@@ -14,6 +14,7 @@ CPU figure does not, so the report shows both.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import re
@@ -73,6 +74,18 @@ def reset_hwm() -> bool:
 #: the PostgreSQL server (a SQLAlchemy URL without a database) the `hugelite-pg` system uses;
 #: `bench.run` sets it, starting a throw-away cluster when it is not set
 PG_URL_ENV = "HUGELITE_BENCH_PG_URL"
+
+
+def pg_server(stack: contextlib.ExitStack) -> str:
+    """The PostgreSQL server a PostgreSQL bench runs on (a URL without a database):
+    `$HUGELITE_BENCH_PG_URL`'s, else a throw-away cluster (`tests/postgres_cluster.py`)
+    stopped when `stack` closes."""
+    server = os.environ.get(PG_URL_ENV)
+    if server:
+        return server
+    from tests import postgres_cluster
+
+    return str(stack.enter_context(postgres_cluster.cluster()).url("").rstrip("/"))
 
 
 def open_system(system: str, workdir: Path, gremlite_budget: float, fresh: bool) -> Any:

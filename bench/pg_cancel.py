@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import statistics
 import sys
 import time
 import uuid
 
 import storage
-from bench.measure import PG_URL_ENV
+from bench.measure import pg_server
 from storage import Store, WalkCount, WalkStart
 from storage.pg_cancel import WATCHER
 
@@ -135,11 +134,7 @@ def main(argv: list[str]) -> None:
     p.add_argument("--calls", type=int, default=2000)
     args = p.parse_args(argv)
     with contextlib.ExitStack() as stack:
-        server = os.environ.get(PG_URL_ENV)
-        if not server:
-            from tests import postgres_cluster
-
-            server = stack.enter_context(postgres_cluster.cluster()).url("").rstrip("/")
+        server = pg_server(stack)
         url = f"{server}/bench_cancel_{uuid.uuid4().hex[:8]}"
         storage.ensure_database(url)
         stack.callback(storage.drop_database, url)

@@ -15,7 +15,6 @@ of `$HUGELITE_BENCH_PG_URL`'s server, else of a throw-away cluster (`tests/postg
 from __future__ import annotations
 
 import contextlib
-import os
 import statistics
 import sys
 import time
@@ -24,7 +23,7 @@ from typing import Any
 
 import storage
 import storage.tx_elements as tx_elements
-from bench.measure import PG_URL_ENV
+from bench.measure import pg_server
 
 ROUNDS = 25
 WARM = 3  # rounds left out of the medians
@@ -61,11 +60,7 @@ def run(store: Any, sizes: list[int]) -> None:
 def main(argv: list[str]) -> None:
     sizes = [int(a) for a in argv] or [2, 8, 16, 32, 64, 500]
     with contextlib.ExitStack() as stack:
-        server = os.environ.get(PG_URL_ENV)
-        if not server:
-            from tests import postgres_cluster
-
-            server = stack.enter_context(postgres_cluster.cluster()).url("").rstrip("/")
+        server = pg_server(stack)
         url = f"{server}/bench_copy"
         storage.drop_database(url)
         storage.ensure_database(url)

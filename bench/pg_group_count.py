@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import statistics
 import sys
 import tempfile
@@ -33,7 +32,7 @@ from typing import Any
 
 import storage
 from bench.engine import HugeliteEngine
-from bench.measure import PG_URL_ENV
+from bench.measure import pg_server
 from bench.workload import workload
 
 WARM = 2  # rounds left out of the medians
@@ -82,11 +81,7 @@ def main(argv: list[str]) -> None:
     p.add_argument("--edges", action="store_true", help="load the edges too and measure E().groupCount()")
     args = p.parse_args(argv)
     with contextlib.ExitStack() as stack:
-        server = os.environ.get(PG_URL_ENV)
-        if not server:
-            from tests import postgres_cluster
-
-            server = stack.enter_context(postgres_cluster.cluster()).url("").rstrip("/")
+        server = pg_server(stack)
         engine = HugeliteEngine(Path(tempfile.gettempdir()) / "unused.db", fresh=True, server_url=server)
         stack.callback(storage.drop_database, str(engine.cfg.location))
         stack.callback(engine.close)
