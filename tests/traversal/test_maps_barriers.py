@@ -71,6 +71,15 @@ def test_reducers_follow_java_types(q):
     assert q(g.inject(1, 2, 3).fold(0, Operator.sum)) == [6]
 
 
+def test_local_reducers_read_a_path_as_its_objects(q):
+    """A path is an Iterable in TinkerPop: `count(local)` is its length (CountLocalStep's
+    `Path.size()`), and sum/max(local) read its objects."""
+    assert q(g.V(1).out("knows").path().count(Scope.local)) == [Long(2), Long(2)]
+    assert q(g.V(1).repeat(__.out()).times(2).path().count(Scope.local)) == [Long(3), Long(3)]
+    assert q(g.V(1).out("knows").path().by("age").sum_(Scope.local)) == [56, 61]
+    assert q(g.V(1).out("knows").path().by("age").max_(Scope.local)) == [29, 32]
+
+
 def test_order(q):
     assert q(g.V().values("name").order()) == ["josh", "lop", "marko", "peter", "ripple", "vadas"]
     assert q(g.V().hasLabel("person").order().by("age", Order.desc).values("name")) == ["peter", "josh", "marko", "vadas"]

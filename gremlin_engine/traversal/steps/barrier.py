@@ -17,7 +17,7 @@ from typing import Any
 from gremlin_engine.access import offers_property_values
 from gremlin_engine.errors import TraversalError
 from gremlin_engine.structure import numbers as num
-from gremlin_engine.structure.elements import Edge, Vertex
+from gremlin_engine.structure.elements import Edge, Path, Vertex
 from gremlin_engine.traversal.bulking import merge_traversers, normalize_sacks
 from gremlin_engine.traversal.compare import compare, hashable, order_compare, order_key
 from gremlin_engine.traversal.executor import NOTHING, CompiledTraversal, execute
@@ -86,9 +86,12 @@ def reduce_extreme(items: Iterable[Any], sign: int) -> Any:
 
 
 def _local_items(obj: Any) -> list[Any]:
+    """What a `local` reducer (count, sum, min, max, mean) reads of one object: a map's
+    values, a collection's members, a path's objects (TinkerPop's `Path` is an `Iterable`,
+    and `count(local)` is its size), else the object itself."""
     if isinstance(obj, Mapping):
         return list(obj.values())
-    if isinstance(obj, list | tuple | set | frozenset):
+    if isinstance(obj, list | tuple | set | frozenset | Path):
         return list(obj)
     return [obj]
 
