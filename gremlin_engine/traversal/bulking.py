@@ -24,7 +24,7 @@ from gremlin_engine.errors import LimitExceeded
 from gremlin_engine.limits import MAX_BULK
 from gremlin_engine.traversal.compare import hashable
 from gremlin_engine.traversal.operators import apply_operator
-from gremlin_engine.traversal.traverser import Context, Traverser, checked
+from gremlin_engine.traversal.traverser import ROOT, Context, PathNode, Traverser, checked
 
 
 def _path_key(t: Traverser, full: bool) -> Any:
@@ -32,7 +32,25 @@ def _path_key(t: Traverser, full: bool) -> Any:
     whole paths, else only the labelled ones (what TinkerPop's PathRetractionStrategy keeps)."""
     if t.path is None:
         return None
-    return tuple((hashable(e.obj), e.labels) for e in t.path_entries() if full or e.labels)
+    if full:
+        return _whole_path_key(t.path)
+    return tuple((hashable(e.obj), e.labels) for e in t.path_entries() if e.labels)
+
+
+def _whole_path_key(node: PathNode) -> Any:
+    """``(parent's key, object, labels)``, nested from the first entry: equal exactly when
+    the entries are. Each node makes its key once and keeps it (`PathNode.key`), so a
+    repeat() level merged on whole paths hashes one new entry per traverser, not its whole
+    path again (a loop, not recursion: a path may be thousands of entries long)."""
+    pending: list[PathNode] = []
+    n: PathNode | None = node
+    while n is not None and n is not ROOT and n.key is None:
+        pending.append(n)
+        n = n.parent
+    key = None if n is None or n is ROOT else n.key
+    for p in reversed(pending):
+        key = p.key = (key, hashable(p.obj), p.labels)
+    return key
 
 
 def merge_traversers(items: Iterable[Traverser], ctx: Context) -> list[Traverser]:

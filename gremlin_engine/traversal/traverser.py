@@ -27,14 +27,17 @@ CHECK_EVERY = 64  # items between cancel checks in tight loops
 
 
 class PathNode:
-    """One entry of a path: an object, the step labels it carries, and its predecessor."""
+    """One entry of a path: an object, the step labels it carries, and its predecessor.
+    `key`: the whole path up to here as a merge key, made once (`bulking._path_key`); a
+    node is never changed after it is made, so the key stays its own."""
 
-    __slots__ = ("obj", "labels", "parent")
+    __slots__ = ("obj", "labels", "parent", "key")
 
     def __init__(self, obj: Any, labels: frozenset[str], parent: PathNode | None) -> None:
         self.obj = obj
         self.labels = labels
         self.parent = parent
+        self.key: Any = None
 
     def entries(self) -> list[PathNode]:
         out: list[PathNode] = []

@@ -27,6 +27,33 @@ def test_repeat_frontier_is_bulk_merged():
     assert r(g.V(0, 1).repeat(__.out()).times(29).count(), graph) == [2 * 2**29 * 2 // 2]
 
 
+def test_repeat_with_path_merges_only_walks_of_equal_paths():
+    """With path() read, a level is merged on whole paths: on the ladder every walk of 5
+    steps takes its own path (2**5 per start, 64 paths), none merged; two parallel edges
+    between the same vertices give walks of equal paths, merged into one of bulk 2."""
+    ladder = _chain(6)
+    paths = r(g.V(0, 1).repeat(__.out()).times(5).path(), ladder)
+    assert len(paths) == 64 and len({tuple(v.id for v in p.objects) for p in paths}) == 64
+    twice = MemoryGraph()
+    a, b = twice.add_vertex("v", "a"), twice.add_vertex("v", "b")
+    twice.add_edge("e", a, b)
+    twice.add_edge("e", a, b)
+    twice.add_edge("e", b, a)
+    walks = r(g.V("a").repeat(__.out()).times(3).path().by(__.id()), twice)
+    assert [list(p.objects) for p in walks] == [["a", "b", "a", "b"]] * 4  # 2 x 1 x 2 edges
+    assert r(g.V("a").repeat(__.out()).times(3).path().count(), twice) == [4]
+
+
+def test_a_path_thousands_of_entries_long_is_merged_level_by_level():
+    """The merge key of a whole path is built entry by entry as the path grows, in a loop:
+    a path of 3,001 entries (deeper than Python's recursion limit) is merged at each level."""
+    cycle = MemoryGraph()
+    a, b = cycle.add_vertex("v", "a"), cycle.add_vertex("v", "b")
+    cycle.add_edge("e", a, b)
+    cycle.add_edge("e", b, a)
+    assert r(g.V("a").repeat(__.out()).times(3000).path().count(Scope.local), cycle) == [3001]
+
+
 def test_barrier_merges_and_count_honours_bulk(graph):
     merged = list(r(g.V().out().barrier().groupCount().by("name"), graph)[0].items())
     assert dict(merged)["lop"] == 3
