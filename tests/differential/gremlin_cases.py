@@ -80,6 +80,8 @@ CASES = [
     Case("group-count", _M, "g.V().group().by('age').by(__.count())"),
     Case("path", _M, "g.V(1).out().out().path()"),
     Case("path-by", _M, "g.V(1).out().out().path().by('name')"),
+    Case("path-count-local", _M, "g.V(1).repeat(__.out()).times(2).path().count(Scope.local)"),
+    Case("path-sum-local", _M, "g.V(1).out('knows').path().by('age').sum_(Scope.local)"),
     Case("simplePath", _M, "g.V(1).both().both().simplePath().path().by('name')"),
     Case("as-select", _M, "g.V().as_('a').out('created').as_('b').select('a', 'b').by('name')"),
     Case("select-one", _M, "g.V(1).as_('a').out().select('a').values('name')"),
