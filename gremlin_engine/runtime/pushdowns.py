@@ -116,17 +116,11 @@ class PushdownsMixin:
         the cache."""
         shape = hops if type(hops) is tuple else tuple((d, tuple(labels)) for d, labels in hops)
         starts = None if start_labels is None else tuple(start_labels)
-        schema = self.schema
-
-        def make() -> WalkCount:
-            lids = schema.edge_label_filter
-            return WalkCount([(storage_direction(d), lids(labels)) for d, labels in shape], start, starts)
-
-        query: WalkCount | None = schema.derived(
-            ("walk count", start, starts, shape),
-            lambda: make() if all(schema.names_edge_labels(labels) for _, labels in shape) else None,
-        )
-        return query if query is not None else make()
+        lids = self.schema.edge_label_filter
+        query: WalkCount = self.schema.derived_for_edge_labels(
+            ("walk count", start, starts, shape), [labels for _, labels in shape],
+            lambda: WalkCount([(storage_direction(d), lids(labels)) for d, labels in shape], start, starts))
+        return query
 
     def group_counts(
         self,

@@ -398,16 +398,11 @@ class ReadsMixin(ElementLoader):
         names a client sends cannot grow the cache."""
         shape = labels if type(labels) is tuple else tuple(labels)
         schema = self.schema
-        query: AdjacencyQuery | None = schema.derived(
-            ("hop query", direction, shape),
-            lambda: self._adjacency_query(direction, shape) if schema.names_edge_labels(shape) else None,
-        )
-        return query if query is not None else self._adjacency_query(direction, shape)
-
-    def _adjacency_query(self, direction: Any, labels: Sequence[str]) -> AdjacencyQuery:
-        """(storage direction, edge label ids); the ids empty, so no row, when no name is a
-        label."""
-        return AdjacencyQuery(storage_direction(direction), self.schema.edge_label_filter(labels))
+        # the ids empty, so no row, when no name is a label
+        query: AdjacencyQuery = schema.derived_for_edge_labels(
+            ("hop query", direction, shape), (shape,),
+            lambda: AdjacencyQuery(storage_direction(direction), schema.edge_label_filter(shape)))
+        return query
 
     def adjacent_vertices(
         self, vertices: Sequence[Vertex], direction: Direction, labels: Sequence[str] = ()

@@ -84,23 +84,23 @@ class SchemaBridge:
 
     def edge_label_filter(self, names: Sequence[str]) -> tuple[int, ...] | None:
         """The distinct ids an adjacency read filters by for edge labels `names` (None for no
-        names: every label), derived once per schema snapshot and names when each name is an
-        edge label (`names_edge_labels`); otherwise resolved afresh, so names a client sends
-        never grow the snapshot's cache."""
+        names: every label; empty when no name is a label), `derived_for_edge_labels`."""
         if not names:
             return None
         shape = names if type(names) is tuple else tuple(names)
-        found: tuple[int, ...] | None = self.derived(
-            ("edge label ids", shape), lambda: self._distinct_ids(shape) if self.names_edge_labels(shape) else None
-        )
-        return self._distinct_ids(shape) if found is None else found
+        found: tuple[int, ...] = self.derived_for_edge_labels(
+            ("edge label ids", shape), (shape,), lambda: tuple(dict.fromkeys(self.edge_label_ids(shape))))
+        return found
 
-    def _distinct_ids(self, names: Sequence[str]) -> tuple[int, ...]:
-        return tuple(dict.fromkeys(self.edge_label_ids(names)))
-
-    def names_edge_labels(self, names: Sequence[str]) -> bool:
-        """Every name is an edge label: what a query derived from `names` may be kept for."""
-        return all(self.service.edge_label(n) is not None for n in names)
+    def derived_for_edge_labels(self, key: Hashable, label_sets: Sequence[Sequence[str]], make: Callable[[], Any]) -> Any:
+        """`make()` (never None), derived once per schema snapshot under `key` when every
+        name of every set in `label_sets` is an edge label; otherwise made per call, so the
+        names a client sends never grow the snapshot's cache. The one rule for what a read
+        shaped by edge label names (an adjacency hop, a walk count, a label filter) keeps."""
+        names_known = self.service.edge_label
+        found = self.derived(
+            key, lambda: make() if all(names_known(n) is not None for s in label_sets for n in s) else None)
+        return make() if found is None else found
 
     def edge_label_ids(self, names: Sequence[str]) -> list[int]:
         """Ids of the named edge labels; a PARENT label stands for all of its sub labels."""

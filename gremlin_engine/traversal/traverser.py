@@ -28,7 +28,7 @@ CHECK_EVERY = 64  # items between cancel checks in tight loops
 
 class PathNode:
     """One entry of a path: an object, the step labels it carries, and its predecessor.
-    `key`: the whole path up to here as a merge key, made once (`bulking._path_key`); a
+    `key`: the whole path up to here as a merge key, made once (`bulking._whole_path_key`); a
     node is never changed after it is made, so the key stays its own."""
 
     __slots__ = ("obj", "labels", "parent", "key")
