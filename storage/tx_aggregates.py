@@ -391,7 +391,7 @@ class Aggregates:
         which decodes them in Python, answers. Props that are not JSON text (never written
         by the engine; the scan cannot read them either) fail the statement, and with it
         the transaction: a `StoreError` naming them."""
-        if getattr(self.driver, "server_encoding", None) != "UTF8":
+        if cast(Any, self.driver).server_encoding != "UTF8":  # `engine_pg.PgRaw`
             raise AggregateUnsupported("property groups are grouped in SQL on a UTF8 database only")
         if label_ids is not None and len(label_ids) == 0:
             return []

@@ -110,10 +110,8 @@ class PushdownsMixin:
         self, hops: Sequence[tuple[Direction, Sequence[str]]], start: WalkStart, start_labels: Sequence[int] | None = None,
     ) -> WalkCount:
         """The `WalkCount` of `hops` from `start` (its `hops` None when a hop's labels are all
-        unknown: no walk gets past it), derived once per schema snapshot and walk shape (each
-        hop's storage direction and edge label ids are the schema's, not the request's) when
-        every name is an edge label; else made per call, so names a client sends cannot grow
-        the cache."""
+        unknown: no walk gets past it), per schema snapshot and walk shape as
+        `SchemaBridge.derived_for_edge_labels` keeps it."""
         shape = hops if type(hops) is tuple else tuple((d, tuple(labels)) for d, labels in hops)
         starts = None if start_labels is None else tuple(start_labels)
         lids = self.schema.edge_label_filter
